@@ -1,0 +1,45 @@
+import type { Metadata } from 'next';
+import { GeistMono } from 'geist/font/mono';
+import { GeistSans } from 'geist/font/sans';
+import { headers } from 'next/headers';
+import type { ReactNode } from 'react';
+import { Nav } from '~/components/nav';
+import { Providers } from '~/components/trpc-provider';
+import { env } from '~/server/env';
+import { hostRegion } from '~/server/region/host';
+import './globals.css';
+
+export const metadata: Metadata = {
+  title: { default: 'Meridian', template: '%s · Meridian' },
+  description: 'The multi-region operator console.',
+};
+
+/** Applies the dark class before first paint, from the saved theme or the system's. */
+const THEME_SCRIPT = `try{var t=localStorage.getItem('theme');if(t==='dark'||(t!=='light'&&matchMedia('(prefers-color-scheme: dark)').matches))document.documentElement.classList.add('dark')}catch(e){}`;
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const h = await headers();
+  const fromHost = hostRegion(h.get('host'), env().MERIDIAN_HOST);
+  const region = fromHost.wellFormed ? fromHost.label! : env().MERIDIAN_GATEWAY_REGION;
+  return (
+    <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`} suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
+      <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+        >
+          Skip to content
+        </a>
+        <Providers>
+          <Nav region={region} />
+          <main id="main" className="mx-auto max-w-6xl px-4 py-8">
+            {children}
+          </main>
+        </Providers>
+      </body>
+    </html>
+  );
+}

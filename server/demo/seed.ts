@@ -1,0 +1,337 @@
+// The local demo's data (CONTRACT.md, "Local demo"): regions, `acme` (single region) and
+// `globex` (three regions), their users, projects, clusters in varied states, ~60 servers,
+// notifications and one API key per organization and allowed region. Idempotent: the data is
+// written once (marked in directory.settings); later runs only make sure the printed
+// credentials still work.
+import { hashPassword, verifyPassword } from '../auth/password';
+import { mintApiKey, parseApiKey } from '../auth/api-key-format';
+import type { Db } from '../db/client';
+import { newId, randomBase62 } from '../ids';
+import { describeRegion } from '../region/catalog';
+
+export interface DemoCredentials {
+  global_url: string;
+  regions: Record<string, string>;
+  users: { email: string; password: string; org: string | null; role: string }[];
+  api_keys: { org: string; region: string; key: string }[];
+  databases: { primary: string; replicas: Record<string, string> };
+}
+
+export interface SeedOptions {
+  regions: string[];
+  globalUrl: string;
+  regionUrls: Record<string, string>;
+  databases: DemoCredentials['databases'];
+  /** Credentials printed by an earlier run, reused when they still verify. */
+  previous?: DemoCredentials;
+}
+
+const SEED_MARK = 'demo_seed_version';
+const SEED_VERSION = 1;
+
+const USERS = [
+  { email: 'alice@acme.test', name: 'Alice Archer', org: 'acme', role: 'admin' as const },
+  { email: 'bob@globex.test', name: 'Bob Brandt', org: 'globex', role: 'admin' as const },
+  { email: 'ops@meridian.test', name: 'Olu Operator', org: null, role: 'operator' as const },
+];
+
+const TEMPLATES = ['k8s-standard', 'k8s-gpu', 'k8s-small'];
+const CLUSTER_STATES = ['ready', 'ready', 'ready', 'provisioning', 'pending', 'failed', 'deleting'] as const;
+const STEP_NAMES = ['validate', 'allocate_servers', 'bootstrap_control_plane', 'join_workers', 'ready'];
+
+/** A small deterministic PRNG so the demo looks the same on every machine. */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+export async function seedDemo(db: Db, opts: SeedOptions): Promise<DemoCredentials> {
+  const [mothership, ...others] = opts.regions;
+  if (!mothership) throw new Error('at least one region is required');
+  const globexRegions = opts.regions.slice(0, 3);
+
+  // Regions are refreshed on every run (base URLs follow the port).
+  for (const code of opts.regions) {
+    const d = describeRegion(code);
+    const data = { ...d, baseUrl: opts.regionUrls[code]!, isPrimary: code === mothership };
+    await db.region.upsert({
+      where: { code },
+      create: data,
+      update: { baseUrl: data.baseUrl, isPrimary: data.isPrimary },
+    });
+    await db.directoryRegion.upsert({
+      where: { code },
+      create: { code, name: d.label, baseUrl: data.baseUrl },
+      update: { baseUrl: data.baseUrl },
+    });
+  }
+  void others;
+
+  const mark = await db.directorySetting.findUnique({ where: { key: SEED_MARK } });
+  if (!mark) await seedOnce(db, mothership, globexRegions);
+
+  // Passwords: reuse the previous run's when they still verify, else set new ones.
+  const users: DemoCredentials['users'] = [];
+  for (const u of USERS) {
+    const row = await db.user.findUniqueOrThrow({ where: { email: u.email } });
+    const prev = opts.previous?.users.find((p) => p.email === u.email)?.password;
+    let password = prev;
+    if (!password || !(await verifyPassword(row.passwordHash, password))) {
+      password = randomBase62(16);
+      await db.user.update({ where: { id: row.id }, data: { passwordHash: await hashPassword(password) } });
+    }
+    users.push({ email: u.email, password, org: u.org, role: u.role });
+  }
+
+  // API keys: one per organization and allowed region; reuse a previous key still in the database.
+  const apiKeys: DemoCredentials['api_keys'] = [];
+  const orgs = await db.organization.findMany({
+    where: { slug: { in: ['acme', 'globex'] } },
+    include: { allowedRegions: true },
+    orderBy: { slug: 'asc' },
+  });
+  for (const org of orgs) {
+    const admin = await db.membership.findFirst({ where: { orgId: org.id, role: 'admin' } });
+    for (const { region } of org.allowedRegions.sort(
+      (a, b) => opts.regions.indexOf(a.region) - opts.regions.indexOf(b.region),
+    )) {
+      const prev = opts.previous?.api_keys.find((k) => k.org === org.slug && k.region === region)?.key;
+      const parsed = prev ? parseApiKey(prev) : undefined;
+      const existing = parsed
+        ? await db.apiKey.findFirst({ where: { prefix: parsed.prefix, orgId: org.id, region, revokedAt: null } })
+        : null;
+      if (existing && prev) {
+        apiKeys.push({ org: org.slug, region, key: prev });
+        continue;
+      }
+      const minted = mintApiKey(region);
+      await db.apiKey.create({
+        data: {
+          id: newId('key'),
+          orgId: org.id,
+          createdById: admin?.userId ?? null,
+          name: `demo ${region}`,
+          region,
+          prefix: minted.prefix,
+          secretHash: minted.secretHash,
+        },
+      });
+      apiKeys.push({ org: org.slug, region, key: minted.key });
+    }
+  }
+
+  return {
+    global_url: opts.globalUrl,
+    regions: opts.regionUrls,
+    users,
+    api_keys: apiKeys,
+    databases: opts.databases,
+  };
+}
+
+async function seedOnce(db: Db, mothership: string, globexRegions: string[]): Promise<void> {
+  const random = rng(20261130);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const placeholder = await hashPassword(randomBase62(32)); // replaced right after by real passwords
+
+  await db.$transaction(
+    async (tx) => {
+      const acme = await tx.organization.create({
+        data: {
+          id: newId('org'),
+          slug: 'acme',
+          name: 'Acme Corporation',
+          defaultRegion: mothership,
+          allowedRegions: { create: [{ region: mothership }] },
+        },
+      });
+      const globex = await tx.organization.create({
+        data: {
+          id: newId('org'),
+          slug: 'globex',
+          name: 'Globex Industries',
+          defaultRegion: null,
+          allowedRegions: { create: globexRegions.map((region) => ({ region })) },
+        },
+      });
+      const orgBySlug = { acme, globex };
+
+      const userIds: Record<string, string> = {};
+      for (const u of USERS) {
+        const user = await tx.user.create({
+          data: {
+            id: newId('usr'),
+            email: u.email,
+            name: u.name,
+            passwordHash: placeholder,
+            platformRole: u.role === 'operator' ? 'operator' : 'none',
+            settings: { create: { theme: 'system' } },
+          },
+        });
+        userIds[u.email] = user.id;
+        if (u.org) {
+          await tx.membership.create({
+            data: {
+              userId: user.id,
+              orgId: orgBySlug[u.org as 'acme' | 'globex'].id,
+              role: u.role === 'admin' ? 'admin' : 'member',
+            },
+          });
+        }
+      }
+
+      const projects = {
+        acme: ['web', 'data-platform'],
+        globex: ['platform', 'analytics', 'edge'],
+      };
+      const projectIds: Record<'acme' | 'globex', string[]> = { acme: [], globex: [] };
+      for (const slug of ['acme', 'globex'] as const) {
+        for (const name of projects[slug]) {
+          const p = await tx.project.create({ data: { id: newId('prj'), orgId: orgBySlug[slug].id, name } });
+          projectIds[slug].push(p.id);
+        }
+      }
+
+      // ~60 servers: 20 per region over two zones, five racks, two cages.
+      const servers: { id: string; region: string; status: string }[] = [];
+      for (const region of globexRegions) {
+        for (let i = 0; i < 20; i++) {
+          const zone = `${region}-${i < 10 ? 'a' : 'b'}`;
+          const gpu = i % 7 === 0;
+          const status = i % 11 === 5 ? 'maintenance' : i % 13 === 7 ? 'offline' : 'available';
+          const s = await tx.server.create({
+            data: {
+              id: newId('srv'),
+              region,
+              hostname: `${region}-${String(i + 1).padStart(3, '0')}.metal.meridian.internal`,
+              zone,
+              rack: `r${String((i % 5) + 1).padStart(2, '0')}`,
+              cage: `c${(i % 2) + 1}`,
+              status: status as 'available',
+              model: gpu ? 'MX-G8 (8× H200)' : i % 2 ? 'MX-C2 (2× EPYC 9654)' : 'MX-C1 (1× EPYC 9554)',
+              cpuCores: gpu ? 128 : i % 2 ? 192 : 64,
+              memoryGb: gpu ? 2048 : i % 2 ? 1536 : 512,
+              storageGb: gpu ? 30720 : 15360,
+              gpuCount: gpu ? 8 : 0,
+              metadata: { serial: `MX${region.toUpperCase()}${1000 + i}`, power_kw: gpu ? 10.2 : 1.4 },
+            },
+          });
+          servers.push({ id: s.id, region, status });
+        }
+      }
+
+      // Clusters in varied states, with their workflow runs.
+      const now = Date.now();
+      const plans: { org: 'acme' | 'globex'; region: string }[] = [];
+      for (let i = 0; i < 12; i++) plans.push({ org: 'acme', region: mothership });
+      for (let i = 0; i < 24; i++) plans.push({ org: 'globex', region: globexRegions[i % globexRegions.length]! });
+      let n = 0;
+      for (const plan of plans) {
+        n++;
+        const status = CLUSTER_STATES[n % CLUSTER_STATES.length]!;
+        const org = orgBySlug[plan.org];
+        const createdAt = new Date(now - (plans.length - n) * 3_600_000 - Math.floor(random() * 600_000));
+        const cluster = await tx.cluster.create({
+          data: {
+            id: newId('cls'),
+            orgId: org.id,
+            projectId: pick(projectIds[plan.org]),
+            region: plan.region,
+            name: `${plan.org === 'acme' ? pick(['api', 'web', 'etl', 'ml']) : pick(['core', 'edge', 'batch', 'search'])}-${String(n).padStart(2, '0')}`,
+            template: pick(TEMPLATES),
+            nodeCount: pick([3, 3, 5, 7]),
+            version: pick(['1.33.2', '1.34.1']),
+            status,
+            statusReason: status === 'failed' ? 'allocate_servers: not enough available servers in zone' : null,
+            createdAt,
+            readyAt: status === 'ready' ? new Date(createdAt.getTime() + 240_000) : null,
+          },
+        });
+        if (status === 'ready') {
+          const free = servers.filter((s) => s.region === plan.region && s.status === 'available').slice(0, 1);
+          for (const s of free) {
+            s.status = 'allocated';
+            await tx.server.update({ where: { id: s.id }, data: { status: 'allocated' } });
+            await tx.allocation.create({
+              data: { id: newId('alloc'), serverId: s.id, clusterId: cluster.id, role: 'control_plane' },
+            });
+          }
+        }
+        const runStatus =
+          status === 'ready'
+            ? 'succeeded'
+            : status === 'failed'
+              ? 'failed'
+              : status === 'pending'
+                ? 'queued'
+                : 'running';
+        const doneSteps = status === 'ready' ? 5 : status === 'failed' ? 1 : status === 'provisioning' ? 2 : 0;
+        await tx.workflowRun.create({
+          data: {
+            id: newId('run'),
+            orgId: org.id,
+            kind: status === 'deleting' ? 'delete-cluster' : 'create-cluster',
+            region: plan.region,
+            clusterId: cluster.id,
+            status: runStatus,
+            error: status === 'failed' ? 'allocate_servers: not enough available servers in zone' : null,
+            input: { template: cluster.template, node_count: cluster.nodeCount },
+            createdAt,
+            startedAt: status === 'pending' ? null : createdAt,
+            finishedAt:
+              runStatus === 'succeeded' || runStatus === 'failed' ? new Date(createdAt.getTime() + 240_000) : null,
+            steps: {
+              create: STEP_NAMES.map((name, position) => ({
+                position,
+                name,
+                status:
+                  position < doneSteps
+                    ? 'succeeded'
+                    : position === doneSteps && status === 'failed'
+                      ? 'failed'
+                      : position === doneSteps && runStatus === 'running'
+                        ? 'running'
+                        : 'pending',
+                attempts: position <= doneSteps && status !== 'pending' ? 1 : 0,
+                startedAt: position <= doneSteps && status !== 'pending' ? createdAt : null,
+                finishedAt: position < doneSteps ? createdAt : null,
+              })),
+            },
+          },
+        });
+        if (status === 'ready' || status === 'failed') {
+          const admin = USERS.find((u) => u.org === plan.org)!;
+          await tx.notification.create({
+            data: {
+              id: newId('ntf'),
+              orgId: org.id,
+              userId: userIds[admin.email]!,
+              kind: status === 'ready' ? 'cluster.ready' : 'cluster.failed',
+              title: status === 'ready' ? `Cluster ${cluster.name} is ready` : `Cluster ${cluster.name} failed`,
+              body:
+                status === 'ready'
+                  ? `${cluster.name} in ${plan.region} finished provisioning.`
+                  : `${cluster.name} in ${plan.region} could not be created: ${cluster.statusReason}`,
+              resourceId: cluster.id,
+              read: n % 3 === 0,
+              readAt: n % 3 === 0 ? new Date(createdAt.getTime() + 300_000) : null,
+              createdAt: new Date(createdAt.getTime() + 240_000),
+            },
+          });
+        }
+      }
+
+      for (const [slug, org] of Object.entries(orgBySlug)) {
+        await tx.directoryWorkspace.create({ data: { slug, region: org.defaultRegion ?? mothership } });
+      }
+      await tx.routingPolicyVersion.create({
+        data: { epoch: 1, sequence: 1, policy: { regions: globexRegions, mothership }, note: 'initial demo policy' },
+      });
+      await tx.directorySetting.create({ data: { key: SEED_MARK, value: SEED_VERSION } });
+    },
+    { timeout: 60_000, maxWait: 10_000 },
+  );
+}

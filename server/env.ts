@@ -1,0 +1,77 @@
+// The one place that reads process.env: every setting Meridian has, parsed once by zod.
+// The README's configuration table documents exactly these variables.
+import { z } from 'zod';
+
+const regionCode = z.string().regex(/^[a-z]{3}[1-9][0-9]*$/, 'region codes are IATA + number, e.g. sfo1');
+
+/** `sfo1=postgres://…,lax1=postgres://…` → { sfo1: 'postgres://…', … } */
+const replicaMap = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    const out: Record<string, string> = {};
+    for (const part of (raw ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
+      const eq = part.indexOf('=');
+      const code = part.slice(0, eq);
+      if (eq < 1 || !regionCode.safeParse(code).success) {
+        ctx.addIssue({ code: 'custom', message: `expected region=url, got "${part}"` });
+        return z.NEVER;
+      }
+      out[code] = part.slice(eq + 1);
+    }
+    return out;
+  });
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Host name of the global address; regions are served at `{region}.{host}`. */
+  MERIDIAN_HOST: z.string().default('localhost'),
+  /** The region this gateway serves when a request names none (`global` for the global address). */
+  MERIDIAN_GATEWAY_REGION: z.union([regionCode, z.literal('global')]).default('global'),
+  /** Primary database. When unset, `npm start` brings up the embedded topology and sets it. */
+  DATABASE_URL: z.string().url().optional(),
+  /** Streaming replicas, one per region: `sfo1=postgres://…,lax1=postgres://…`. */
+  DATABASE_REPLICA_URLS: replicaMap,
+  /** Where the embedded topology and demo credentials live. */
+  MERIDIAN_DATA_DIR: z.string().default('.data'),
+  /** Regions of the embedded topology (the first is the mothership). */
+  MERIDIAN_REGIONS: z
+    .string()
+    .default('sfo1,lax1,ams1')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((r) => r.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(regionCode).min(1)),
+  AUTH_SECRET: z.string().min(32).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CHROMIUM_PATH: z.string().optional(),
+});
+
+export type Env = z.infer<typeof schema>;
+
+let cached: Env | undefined;
+
+/** The parsed environment. Throws one readable error listing every bad variable. */
+export function env(): Env {
+  if (!cached) {
+    const parsed = schema.safeParse(process.env);
+    if (!parsed.success) {
+      const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+      throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}
+
+/** For tests that change process.env between cases. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}

@@ -1,0 +1,60 @@
+// Helpers for integration tests: fresh databases on the shared test topology, and waiting
+// for a replica to replay up to the primary's current WAL position.
+import pg from 'pg';
+import { inject } from 'vitest';
+import { migrate } from '../db/migrate';
+
+export function topology() {
+  return inject('topology');
+}
+
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+export async function query<T extends pg.QueryResultRow = pg.QueryResultRow>(
+  url: string,
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query<T>(sql, params)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+/** A new, migrated database on the primary (replicated to every region like any other). */
+export async function freshDatabase(name: string): Promise<{ primary: string; replicas: Record<string, string> }> {
+  const t = topology();
+  const db = `${name}_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`.toLowerCase();
+  await query(t.adminPrimary, `CREATE DATABASE ${db} OWNER meridian`);
+  const primary = withDatabase(t.primary, db);
+  await migrate(primary);
+  const replicas = Object.fromEntries(Object.entries(t.replicas).map(([r, u]) => [r, withDatabase(u, db)]));
+  return { primary, replicas };
+}
+
+/** Waits until `replicaUrl` has replayed the primary's WAL as of now. The insert position, not
+ * pg_current_wal_lsn(): with asynchronous commit a commit record may sit in WAL buffers past the
+ * write position, and a replica caught up to that position would still miss it. */
+export async function waitForReplay(primaryUrl: string, replicaUrl: string, timeoutMs = 10_000): Promise<void> {
+  const [{ lsn }] = (await query<{ lsn: string }>(primaryUrl, 'SELECT pg_current_wal_insert_lsn()::text AS lsn')) as [
+    { lsn: string },
+  ];
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const [row] = await query<{ caught_up: boolean }>(
+      replicaUrl,
+      'SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS caught_up',
+      [lsn],
+    );
+    if (row?.caught_up) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`replica did not replay ${lsn} within ${timeoutMs} ms`);
+}

@@ -1,0 +1,34 @@
+import path from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+const alias = { '~': path.resolve(import.meta.dirname) };
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          include: ['server/**/*.test.ts', 'scripts/**/*.test.ts'],
+          exclude: ['**/*.integration.test.ts', 'node_modules/**'],
+          environment: 'node',
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'integration',
+          include: ['server/**/*.integration.test.ts', 'scripts/**/*.integration.test.ts'],
+          environment: 'node',
+          globalSetup: ['server/testing/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // One shared topology on a 2-core machine: files run one after another.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
