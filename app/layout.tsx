@@ -12,6 +12,7 @@ import './globals.css';
 export const metadata: Metadata = {
   title: { default: 'Meridian', template: '%s · Meridian' },
   description: 'The multi-region operator console.',
+  icons: { icon: '/favicon.svg' },
 };
 
 /** Applies the dark class before first paint, from the saved theme or the system's. */
