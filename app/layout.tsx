@@ -1,12 +1,10 @@
 import type { Metadata } from 'next';
 import { GeistMono } from 'geist/font/mono';
 import { GeistSans } from 'geist/font/sans';
-import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
 import { Nav } from '~/components/nav';
 import { Providers } from '~/components/trpc-provider';
-import { env } from '~/server/env';
-import { hostRegion } from '~/server/region/host';
+import { serverApi } from '~/server/api/server-caller';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -19,9 +17,7 @@ export const metadata: Metadata = {
 const THEME_SCRIPT = `try{var t=localStorage.getItem('theme');if(t==='dark'||(t!=='light'&&matchMedia('(prefers-color-scheme: dark)').matches))document.documentElement.classList.add('dark')}catch(e){}`;
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const h = await headers();
-  const fromHost = hostRegion(h.get('host'), env().MERIDIAN_HOST);
-  const region = fromHost.wellFormed ? fromHost.label! : env().MERIDIAN_GATEWAY_REGION;
+  const { region } = await (await serverApi()).system.ping();
   return (
     <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`} suppressHydrationWarning>
       <head>

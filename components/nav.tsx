@@ -7,6 +7,7 @@ const ITEMS = [
   { href: '/', label: 'Overview', match: (p: string) => p === '/' },
   { href: '/arc', label: 'Arc', match: (p: string) => p.startsWith('/arc') },
   { href: '/atlas', label: 'Atlas', match: (p: string) => p.startsWith('/atlas') },
+  { href: '/routing', label: 'Routing', match: (p: string) => p.startsWith('/routing') },
 ];
 
 export function Nav({ region }: { region: string }) {

@@ -1,7 +1,7 @@
 'use client';
-// TanStack Query + tRPC for client components (batched HTTP link to /api/trpc).
+// TanStack Query + tRPC for client components (one procedure per HTTP request, so each gets its own request ID and region headers).
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createTRPCClient, httpBatchLink } from '@trpc/client';
+import { createTRPCClient, httpLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { useState, type ReactNode } from 'react';
 import superjson from 'superjson';
@@ -16,7 +16,7 @@ function makeQueryClient() {
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
   const [trpcClient] = useState(() =>
-    createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: '/api/trpc', transformer: superjson })] }),
+    createTRPCClient<AppRouter>({ links: [httpLink({ url: '/api/trpc', transformer: superjson })] }),
   );
   return (
     <QueryClientProvider client={queryClient}>

@@ -1,8 +1,12 @@
-// The app router: one sub-router per area, plus a server-side caller for React Server Components.
+// The app router: one sub-router per area, plus a server-side caller.
 import { regionRouter } from './routers/region';
+import { routingRouter } from './routers/routing';
+import { systemRouter } from './routers/system';
 import { createCallerFactory, router } from './trpc';
 
 export const appRouter = router({
+  system: systemRouter,
+  routing: routingRouter,
   region: regionRouter,
 });
 

@@ -1,1 +1,2 @@
+export * from './request-id';
 export * from './resource-id';

@@ -1,6 +1,6 @@
 // Resource IDs: `{prefix}_{26 base62}`, random and opaque (no region, no time inside).
 // Drawn from the CSPRNG with rejection sampling, so every base62 digit is equally likely.
-import { randomBytes } from 'node:crypto';
+import { randomPoolBytes } from './random-pool';
 
 export const ID_PREFIXES = [
   'org',
@@ -31,11 +31,13 @@ export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
     // Ask for a little more than needed: ~3% of bytes are rejected.
-    const bytes = randomBytes(Math.ceil((length - out.length) * 1.1) + 4);
-    for (let i = 0; i < bytes.length && out.length < length; i++) {
+    const bytes = randomPoolBytes(Math.min(256, Math.ceil((length - out.length) * 1.1) + 4));
+    let chunk = '';
+    for (let i = 0; i < bytes.length && out.length + chunk.length < length; i++) {
       const b = bytes[i]!;
-      if (b < REJECT_AT) out += BASE62[b % 62];
+      if (b < REJECT_AT) chunk += BASE62[b % 62];
     }
+    out += chunk;
   }
   return out;
 }

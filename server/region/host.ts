@@ -1,5 +1,5 @@
 // The region named by a request's host: `sfo1.localhost:3000` → `sfo1`; the bare host → none.
-const REGION_RE = /^[a-z]{3}[1-9][0-9]*$/;
+import { isRegionCode } from './code';
 
 export interface HostRegion {
   /** The first label when the host is `{label}.{baseHost}`; undefined at the global address. */
@@ -14,5 +14,5 @@ export function hostRegion(host: string | null | undefined, baseHost: string): H
   const base = baseHost.toLowerCase();
   if (name === base || !name.endsWith(`.${base}`)) return { wellFormed: false };
   const label = name.slice(0, -(base.length + 1));
-  return { label, wellFormed: REGION_RE.test(label) };
+  return { label, wellFormed: isRegionCode(label) };
 }

@@ -1,6 +1,11 @@
-import { listRegions } from '../../region/repository';
+import { z } from 'zod';
+import { regionRegistry } from '../../region/registry';
 import { publicProcedure, router } from '../trpc';
 
 export const regionRouter = router({
-  list: publicProcedure.query(({ ctx }) => listRegions(ctx.db)),
+  /** The registry as this gateway holds it (in memory). */
+  list: publicProcedure
+    .meta({ region: 'gateway' })
+    .input(z.void())
+    .query(async () => (await regionRegistry()).all()),
 });

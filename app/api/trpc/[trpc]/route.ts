@@ -1,13 +1,5 @@
-import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { appRouter } from '~/server/api/root';
-import { createContext } from '~/server/api/trpc';
+import { handleTrpc } from '~/server/api/adapters/trpc-http';
 
-const handler = (req: Request) =>
-  fetchRequestHandler({
-    endpoint: '/api/trpc',
-    req,
-    router: appRouter,
-    createContext: () => createContext({ headers: req.headers }),
-  });
+export const dynamic = 'force-dynamic';
 
-export { handler as GET, handler as POST };
+export { handleTrpc as GET, handleTrpc as POST };

@@ -1,0 +1,60 @@
+// Server actions run procedures through the same middleware: `serverAction` is the only way
+// to write one (a test checks every 'use server' export). Next can't attach custom headers to
+// an action's response, so the request ID and region come back in the result instead.
+import { headers } from 'next/headers';
+import { errorBody, type ErrorBody } from '../../errors';
+import { createContext } from '../context';
+import { toAppError } from '../middleware/request';
+import { createCaller } from '../root';
+
+export interface ActionMeta {
+  requestId: string;
+  region: string;
+  regionSource: string;
+}
+
+export type ActionResult<T> = ({ ok: true; data: T } | { ok: false; error: ErrorBody['error'] }) & { meta: ActionMeta };
+
+type Caller = ReturnType<typeof createCaller>;
+
+/** The page URL the action was posted from: its query string counts as `?region=`. */
+function actionUrl(h: Headers): URL {
+  const host = h.get('x-forwarded-host') ?? h.get('host') ?? 'localhost';
+  const proto = h.get('x-forwarded-proto') ?? 'http';
+  const origin = `${proto}://${host}`;
+  const referer = h.get('referer');
+  if (referer) {
+    try {
+      const u = new URL(referer);
+      if (u.host === host) return new URL(`${u.pathname}${u.search}`, origin);
+    } catch {
+      /* ignore a malformed Referer */
+    }
+  }
+  return new URL('/', origin);
+}
+
+export function serverAction<I, O>(run: (api: Caller, input: I) => Promise<O>) {
+  return async (input: I): Promise<ActionResult<O>> => {
+    const h = new Headers(await headers());
+    const ctx = createContext({
+      transport: 'action',
+      method: 'POST',
+      url: actionUrl(h),
+      headers: h,
+      setHeader: () => {},
+    });
+    const api = createCaller(ctx);
+    const meta = (): ActionMeta => ({
+      requestId: ctx.requestId,
+      region: ctx.responseHeaders['X-Region'] ?? ctx.gatewayRegion,
+      regionSource: ctx.responseHeaders['X-Region-Source'] ?? 'gateway',
+    });
+    try {
+      const data = await run(api, input);
+      return { ok: true, data, meta: meta() };
+    } catch (e) {
+      return { ok: false, error: errorBody(toAppError(e), ctx.requestId).error, meta: meta() };
+    }
+  };
+}

@@ -1,0 +1,28 @@
+// tRPC over HTTP for the browser (/api/trpc). One procedure per request (the client uses
+// httpLink), so each response carries that procedure's request ID and region headers.
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { createContext, type Context } from '../context';
+import { toAppError } from '../middleware/request';
+import { appRouter } from '../root';
+
+export const TRPC_ENDPOINT = '/api/trpc';
+
+export function handleTrpc(req: Request): Promise<Response> {
+  return fetchRequestHandler({
+    endpoint: TRPC_ENDPOINT,
+    req,
+    router: appRouter,
+    createContext: ({ resHeaders }) =>
+      createContext({
+        transport: 'trpc',
+        method: req.method,
+        url: new URL(req.url),
+        headers: req.headers,
+        setHeader: (k, v) => resHeaders.set(k, v),
+      }),
+    responseMeta: ({ errors }) => (errors.length > 0 ? { status: toAppError(errors[0]).status } : {}),
+    onError: () => {}, // logged by the request middleware
+  }) as Promise<Response>;
+}
+
+export type { Context };

@@ -1,0 +1,57 @@
+// The request as every procedure sees it, whichever door it came in by: the public REST API
+// (/v1, through trpc-to-openapi), tRPC from the browser (/api/trpc), or a server action.
+// Each adapter builds a RequestMeta; the one request middleware does the rest.
+import type { Identity, OrgContext } from '../auth/identity';
+import { ANONYMOUS } from '../auth/identity';
+import type { RegionSource } from '../region/resolve';
+
+export type Transport = 'rest' | 'trpc' | 'action';
+
+export interface RequestMeta {
+  transport: Transport;
+  /** The HTTP method as the client sent it. */
+  method: string;
+  url: URL;
+  headers: Headers;
+  /** Sets a response header (collected for server actions, which can't send headers). */
+  setHeader(name: string, value: string): void;
+}
+
+export interface RegionContext {
+  /** The resolved region; for fan-out, the gateway's own region (or `global`). */
+  region: string;
+  source: RegionSource;
+  /** Set for fan-out: every region the request spans. */
+  fanOut?: string[];
+}
+
+export interface Context {
+  req: RequestMeta;
+  /** `req_{region}-{ms}-{hex}`: stamped with the gateway region, re-stamped once resolved. */
+  requestId: string;
+  gatewayRegion: string;
+  identity: Identity;
+  org: OrgContext | null;
+  /** Filled by the request middleware before any procedure runs. */
+  region?: RegionContext;
+  /** A procedure may set a success status (e.g. 202) for the REST API. */
+  responseStatus?: number;
+  /** Response headers set so far (mirrors setHeader; server actions return them). */
+  responseHeaders: Record<string, string>;
+}
+
+export function createContext(req: RequestMeta): Context {
+  const responseHeaders: Record<string, string> = {};
+  const setHeader = (name: string, value: string) => {
+    responseHeaders[name] = value;
+    req.setHeader(name, value);
+  };
+  return {
+    req: { ...req, setHeader },
+    requestId: '',
+    gatewayRegion: 'global',
+    identity: ANONYMOUS,
+    org: null,
+    responseHeaders,
+  };
+}

@@ -1,0 +1,27 @@
+// Who is calling. `Authorization: Bearer mk_…` is an API key; browser sessions are read by the
+// identity layer (server/auth). Nothing here trusts what a client says about its permissions.
+import { authenticateApiKey } from '../../auth/api-key';
+import { ANONYMOUS, isOperator, type Identity } from '../../auth/identity';
+import { AppError } from '../../errors';
+import type { RequestMeta } from '../context';
+
+export type Access = 'public' | 'authenticated' | 'operator';
+
+export async function authenticate(req: RequestMeta): Promise<Identity> {
+  const authorization = req.headers.get('authorization');
+  if (authorization) {
+    const m = /^Bearer\s+(\S+)$/i.exec(authorization);
+    if (!m) throw new AppError('unauthenticated', 'the Authorization header must be "Bearer <API key>"');
+    return authenticateApiKey(m[1]!);
+  }
+  return ANONYMOUS;
+}
+
+/** Runs before region resolution, so a refused caller costs no routing or database work. */
+export function requireAccess(access: Access, identity: Identity): void {
+  if (access === 'public') return;
+  if (identity.kind === 'anonymous') throw new AppError('unauthenticated', 'sign in or send an API key');
+  if (access === 'operator' && !isOperator(identity)) {
+    throw new AppError('forbidden', 'this is an Atlas (platform operator) endpoint');
+  }
+}

@@ -1,0 +1,37 @@
+// Who is calling: nobody, a browser session, or an API key. Permission comes only from here,
+// never from anything the client says about itself.
+export interface OrgContext {
+  id: string;
+  slug: string;
+  defaultRegion: string | null;
+  allowedRegions: string[];
+}
+
+export type Identity =
+  | { kind: 'anonymous' }
+  | {
+      kind: 'session';
+      userId: string;
+      email: string;
+      platformOperator: boolean;
+      org: OrgContext | null;
+      orgRole: 'member' | 'admin' | null;
+      projectRegion: string | null;
+    }
+  | {
+      kind: 'api_key';
+      keyId: string;
+      /** The key's region: its requests resolve there, and only there. */
+      region: string;
+      org: OrgContext;
+    };
+
+export const ANONYMOUS: Identity = { kind: 'anonymous' };
+
+export function isOperator(identity: Identity): boolean {
+  return identity.kind === 'session' && identity.platformOperator;
+}
+
+export function orgOf(identity: Identity): OrgContext | null {
+  return identity.kind === 'anonymous' ? null : identity.org;
+}

@@ -1,0 +1,99 @@
+// The region registry: every region's code, label, country, timezone, provider, status and base
+// URL, held in memory so that a lookup never leaves the process. Loaded on first use; reloaded
+// when an operator changes a region (NOTIFY meridian_regions, sent in the same transaction),
+// and every few minutes as a safety net.
+import pg from 'pg';
+import { primary } from '../db/client';
+import { primaryUrl } from '../db/topology';
+import { listRegions, type RegionRow } from './repository';
+
+export const REGIONS_CHANGED_CHANNEL = 'meridian_regions';
+const SAFETY_REFRESH_MS = 5 * 60_000;
+
+export class RegionRegistry {
+  readonly known: ReadonlySet<string>;
+  private readonly byCode: ReadonlyMap<string, RegionRow>;
+
+  constructor(
+    rows: RegionRow[],
+    readonly loadedAt = Date.now(),
+  ) {
+    this.byCode = new Map(rows.map((r) => [r.code, r]));
+    this.known = new Set(this.byCode.keys());
+  }
+
+  get(code: string): RegionRow | undefined {
+    return this.byCode.get(code);
+  }
+
+  has(code: string): boolean {
+    return this.byCode.has(code);
+  }
+
+  all(): RegionRow[] {
+    return [...this.byCode.values()];
+  }
+}
+
+interface State {
+  current?: RegionRegistry;
+  loading?: Promise<RegionRegistry>;
+  listener?: pg.Client;
+  timer?: NodeJS.Timeout;
+}
+
+const g = globalThis as typeof globalThis & { __meridianRegions?: State };
+const state: State = (g.__meridianRegions ??= {});
+
+/** The registry; loads it on first call. Later calls return the in-memory copy. */
+export function regionRegistry(): Promise<RegionRegistry> {
+  if (state.current) return Promise.resolve(state.current);
+  return (state.loading ??= load().finally(() => {
+    state.loading = undefined;
+  }));
+}
+
+/** The registry if it is loaded already (synchronous, for hot paths). */
+export function loadedRegionRegistry(): RegionRegistry | undefined {
+  return state.current;
+}
+
+/** Reloads from the database now (after an operator's change, or on NOTIFY). */
+export async function refreshRegionRegistry(): Promise<RegionRegistry> {
+  state.current = new RegionRegistry(await listRegions(primary()));
+  return state.current;
+}
+
+async function load(): Promise<RegionRegistry> {
+  const registry = await refreshRegionRegistry();
+  listen();
+  if (!state.timer) {
+    state.timer = setInterval(() => void refreshRegionRegistry().catch(() => {}), SAFETY_REFRESH_MS);
+    state.timer.unref();
+  }
+  return registry;
+}
+
+/** LISTEN for changes; reconnects with a delay when the primary goes away. */
+function listen(): void {
+  if (state.listener) return;
+  const client = new pg.Client({ connectionString: primaryUrl() });
+  state.listener = client;
+  const retry = () => {
+    if (state.listener !== client) return;
+    state.listener = undefined;
+    client.end().catch(() => {});
+    setTimeout(listen, 5_000).unref();
+  };
+  client.on('error', retry);
+  client.on('end', retry);
+  client.on('notification', () => void refreshRegionRegistry().catch(() => {}));
+  client
+    .connect()
+    .then(() => client.query(`LISTEN ${REGIONS_CHANGED_CHANNEL}`))
+    .then(() => {
+      // A change may have landed while we were not listening.
+      void refreshRegionRegistry().catch(() => {});
+    })
+    .catch(retry);
+}

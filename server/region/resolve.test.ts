@@ -1,0 +1,226 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { resolveRegion, type ResolveInput } from './resolve';
+
+const known = new Set(['sfo1', 'lax1', 'ams1']);
+const base: ResolveInput = { method: 'GET', known };
+const globex = { allowedRegions: ['sfo1', 'lax1', 'ams1'] };
+const acme = { orgRegion: 'sfo1', allowedRegions: ['sfo1'] };
+
+describe('resolveRegion: every cascade step', () => {
+  const cases: [string, Partial<ResolveInput>, unknown][] = [
+    ['subdomain', { subdomain: 'lax1' }, { kind: 'region', region: 'lax1', source: 'subdomain' }],
+    [
+      'subdomain beats header',
+      { subdomain: 'lax1', header: 'ams1' },
+      { kind: 'region', region: 'lax1', source: 'subdomain' },
+    ],
+    ['X-Region header', { header: 'ams1' }, { kind: 'region', region: 'ams1', source: 'header' }],
+    ['header beats query', { header: 'ams1', query: 'lax1' }, { kind: 'region', region: 'ams1', source: 'header' }],
+    ['?region=', { query: 'lax1' }, { kind: 'region', region: 'lax1', source: 'query' }],
+    [
+      'query beats body',
+      { method: 'POST', query: 'lax1', body: { region: 'ams1' } },
+      { kind: 'region', region: 'lax1', source: 'query' },
+    ],
+    [
+      'body region (mutation)',
+      { method: 'POST', body: { region: 'ams1' } },
+      { kind: 'region', region: 'ams1', source: 'body' },
+    ],
+    [
+      'body region ignored on GET',
+      { method: 'GET', body: { region: 'ams1' }, session: acme },
+      { kind: 'region', region: 'sfo1', source: 'session' },
+    ],
+    [
+      'explicit beats session',
+      { header: 'sfo1', session: { orgRegion: 'lax1' } },
+      { kind: 'region', region: 'sfo1', source: 'header' },
+    ],
+    [
+      'project default',
+      { session: { projectRegion: 'lax1', orgRegion: 'sfo1' } },
+      { kind: 'region', region: 'lax1', source: 'project-session' },
+    ],
+    ['org default', { session: acme }, { kind: 'region', region: 'sfo1', source: 'session' }],
+    [
+      'session beats resource',
+      { session: acme, resourceId: 'cls_x', resourceRegion: 'lax1' },
+      { kind: 'region', region: 'sfo1', source: 'session' },
+    ],
+    [
+      'resource: asks for a lookup first',
+      { session: globex, resourceId: 'cls_x' },
+      { kind: 'lookup', resourceId: 'cls_x' },
+    ],
+    [
+      'resource: its stored region',
+      { session: globex, resourceId: 'cls_x', resourceRegion: 'ams1' },
+      { kind: 'region', region: 'ams1', source: 'resource' },
+    ],
+    [
+      'resource not found, GET: fan-out',
+      { session: globex, resourceId: 'cls_x', resourceRegion: null },
+      { kind: 'fan-out', regions: ['ams1', 'lax1', 'sfo1'], source: 'fan-out' },
+    ],
+    [
+      'GET fans out over the org’s regions',
+      { session: globex },
+      { kind: 'fan-out', regions: ['ams1', 'lax1', 'sfo1'], source: 'fan-out' },
+    ],
+    [
+      'GET without an org fans out over every known region',
+      {},
+      { kind: 'fan-out', regions: ['ams1', 'lax1', 'sfo1'], source: 'fan-out' },
+    ],
+    [
+      'a subset org fans out over its own regions',
+      { session: { allowedRegions: ['lax1', 'sfo1'] } },
+      { kind: 'fan-out', regions: ['lax1', 'sfo1'], source: 'fan-out' },
+    ],
+    [
+      'mutation with nothing: region_required',
+      { method: 'POST', session: globex },
+      { kind: 'error', code: 'region_required' },
+    ],
+    [
+      'DELETE with nothing: region_required',
+      { method: 'DELETE', body: {} },
+      { kind: 'error', code: 'region_required' },
+    ],
+    ['malformed header', { header: 'SFO1' }, { kind: 'error', code: 'invalid_region', source: 'header' }],
+    ['unknown header', { header: 'nrt9' }, { kind: 'error', code: 'invalid_region', source: 'header', region: 'nrt9' }],
+    ['malformed subdomain', { subdomain: 'www' }, { kind: 'error', code: 'invalid_region', source: 'subdomain' }],
+    ['empty query', { query: '' }, { kind: 'error', code: 'invalid_region', source: 'query' }],
+    [
+      'non-string body region',
+      { method: 'PATCH', body: { region: 7 } },
+      { kind: 'error', code: 'invalid_region', source: 'body' },
+    ],
+    ['global is not a region', { header: 'global' }, { kind: 'error', code: 'invalid_region', source: 'header' }],
+    [
+      'a typo behind a valid source is still an error',
+      { subdomain: 'sfo1', header: 'sfo' },
+      { kind: 'error', code: 'invalid_region', source: 'header' },
+    ],
+    [
+      'outside the allowed set',
+      { header: 'lax1', session: acme },
+      { kind: 'error', code: 'region_not_allowed', region: 'lax1' },
+    ],
+    [
+      'stale project default outside the allowed set',
+      { session: { projectRegion: 'ams1', allowedRegions: ['sfo1'] } },
+      { kind: 'error', code: 'region_not_allowed', region: 'ams1' },
+    ],
+    [
+      'resource outside the allowed set',
+      { session: { allowedRegions: ['sfo1'] }, resourceId: 'cls_x', resourceRegion: 'lax1' },
+      { kind: 'error', code: 'region_not_allowed' },
+    ],
+    [
+      'an unknown session default is skipped',
+      { session: { orgRegion: 'zzz1', allowedRegions: ['sfo1'] } },
+      { kind: 'fan-out', regions: ['sfo1'], source: 'fan-out' },
+    ],
+  ];
+
+  it.each(cases)('%s', (_name, input, expected) => {
+    expect(resolveRegion({ ...base, ...input })).toMatchObject(expected as object);
+  });
+});
+
+const region = fc.constantFrom('sfo1', 'lax1', 'ams1');
+const anyValue = fc.oneof(
+  fc.string(),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.integer(),
+  region,
+  fc.constant('global'),
+);
+const arbitraryInput = fc.record(
+  {
+    method: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'get', 'weird'),
+    subdomain: fc.option(fc.oneof(region, fc.string()), { nil: undefined }),
+    header: fc.option(fc.oneof(region, fc.string()), { nil: undefined }),
+    query: fc.option(fc.oneof(region, fc.string()), { nil: undefined }),
+    body: fc.oneof(fc.anything(), fc.record({ region: anyValue })),
+    session: fc.option(
+      fc.record(
+        {
+          projectRegion: fc.option(fc.oneof(region, fc.string()), { nil: undefined }),
+          orgRegion: fc.option(fc.oneof(region, fc.string()), { nil: undefined }),
+          allowedRegions: fc.option(fc.subarray(['sfo1', 'lax1', 'ams1']), { nil: undefined }),
+        },
+        { requiredKeys: [] },
+      ),
+      { nil: undefined },
+    ),
+    resourceId: fc.option(fc.string(), { nil: undefined }),
+    resourceRegion: fc.option(fc.oneof(region, fc.string(), fc.constant(null)), { nil: undefined }),
+  },
+  { requiredKeys: ['method'] },
+);
+
+describe('resolveRegion: properties', () => {
+  it('never throws, and always answers with a typed outcome', () => {
+    fc.assert(
+      fc.property(arbitraryInput, (input) => {
+        const r = resolveRegion({ ...input, known } as ResolveInput);
+        expect(['region', 'fan-out', 'lookup', 'error']).toContain(r.kind);
+        if (r.kind === 'error') expect(['invalid_region', 'region_required', 'region_not_allowed']).toContain(r.code);
+        if (r.kind === 'region') expect(known.has(r.region)).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('is deterministic', () => {
+    fc.assert(
+      fc.property(arbitraryInput, (input) => {
+        const i = { ...input, known } as ResolveInput;
+        expect(resolveRegion(i)).toEqual(resolveRegion(i));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('lets an explicit source beat every implicit one', () => {
+    const explicitSource = fc.constantFrom('subdomain', 'header', 'query', 'body');
+    fc.assert(
+      fc.property(explicitSource, region, arbitraryInput, (source, r, rest) => {
+        const input: ResolveInput = {
+          ...rest,
+          method: source === 'body' ? 'POST' : rest.method,
+          subdomain: undefined,
+          header: undefined,
+          query: undefined,
+          body: undefined,
+          known,
+          session: { ...rest.session, allowedRegions: undefined },
+        } as ResolveInput;
+        if (source === 'body') input.body = { region: r };
+        else input[source] = r;
+        expect(resolveRegion(input)).toEqual({ kind: 'region', region: r, source });
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('never resolves outside the allowed set', () => {
+    fc.assert(
+      fc.property(arbitraryInput, fc.subarray(['sfo1', 'lax1', 'ams1']), (input, allowed) => {
+        const r = resolveRegion({
+          ...input,
+          known,
+          session: { ...input.session, allowedRegions: allowed },
+        } as ResolveInput);
+        if (r.kind === 'region') expect(allowed).toContain(r.region);
+        if (r.kind === 'fan-out') for (const x of r.regions) expect(allowed).toContain(x);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});

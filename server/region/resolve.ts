@@ -1,0 +1,154 @@
+// The region resolution cascade (CONTRACT.md, "Region resolution"), as a pure function.
+// First match wins: subdomain → X-Region → ?region= → body `region` (mutations) → session
+// project default → session org default → the stored region of the resource in the path →
+// GET: fan-out over the org's regions; mutation: 400 region_required.
+// Every explicit value present (subdomain, header, query, body) must be well-formed and known,
+// even when an earlier one already matched: a typo is an error, never silently skipped.
+import { isRegionCode } from './code';
+
+export type RegionSource =
+  'subdomain' | 'header' | 'query' | 'body' | 'project-session' | 'session' | 'resource' | 'fan-out' | 'gateway';
+
+export interface ResolveInput {
+  /** GET/HEAD are reads (fan-out allowed); anything else is a mutation. */
+  method: string;
+  /** The region label of the host (`sfo1` of `sfo1.localhost`), if the host has one. */
+  subdomain?: string;
+  header?: string | null;
+  query?: string | null;
+  /** The parsed JSON body: only its `region` member counts, and only for mutations. */
+  body?: unknown;
+  session?: {
+    projectRegion?: string | null;
+    orgRegion?: string | null;
+    /** The organization's allowed regions; undefined for callers without an organization. */
+    allowedRegions?: readonly string[];
+  };
+  /** The resource ID named in the path, if the route names one. */
+  resourceId?: string;
+  /**
+   * The stored region of that resource: undefined = not looked up yet, null = no such resource
+   * (or not visible to the caller).
+   */
+  resourceRegion?: string | null;
+  /** Regions known to this gateway's registry (for unknown-region errors and fan-out). */
+  known: ReadonlySet<string>;
+}
+
+export type Resolution =
+  | { kind: 'region'; region: string; source: Exclude<RegionSource, 'fan-out'> }
+  | { kind: 'fan-out'; regions: string[]; source: 'fan-out' }
+  /** The cascade reached the resource step: look up `resourceId` and resolve again. */
+  | { kind: 'lookup'; resourceId: string };
+
+export type ResolveErrorCode = 'invalid_region' | 'region_required' | 'region_not_allowed';
+
+export interface ResolveError {
+  kind: 'error';
+  code: ResolveErrorCode;
+  message: string;
+  source?: RegionSource;
+  region?: string;
+}
+
+export type ResolveResult = Resolution | ResolveError;
+
+const READS = new Set(['GET', 'HEAD']);
+
+export function isReadMethod(method: string): boolean {
+  return READS.has(method.toUpperCase());
+}
+
+function explicitValue(value: unknown): { present: boolean; value: unknown } {
+  return { present: value !== undefined && value !== null, value };
+}
+
+export function resolveRegion(input: ResolveInput): ResolveResult {
+  const read = isReadMethod(input.method);
+  const bodyRegion =
+    !read && input.body !== null && typeof input.body === 'object' && !Array.isArray(input.body)
+      ? (input.body as Record<string, unknown>).region
+      : undefined;
+
+  const explicit: [Exclude<RegionSource, 'fan-out'>, { present: boolean; value: unknown }][] = [
+    ['subdomain', explicitValue(input.subdomain)],
+    ['header', explicitValue(input.header)],
+    ['query', explicitValue(input.query)],
+    ['body', explicitValue(bodyRegion)],
+  ];
+
+  // Validate every explicit value first: malformed or unknown is an error wherever it appears.
+  for (const [source, { present, value }] of explicit) {
+    if (!present) continue;
+    if (typeof value !== 'string' || !isRegionCode(value)) {
+      return invalid(source, `${describe(source)} ${show(value)} is not a region code (e.g. sfo1)`);
+    }
+    if (!input.known.has(value)) {
+      return invalid(source, `${describe(source)} names the unknown region "${value}"`, value);
+    }
+  }
+
+  const allowed = input.session?.allowedRegions;
+  const check = (region: string, source: Exclude<RegionSource, 'fan-out'>): ResolveResult => {
+    if (allowed && !allowed.includes(region)) {
+      return {
+        kind: 'error',
+        code: 'region_not_allowed',
+        message: `region ${region} is not one of your organization's regions (${allowed.join(', ') || 'none'})`,
+        source,
+        region,
+      };
+    }
+    return { kind: 'region', region, source };
+  };
+
+  for (const [source, { present, value }] of explicit) {
+    if (present) return check(value as string, source);
+  }
+
+  const project = input.session?.projectRegion;
+  if (project && input.known.has(project)) return check(project, 'project-session');
+  const org = input.session?.orgRegion;
+  if (org && input.known.has(org)) return check(org, 'session');
+
+  if (input.resourceId !== undefined) {
+    if (input.resourceRegion === undefined) return { kind: 'lookup', resourceId: input.resourceId };
+    if (input.resourceRegion !== null && input.known.has(input.resourceRegion)) {
+      return check(input.resourceRegion, 'resource');
+    }
+  }
+
+  if (read) {
+    const regions = (allowed ?? [...input.known]).filter((r) => input.known.has(r)).sort();
+    return { kind: 'fan-out', regions, source: 'fan-out' };
+  }
+  return {
+    kind: 'error',
+    code: 'region_required',
+    message: 'this request changes data and names no region: send X-Region, ?region= or a body "region"',
+  };
+}
+
+function invalid(source: RegionSource, message: string, region?: string): ResolveError {
+  return { kind: 'error', code: 'invalid_region', message, source, region };
+}
+
+function describe(source: RegionSource): string {
+  switch (source) {
+    case 'subdomain':
+      return 'the host’s subdomain';
+    case 'header':
+      return 'the X-Region header';
+    case 'query':
+      return 'the region query parameter';
+    case 'body':
+      return 'the body’s "region"';
+    default:
+      return source;
+  }
+}
+
+function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return `(${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`;
+}
