@@ -23,6 +23,7 @@ export default defineConfig({
           include: ['server/**/*.integration.test.ts', 'scripts/**/*.integration.test.ts'],
           environment: 'node',
           globalSetup: ['server/testing/global-setup.ts'],
+          setupFiles: ['vitest.setup.integration.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // One shared topology on a 2-core machine: files run one after another.

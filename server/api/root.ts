@@ -1,4 +1,5 @@
 // The app router: one sub-router per area, plus a server-side caller.
+import { atlasRegionsRouter } from './routers/atlas/regions';
 import { regionRouter } from './routers/region';
 import { routingRouter } from './routers/routing';
 import { systemRouter } from './routers/system';
@@ -8,6 +9,7 @@ export const appRouter = router({
   system: systemRouter,
   routing: routingRouter,
   region: regionRouter,
+  atlas: router({ regions: atlasRegionsRouter }),
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,11 +4,12 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { createContext, type Context } from '../context';
 import { toAppError } from '../middleware/request';
 import { appRouter } from '../root';
+import { runService } from './service-route';
 
 export const TRPC_ENDPOINT = '/api/trpc';
 
-export function handleTrpc(req: Request): Promise<Response> {
-  return fetchRequestHandler({
+export async function handleTrpc(req: Request): Promise<Response> {
+  const res = await (fetchRequestHandler({
     endpoint: TRPC_ENDPOINT,
     req,
     router: appRouter,
@@ -22,7 +23,10 @@ export function handleTrpc(req: Request): Promise<Response> {
       }),
     responseMeta: ({ errors }) => (errors.length > 0 ? { status: toAppError(errors[0]).status } : {}),
     onError: () => {}, // logged by the request middleware
-  }) as Promise<Response>;
+  }) as Promise<Response>);
+  if (res.headers.has('X-Request-Id')) return res;
+  // No procedure ran (unknown path, unparsable input): still a request with an ID and a log line.
+  return runService(req, { name: 'trpc.unmatched' }, async () => res);
 }
 
 export type { Context };

@@ -1,0 +1,181 @@
+// Region routing overhead: (1) the resolution cascade in-process, over 1e5 calls of varied
+// requests; (2) a trivial procedure through the whole chain (REST adapter, request middleware:
+// registry, request ID, resolution, span, metrics, log line) against a bare Next route
+// handler, both served by the same `next start`, measured in one run.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { RegionRegistry } from '../server/region/registry';
+import { resolveRegion, type ResolveInput } from '../server/region/resolve';
+import { resolveRequestRegion } from '../server/api/middleware/resolve-region';
+import { ANONYMOUS } from '../server/auth/identity';
+import { prepareLocal } from '../scripts/lib/local-stack';
+import { ensureBuild } from '../scripts/lib/build';
+import { summarize, type Benchmark, type BenchResult } from './lib';
+
+const CALLS = 100_000;
+
+function resolutionInputs(): ResolveInput[] {
+  const known = new Set(['sfo1', 'lax1', 'ams1']);
+  const session = { orgRegion: null, allowedRegions: ['sfo1', 'lax1', 'ams1'] };
+  return [
+    { method: 'GET', subdomain: 'lax1', known, session },
+    { method: 'GET', header: 'ams1', known, session },
+    { method: 'GET', query: 'sfo1', known, session },
+    { method: 'POST', body: { region: 'ams1', name: 'x' }, known, session },
+    { method: 'GET', session: { orgRegion: 'sfo1', allowedRegions: ['sfo1'] }, known },
+    { method: 'GET', known, session },
+    { method: 'POST', known, session },
+    { method: 'GET', header: 'SFO', known },
+  ];
+}
+
+function timeEach(n: number, fn: (i: number) => void): number[] {
+  const samples = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    fn(i);
+    samples[i] = (performance.now() - t) * 1000;
+  }
+  return samples;
+}
+
+async function load(
+  url: string,
+  requests: number,
+  concurrency: number,
+): Promise<{ latencies: number[]; seconds: number }> {
+  const latencies: number[] = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < requests) {
+        next++;
+        const t = performance.now();
+        const res = await fetch(url);
+        await res.arrayBuffer();
+        if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  return { latencies, seconds: (performance.now() - t0) / 1000 };
+}
+
+const bench: Benchmark = {
+  name: 'routing',
+  async run() {
+    const results: BenchResult[] = [];
+    const inputs = resolutionInputs();
+    timeEach(20_000, (i) => resolveRegion(inputs[i % inputs.length]!)); // warm-up
+    results.push({
+      name: `resolveRegion (pure cascade), ${CALLS} calls over ${inputs.length} request shapes (µs)`,
+      figures: summarize(
+        timeEach(CALLS, (i) => resolveRegion(inputs[i % inputs.length]!)),
+        'us',
+      ),
+    });
+
+    const registry = new RegionRegistry(
+      ['sfo1', 'lax1', 'ams1'].map((code) => ({
+        code,
+        label: code,
+        country: 'US',
+        timezone: 'UTC',
+        provider: 'x',
+        status: 'active' as const,
+        baseUrl: `http://${code}.localhost`,
+        isPrimary: code === 'sfo1',
+      })),
+    );
+    const reqs = ([{ 'x-region': 'ams1' }, {}, { host: 'lax1.localhost:3000' }] as Record<string, string>[]).map(
+      (h) => ({
+        transport: 'rest' as const,
+        method: 'GET',
+        url: new URL('http://localhost:3000/v1/compute/clusters?limit=10'),
+        headers: new Headers({ host: 'localhost:3000', ...h }),
+        setHeader: () => {},
+      }),
+    );
+    const step = async (i: number) =>
+      resolveRequestRegion({
+        req: reqs[i % reqs.length]!,
+        identity: ANONYMOUS,
+        registry,
+        gatewayRegion: 'global',
+        rawInput: {},
+        mutation: false,
+      });
+    for (let i = 0; i < 20_000; i++) await step(i);
+    const stepSamples: number[] = [];
+    for (let i = 0; i < CALLS; i++) {
+      const t = performance.now();
+      await step(i);
+      stepSamples.push((performance.now() - t) * 1000);
+    }
+    results.push({
+      name: `middleware resolution step (headers, host, query → region), ${CALLS} calls (µs)`,
+      figures: summarize(stepSamples, 'us'),
+    });
+
+    // Full chain vs bare handler, over HTTP, on one server.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-bench-routing-'));
+    fs.chmodSync(dir, 0o711);
+    const port = 3300 + Math.floor(Math.random() * 500);
+    const stack = await prepareLocal({ dataDir: dir, port, durable: false });
+    await ensureBuild(() => {});
+    const server = spawn(
+      process.execPath,
+      [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port)],
+      {
+        env: { ...process.env, ...stack.appEnv, NODE_ENV: 'production', LOG_LEVEL: 'silent' },
+        stdio: 'ignore',
+      },
+    );
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      for (let i = 0; i < 100; i++) {
+        try {
+          if ((await fetch(`${base}/api/livez`)).ok) break;
+        } catch {
+          /* starting */
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const N = 3000;
+      const C = 8;
+      await load(`${base}/v1/ping`, 500, C);
+      await load(`${base}/api/livez`, 500, C);
+      const chain = await load(`${base}/v1/ping`, N, C);
+      const bare = await load(`${base}/api/livez`, N, C);
+      const c = summarize(chain.latencies, 'ms');
+      const b = summarize(bare.latencies, 'ms');
+      results.push({
+        name: `GET /v1/ping through the full chain, ${N} requests at concurrency ${C}`,
+        figures: { ...c, req_per_s: Math.round(N / chain.seconds) },
+      });
+      results.push({
+        name: `GET /api/livez, a bare route handler, ${N} requests at concurrency ${C}`,
+        figures: { ...b, req_per_s: Math.round(N / bare.seconds) },
+      });
+      results.push({
+        name: 'full chain / bare handler',
+        figures: {
+          p50_ratio: Math.round((c.p50_ms! / b.p50_ms!) * 100) / 100,
+          p99_ratio: Math.round((c.p99_ms! / b.p99_ms!) * 100) / 100,
+          throughput_ratio: Math.round((N / chain.seconds / (N / bare.seconds)) * 100) / 100,
+        },
+      });
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+      await stack.topology?.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    return results;
+  },
+};
+
+export default bench;

@@ -1,0 +1,42 @@
+// Atlas: the region registry as operators see it.
+import { z } from 'zod';
+import { AppError } from '../../../errors';
+import { isRegionCode } from '../../../region/code';
+import { regionRegistry } from '../../../region/registry';
+import { operatorProcedure, router } from '../../trpc';
+
+const Region = z.object({
+  code: z.string(),
+  label: z.string(),
+  country: z.string(),
+  timezone: z.string(),
+  provider: z.string(),
+  status: z.enum(['active', 'draining', 'down']),
+  baseUrl: z.string(),
+  isPrimary: z.boolean(),
+});
+
+export const atlasRegionsRouter = router({
+  list: operatorProcedure
+    .meta({
+      region: 'gateway',
+      openapi: { method: 'GET', path: '/atlas/regions', summary: 'Every region in the registry', tags: ['atlas'] },
+    })
+    .input(z.object({}).optional())
+    .output(z.object({ data: z.array(Region), next_cursor: z.null() }))
+    .query(async () => ({ data: (await regionRegistry()).all(), next_cursor: null })),
+
+  get: operatorProcedure
+    .meta({
+      region: 'gateway',
+      openapi: { method: 'GET', path: '/atlas/regions/{code}', summary: 'One region', tags: ['atlas'] },
+    })
+    .input(z.object({ code: z.string() }))
+    .output(Region)
+    .query(async ({ input }) => {
+      if (!isRegionCode(input.code)) throw new AppError('invalid_region', `"${input.code}" is not a region code`);
+      const region = (await regionRegistry()).get(input.code);
+      if (!region) throw new AppError('not_found', `no region ${input.code}`);
+      return region;
+    }),
+});

@@ -1,0 +1,51 @@
+// Integration-test wiring for code that uses the app's own database clients: a fresh migrated
+// database with the demo data, made the app's DATABASE_URL for this test file.
+import { disconnectAll, primary } from '../db/client';
+import { seedDemo, type DemoCredentials } from '../demo/seed';
+import { resetEnvCache } from '../env';
+import { createContext, type RequestMeta } from '../api/context';
+import { createCaller } from '../api/root';
+import { freshDatabase } from './db';
+
+const REGIONS = ['sfo1', 'lax1', 'ams1'];
+
+export async function useDemoDatabase(
+  name: string,
+): Promise<{ credentials: DemoCredentials; urls: { primary: string; replicas: Record<string, string> } }> {
+  const urls = await freshDatabase(name);
+  process.env.DATABASE_URL = urls.primary;
+  process.env.DATABASE_REPLICA_URLS = Object.entries(urls.replicas)
+    .map(([r, u]) => `${r}=${u}`)
+    .join(',');
+  resetEnvCache();
+  await disconnectAll();
+  const g = globalThis as { __meridianRegions?: unknown };
+  g.__meridianRegions = undefined;
+  const credentials = await seedDemo(primary(), {
+    regions: REGIONS,
+    globalUrl: 'http://localhost:3000',
+    regionUrls: Object.fromEntries(REGIONS.map((r) => [r, `http://${r}.localhost:3000`])),
+    databases: urls,
+  });
+  return { credentials, urls };
+}
+
+export interface FakeRequest {
+  transport?: RequestMeta['transport'];
+  method?: string;
+  url?: string;
+  headers?: Record<string, string>;
+}
+
+/** A caller as an entry point would build it, with the response headers it set. */
+export function callerFor(r: FakeRequest = {}) {
+  const responseHeaders = new Headers();
+  const ctx = createContext({
+    transport: r.transport ?? 'trpc',
+    method: r.method ?? 'GET',
+    url: new URL(r.url ?? 'http://localhost:3000/'),
+    headers: new Headers({ host: new URL(r.url ?? 'http://localhost:3000/').host, ...r.headers }),
+    setHeader: (k, v) => responseHeaders.set(k, v),
+  });
+  return { api: createCaller(ctx), ctx, responseHeaders };
+}

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { parsePrometheusText } from './prometheus';
+
+describe('parsePrometheusText', () => {
+  it('accepts well-formed text and rejects what promtool rejects', () => {
+    const ok = '# HELP a_total A.\n# TYPE a_total counter\na_total{x="1"} 3\n';
+    expect(parsePrometheusText(ok).samples).toEqual([{ name: 'a_total', labels: { x: '1' }, value: 3 }]);
+    expect(() => parsePrometheusText('a_total 3\n')).toThrow(/undeclared/);
+    expect(() => parsePrometheusText('# TYPE a counter\na{x=1} 3\n')).toThrow(/malformed/);
+    expect(() =>
+      parsePrometheusText('# TYPE h histogram\nh_bucket{le="1"} 2\nh_bucket{le="+Inf"} 1\nh_count 1\n'),
+    ).toThrow(/cumulative/);
+  });
+});
