@@ -1,21 +1,20 @@
-import { PrismaPg } from '@prisma/adapter-pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeySecretMatches, parseApiKey } from '../auth/api-key-format';
 import { verifyPassword } from '../auth/password';
-import { PrismaClient } from '../db/generated/client';
+import { connect, type Db } from '../db/client';
 import { freshDatabase } from '../testing/db';
 import { seedDemo, type DemoCredentials, type SeedOptions } from './seed';
 
 const REGIONS = ['sfo1', 'lax1', 'ams1'];
 
 describe('demo seed', () => {
-  let db: PrismaClient;
+  let db: Db;
   let opts: SeedOptions;
   let first: DemoCredentials;
 
   beforeAll(async () => {
     const urls = await freshDatabase('seed');
-    db = new PrismaClient({ adapter: new PrismaPg({ connectionString: urls.primary }) });
+    db = connect(urls.primary, 4, 'primary');
     opts = {
       regions: REGIONS,
       globalUrl: 'http://localhost:3000',

@@ -1,6 +1,6 @@
 // The request middleware through a real caller, against a real database with the demo data.
-import { trace } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { TRPCError } from '@trpc/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { primary } from '../../db/client';
@@ -11,7 +11,8 @@ import { callerFor, useDemoDatabase } from '../../testing/app';
 import { parsePrometheusText } from '../../testing/prometheus';
 
 const exporter = new InMemorySpanExporter();
-trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+// As NodeSDK does in production: a provider plus the async-context manager.
+new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).register();
 
 let creds: DemoCredentials;
 const key = (org: string, region: string) => creds.api_keys.find((k) => k.org === org && k.region === region)!.key;
@@ -51,7 +52,15 @@ describe('the request middleware', () => {
       headers: { authorization: `Bearer ${key('globex', 'lax1')}` },
     });
     await api.routing.resolve({});
-    const [span] = exporter.getFinishedSpans();
+    const spans = exporter.getFinishedSpans();
+    const requests = spans.filter((s) => 'region_source' in s.attributes);
+    expect(requests).toHaveLength(1);
+    const span = requests[0];
+    // The API-key lookup ran inside the request span, on the primary, and says so.
+    const db = spans.filter((s) => s.attributes['db.role']);
+    expect(db.length).toBeGreaterThan(0);
+    expect(db.every((s) => s.attributes['db.role'] === 'primary')).toBe(true);
+    expect(db.every((s) => s.spanContext().traceId === span?.spanContext().traceId)).toBe(true);
     expect(span?.attributes).toMatchObject({ region: 'lax1', region_source: 'subdomain', status_code: 200 });
     expect(span?.attributes.org_id).toMatch(/^org_/);
     expect(parseRequestId(String(span?.attributes.request_id))?.region).toBe('lax1');
