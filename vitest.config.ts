@@ -12,7 +12,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['server/**/*.test.ts', 'scripts/**/*.test.ts'],
-          exclude: ['**/*.integration.test.ts', 'node_modules/**'],
+          exclude: ['**/*.integration.test.ts', '**/*.fault.test.ts', 'node_modules/**'],
           environment: 'node',
         },
       },
@@ -21,12 +21,27 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['server/**/*.integration.test.ts', 'scripts/**/*.integration.test.ts'],
+          exclude: ['**/*.fault.test.ts', 'node_modules/**'],
           environment: 'node',
           globalSetup: ['server/testing/global-setup.ts'],
           setupFiles: ['vitest.setup.integration.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // One shared topology on a 2-core machine: files run one after another.
+          fileParallelism: false,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // Stops, pauses and delays real database servers under the running app.
+          name: 'faults',
+          include: ['server/**/*.fault.test.ts'],
+          environment: 'node',
+          globalSetup: ['server/testing/fault-setup.ts'],
+          setupFiles: ['vitest.setup.integration.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
           fileParallelism: false,
         },
       },

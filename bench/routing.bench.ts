@@ -2,17 +2,12 @@
 // requests; (2) a trivial procedure through the whole chain (REST adapter, request middleware:
 // registry, request ID, resolution, span, metrics, log line) against a bare Next route
 // handler, both served by the same `next start`, measured in one run.
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { RegionRegistry } from '../server/region/registry';
 import { resolveRegion, type ResolveInput } from '../server/region/resolve';
 import { resolveRequestRegion } from '../server/api/middleware/resolve-region';
 import { ANONYMOUS } from '../server/auth/identity';
-import { prepareLocal } from '../scripts/lib/local-stack';
-import { ensureBuild } from '../scripts/lib/build';
 import { summarize, type Benchmark, type BenchResult } from './lib';
+import { load, startBenchServer } from './server';
 
 const CALLS = 100_000;
 
@@ -39,29 +34,6 @@ function timeEach(n: number, fn: (i: number) => void): number[] {
     samples[i] = (performance.now() - t) * 1000;
   }
   return samples;
-}
-
-async function load(
-  url: string,
-  requests: number,
-  concurrency: number,
-): Promise<{ latencies: number[]; seconds: number }> {
-  const latencies: number[] = [];
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < requests) {
-        next++;
-        const t = performance.now();
-        const res = await fetch(url);
-        await res.arrayBuffer();
-        if (!res.ok) throw new Error(`${url} answered ${res.status}`);
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  return { latencies, seconds: (performance.now() - t0) / 1000 };
 }
 
 const bench: Benchmark = {
@@ -121,29 +93,9 @@ const bench: Benchmark = {
     });
 
     // Full chain vs bare handler, over HTTP, on one server.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-bench-routing-'));
-    fs.chmodSync(dir, 0o711);
-    const port = 3300 + Math.floor(Math.random() * 500);
-    const stack = await prepareLocal({ dataDir: dir, port, durable: false });
-    await ensureBuild(() => {});
-    const server = spawn(
-      process.execPath,
-      [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port)],
-      {
-        env: { ...process.env, ...stack.appEnv, NODE_ENV: 'production', LOG_LEVEL: 'silent' },
-        stdio: 'ignore',
-      },
-    );
+    const srv = await startBenchServer();
     try {
-      const base = `http://127.0.0.1:${port}`;
-      for (let i = 0; i < 100; i++) {
-        try {
-          if ((await fetch(`${base}/api/livez`)).ok) break;
-        } catch {
-          /* starting */
-        }
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      const base = srv.baseUrl;
       const N = 3000;
       const C = 8;
       await load(`${base}/v1/ping`, 500, C);
@@ -169,10 +121,7 @@ const bench: Benchmark = {
         },
       });
     } finally {
-      server.kill('SIGTERM');
-      await new Promise((r) => server.once('exit', r));
-      await stack.topology?.destroy();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await srv.stop();
     }
     return results;
   },

@@ -46,6 +46,7 @@ test('every API path carries a request ID whose region is X-Region', async ({ pa
   targets.push(
     ['GET', '/v1/openapi.json'],
     ['GET', '/metrics'],
+    ['GET', '/health/region'],
     ['GET', '/v1/no/such/path'],
     ['DELETE', '/v1/ping'],
     ['GET', '/api/trpc/routing.resolve?input=%7B%22json%22%3A%7B%7D%7D'],

@@ -24,11 +24,14 @@ start=$(date +%s)
 echo "[test] lint, format and types"
 npm run --silent lint
 
-echo "[test] unit and integration tests (vitest)"
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+echo "[test] unit and integration tests (vitest, against a real primary + replicas)"
+npx vitest run --project unit --project integration --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+
+echo "[test] fault tests (vitest: replicas paused, delayed and stopped, the primary stopped, under the running app)"
+npx vitest run --project faults --reporter=default --reporter=json --outputFile.json=test-results/faults.json
 
 echo "[test] browser journeys (Playwright, Chromium)"
 rm -rf .data/e2e
 CI=1 npx playwright test
 
-node scripts/lib/test-summary.mjs test-results/vitest.json test-results/e2e.json "$(( $(date +%s) - start ))"
+node scripts/lib/test-summary.mjs test-results/vitest.json test-results/faults.json test-results/e2e.json "$(( $(date +%s) - start ))"

@@ -50,6 +50,20 @@ const schema = z.object({
     )
     .pipe(z.array(regionCode).min(1)),
   AUTH_SECRET: z.string().min(32).optional(),
+  /** A replica further behind than this (bytes of WAL not yet replayed) serves no reads. */
+  REPLICA_MAX_LAG_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(16 * 1024 * 1024),
+  /** …or further behind than this many seconds (only counted while it is behind at all). */
+  REPLICA_MAX_LAG_SECONDS: z.coerce.number().min(0).default(5),
+  /** How long a read with a bookmark waits for the replica to reach it before using the primary. */
+  BOOKMARK_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(100),
+  /** Health probes of the primary and every replica run this often (±20% jitter). */
+  HEALTH_PROBE_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+  /** Retry-After (seconds) sent with 503 primary_unavailable. */
+  PRIMARY_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CHROMIUM_PATH: z.string().optional(),
 });

@@ -25,6 +25,21 @@ export interface RegionContext {
   fanOut?: string[];
 }
 
+/** What the data layer learned and decided for this request (server/db/access.ts). */
+export interface DataState {
+  /** The caller's causal bookmark (header or cookie): reads must see at least this position. */
+  bookmark?: bigint;
+  /** The position after this request's committed write: sent back as the new bookmark. */
+  newBookmark?: bigint;
+  /** `primary` or `replica:<region>`: the database that served the reads. */
+  servedBy?: string;
+  /** Why an answer is degraded, if it is (X-Degraded-Reason). */
+  degraded?: string;
+  idempotencyKey?: string;
+  /** The response is the first outcome of an earlier request with the same Idempotency-Key. */
+  replayed?: boolean;
+}
+
 export interface Context {
   req: RequestMeta;
   /** `req_{region}-{ms}-{hex}`: stamped with the gateway region, re-stamped once resolved. */
@@ -38,6 +53,7 @@ export interface Context {
   responseStatus?: number;
   /** Response headers set so far (mirrors setHeader; server actions return them). */
   responseHeaders: Record<string, string>;
+  data: DataState;
 }
 
 export function createContext(req: RequestMeta): Context {
@@ -53,5 +69,6 @@ export function createContext(req: RequestMeta): Context {
     identity: ANONYMOUS,
     org: null,
     responseHeaders,
+    data: {},
   };
 }

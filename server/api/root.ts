@@ -1,5 +1,6 @@
 // The app router: one sub-router per area, plus a server-side caller.
 import { atlasRegionsRouter } from './routers/atlas/regions';
+import { projectsRouter } from './routers/projects';
 import { regionRouter } from './routers/region';
 import { routingRouter } from './routers/routing';
 import { systemRouter } from './routers/system';
@@ -9,6 +10,7 @@ export const appRouter = router({
   system: systemRouter,
   routing: routingRouter,
   region: regionRouter,
+  projects: projectsRouter,
   atlas: router({ regions: atlasRegionsRouter }),
 });
 

@@ -1,6 +1,6 @@
 // API-key authentication: find the key by its prefix, compare the secret's hash in constant
 // time, refuse revoked keys. Unknown and wrong keys fail identically (same work, same error).
-import { primary } from '../db/client';
+import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { apiKeySecretMatches, hashApiKeySecret, parseApiKey } from './api-key-format';
 import type { Identity } from './identity';
@@ -8,14 +8,25 @@ import type { Identity } from './identity';
 /** Compared against when no key matches, so a miss costs what a hit costs. */
 const DECOY_HASH = hashApiKeySecret('decoy-secret-that-matches-nothing');
 
-export async function authenticateApiKey(raw: string): Promise<Extract<Identity, { kind: 'api_key' }>> {
-  const parsed = parseApiKey(raw);
-  if (!parsed)
-    throw new AppError('unauthenticated', 'the API key is malformed: expected mk_{region}_{prefix}_{secret}');
-  const row = await primary().apiKey.findUnique({
-    where: { prefix: parsed.prefix },
+export function findApiKey(db: Db, prefix: string) {
+  return db.apiKey.findUnique({
+    where: { prefix },
     include: { organization: { include: { allowedRegions: true } } },
   });
+}
+
+export type ApiKeyRow = Awaited<ReturnType<typeof findApiKey>>;
+
+/** `lookup` finds the key row by prefix (the caller decides which database serves it). */
+export async function authenticateApiKey(
+  raw: string,
+  lookup: (prefix: string) => Promise<ApiKeyRow>,
+): Promise<Extract<Identity, { kind: 'api_key' }>> {
+  const parsed = parseApiKey(raw);
+  if (!parsed) {
+    throw new AppError('unauthenticated', 'the API key is malformed: expected mk_{region}_{prefix}_{secret}');
+  }
+  const row = await lookup(parsed.prefix);
   const matches = apiKeySecretMatches(parsed.secret, row?.secretHash ?? DECOY_HASH);
   if (!row || !matches || row.revokedAt || row.region !== parsed.region) {
     throw new AppError('unauthenticated', 'the API key is not valid');

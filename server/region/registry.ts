@@ -3,8 +3,8 @@
 // when an operator changes a region (NOTIFY meridian_regions, sent in the same transaction),
 // and every few minutes as a safety net.
 import pg from 'pg';
-import { primary } from '../db/client';
-import { primaryUrl } from '../db/topology';
+import { primary, replica } from '../db/client';
+import { primaryUrl, replicaRegions } from '../db/topology';
 import { listRegions, type RegionRow } from './repository';
 
 export const REGIONS_CHANGED_CHANNEL = 'meridian_regions';
@@ -60,8 +60,17 @@ export function loadedRegionRegistry(): RegionRegistry | undefined {
 
 /** Reloads from the database now (after an operator's change, or on NOTIFY). */
 export async function refreshRegionRegistry(): Promise<RegionRegistry> {
-  state.current = new RegionRegistry(await listRegions(primary()));
-  return state.current;
+  // The primary has the latest; any replica will do when it is down.
+  let lastError: unknown;
+  for (const db of [() => primary(), ...replicaRegions().map((r) => () => replica(r)!)]) {
+    try {
+      state.current = new RegionRegistry(await listRegions(db()));
+      return state.current;
+    } catch (e) {
+      lastError = e;
+    }
+  }
+  throw lastError;
 }
 
 async function load(): Promise<RegionRegistry> {

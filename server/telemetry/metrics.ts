@@ -8,6 +8,13 @@ interface Metrics {
   requests: client.Counter<'region' | 'source' | 'transport'>;
   errors: client.Counter<'code' | 'transport'>;
   requestSeconds: client.Histogram<'route' | 'method' | 'status'>;
+  primaryUp: client.Gauge;
+  replicaUp: client.Gauge<'region'>;
+  replicaServing: client.Gauge<'region'>;
+  replicaLagBytes: client.Gauge<'region'>;
+  replicaLagSeconds: client.Gauge<'region'>;
+  reads: client.Counter<'served_by' | 'degraded'>;
+  bookmarkWaitSeconds: client.Histogram<'outcome'>;
 }
 
 const g = globalThis as typeof globalThis & { __meridianMetrics?: Metrics };
@@ -41,6 +48,48 @@ function create(): Metrics {
       help: 'Request duration by route.',
       labelNames: ['route', 'method', 'status'],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    }),
+    primaryUp: new client.Gauge({
+      name: 'meridian_primary_up',
+      help: '1 when this gateway reaches the primary.',
+      registers: [registry],
+    }),
+    replicaUp: new client.Gauge({
+      name: 'meridian_replica_up',
+      help: '1 when this gateway reaches the region’s replica.',
+      labelNames: ['region'],
+      registers: [registry],
+    }),
+    replicaServing: new client.Gauge({
+      name: 'meridian_replica_serving_reads',
+      help: '1 when the region’s replica is healthy and takes reads (not down, not over the lag thresholds).',
+      labelNames: ['region'],
+      registers: [registry],
+    }),
+    replicaLagBytes: new client.Gauge({
+      name: 'meridian_replica_lag_bytes',
+      help: 'WAL bytes the region’s replica has not replayed yet.',
+      labelNames: ['region'],
+      registers: [registry],
+    }),
+    replicaLagSeconds: new client.Gauge({
+      name: 'meridian_replica_lag_seconds',
+      help: 'Seconds since the last replayed commit, while the replica is behind (0 when caught up).',
+      labelNames: ['region'],
+      registers: [registry],
+    }),
+    reads: new client.Counter({
+      name: 'meridian_reads_total',
+      help: 'Reads by the database that served them and the degradation reason, if any.',
+      labelNames: ['served_by', 'degraded'],
+      registers: [registry],
+    }),
+    bookmarkWaitSeconds: new client.Histogram({
+      name: 'meridian_bookmark_wait_seconds',
+      help: 'Time a read with a bookmark waited for its replica (outcome: replica reached it, or primary used).',
+      labelNames: ['outcome'],
+      buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
       registers: [registry],
     }),
   };

@@ -1,7 +1,8 @@
 // Server actions run procedures through the same middleware: `serverAction` is the only way
 // to write one (a test checks every 'use server' export). Next can't attach custom headers to
 // an action's response, so the request ID and region come back in the result instead.
-import { headers } from 'next/headers';
+import { cookies, headers } from 'next/headers';
+import { BOOKMARK_COOKIE, signBookmark } from '../../db/bookmark';
 import { errorBody, type ErrorBody } from '../../errors';
 import { createContext } from '../context';
 import { toAppError } from '../middleware/request';
@@ -52,6 +53,15 @@ export function serverAction<I, O>(run: (api: Caller, input: I) => Promise<O>) {
     });
     try {
       const data = await run(api, input);
+      if (ctx.data.newBookmark !== undefined) {
+        // The browser carries its bookmark without help: its next read sees this write.
+        (await cookies()).set(BOOKMARK_COOKIE, signBookmark(ctx.data.newBookmark), {
+          httpOnly: true,
+          sameSite: 'lax',
+          path: '/',
+          maxAge: 3600,
+        });
+      }
       return { ok: true, data, meta: meta() };
     } catch (e) {
       return { ok: false, error: errorBody(toAppError(e), ctx.requestId).error, meta: meta() };

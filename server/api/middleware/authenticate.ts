@@ -1,18 +1,27 @@
 // Who is calling. `Authorization: Bearer mk_…` is an API key; browser sessions are read by the
 // identity layer (server/auth). Nothing here trusts what a client says about its permissions.
-import { authenticateApiKey } from '../../auth/api-key';
+import { authenticateApiKey, findApiKey } from '../../auth/api-key';
+import { read } from '../../db/access';
+import { primary } from '../../db/client';
+import { primaryHealth } from '../../db/health';
 import { ANONYMOUS, isOperator, type Identity } from '../../auth/identity';
 import { AppError } from '../../errors';
-import type { RequestMeta } from '../context';
+import type { Context } from '../context';
 
 export type Access = 'public' | 'authenticated' | 'operator';
 
-export async function authenticate(req: RequestMeta): Promise<Identity> {
-  const authorization = req.headers.get('authorization');
+export async function authenticate(ctx: Context): Promise<Identity> {
+  const authorization = ctx.req.headers.get('authorization');
   if (authorization) {
     const m = /^Bearer\s+(\S+)$/i.exec(authorization);
     if (!m) throw new AppError('unauthenticated', 'the Authorization header must be "Bearer <API key>"');
-    return authenticateApiKey(m[1]!);
+    // Keys are read like everything else (the gateway's replica), falling back to the primary
+    // for a key too new to have replicated yet.
+    return authenticateApiKey(m[1]!, async (prefix) => {
+      const row = await read(ctx, (db) => findApiKey(db, prefix));
+      if (row || !primaryHealth().up || ctx.data.servedBy === 'primary') return row;
+      return findApiKey(primary(), prefix);
+    });
   }
   return ANONYMOUS;
 }

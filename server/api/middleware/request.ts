@@ -13,6 +13,7 @@ import { metrics } from '../../telemetry/metrics';
 import { SpanStatusCode, tracer } from '../../telemetry/tracing';
 import type { Context } from '../context';
 import { authenticate, requireAccess, type Access } from './authenticate';
+import { readDataHeaders, stampDataHeaders } from './data-headers';
 import { gatewayRegion } from './gateway';
 import { resolveRequestRegion, type ResourceParam } from './resolve-region';
 
@@ -116,7 +117,8 @@ export async function requestMiddleware<R extends { ok: boolean }>({
     let error: AppError | undefined;
     let resolutionSeconds = 0;
     try {
-      ctx.identity = await authenticate(ctx.req);
+      readDataHeaders(ctx, type === 'mutation');
+      ctx.identity = await authenticate(ctx);
       ctx.org = orgOf(ctx.identity);
       requireAccess(meta?.access ?? 'public', ctx.identity);
 
@@ -139,6 +141,7 @@ export async function requestMiddleware<R extends { ok: boolean }>({
       stampHeaders(ctx);
 
       const result = await next();
+      stampDataHeaders(ctx);
       if (!result.ok) throw (result as unknown as { error: unknown }).error;
       status = ctx.req.transport === 'rest' ? (ctx.responseStatus ?? meta?.successStatus ?? 200) : 200;
       return result;
@@ -146,6 +149,7 @@ export async function requestMiddleware<R extends { ok: boolean }>({
       error = toAppError(e);
       status = error.status;
       stampHeaders(ctx);
+      stampDataHeaders(ctx);
       if (error.retryAfter !== undefined) ctx.req.setHeader('Retry-After', String(error.retryAfter));
       for (const [k, v] of Object.entries(error.headers)) ctx.req.setHeader(k, v);
       if (error.code === 'internal_error') {

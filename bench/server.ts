@@ -1,0 +1,88 @@
+// A throw-away stack for benchmarks: embedded topology, demo data, the production build and
+// `next start` on a free port. Stopped and deleted by `stop()`.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureBuild } from '../scripts/lib/build';
+import { prepareLocal, type LocalStack } from '../scripts/lib/local-stack';
+
+export interface BenchServer {
+  baseUrl: string;
+  stack: LocalStack;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-bench-'));
+  fs.chmodSync(dir, 0o711);
+  const port = await freePort();
+  // Durable like the demo: with asynchronous commit the primary ships WAL only every
+  // wal_writer_delay, and replicas would look 200 ms behind.
+  const stack = await prepareLocal({ dataDir: dir, port, durable: true });
+  await ensureBuild(() => {});
+  const server = spawn(
+    process.execPath,
+    [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port)],
+    {
+      env: { ...process.env, ...stack.appEnv, NODE_ENV: 'production', LOG_LEVEL: 'silent', ...env },
+      stdio: 'ignore',
+    },
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${baseUrl}/api/livez`)).ok) break;
+    } catch {
+      /* starting */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    baseUrl,
+    stack,
+    stop: async () => {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+      await stack.topology?.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `requests` GETs at `concurrency`, each with `headers`; latencies in ms. */
+export async function load(
+  url: string,
+  requests: number,
+  concurrency: number,
+  headers: Record<string, string> = {},
+): Promise<{ latencies: number[]; seconds: number; headers: Headers[] }> {
+  const latencies: number[] = [];
+  const seen: Headers[] = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < requests) {
+        next++;
+        const t = performance.now();
+        const res = await fetch(url, { headers });
+        await res.arrayBuffer();
+        if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+        latencies.push(performance.now() - t);
+        if (seen.length < 50) seen.push(res.headers);
+      }
+    }),
+  );
+  return { latencies, seconds: (performance.now() - t0) / 1000, headers: seen };
+}

@@ -1,0 +1,55 @@
+// The data layer's side of the HTTP contract: causal bookmarks in (X-Meridian-Bookmark header,
+// or the browser's cookie) and out, Idempotency-Key in, and where the answer came from
+// (X-Meridian-Served-By, X-Degraded, X-Degraded-Reason, Idempotent-Replayed) out.
+import { BOOKMARK_COOKIE, BOOKMARK_HEADER, laterLsn, signBookmark, verifyBookmark } from '../../db/bookmark';
+import { AppError } from '../../errors';
+import type { Context } from '../context';
+
+const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
+
+function cookie(headers: Headers, name: string): string | undefined {
+  for (const part of (headers.get('cookie') ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+export function readDataHeaders(ctx: Context, mutation: boolean): void {
+  const header = ctx.req.headers.get(BOOKMARK_HEADER);
+  let bookmark: bigint | undefined;
+  if (header) {
+    bookmark = verifyBookmark(header);
+    if (bookmark === undefined) {
+      throw new AppError('invalid_request', `${BOOKMARK_HEADER} is not a bookmark this service issued`);
+    }
+  }
+  // A stale or foreign cookie (e.g. after a secret rotation) is ignored, never an error.
+  const fromCookie = cookie(ctx.req.headers, BOOKMARK_COOKIE);
+  ctx.data.bookmark = laterLsn(bookmark, fromCookie ? verifyBookmark(fromCookie) : undefined);
+
+  const key = ctx.req.headers.get('idempotency-key');
+  if (key !== null && mutation) {
+    if (!IDEMPOTENCY_KEY_RE.test(key)) {
+      throw new AppError('invalid_request', 'Idempotency-Key must be 1–255 visible ASCII characters');
+    }
+    ctx.data.idempotencyKey = key;
+  }
+}
+
+export function stampDataHeaders(ctx: Context): void {
+  const d = ctx.data;
+  if (d.servedBy) ctx.req.setHeader('X-Meridian-Served-By', d.servedBy);
+  if (d.degraded) {
+    ctx.req.setHeader('X-Degraded', 'true');
+    ctx.req.setHeader('X-Degraded-Reason', d.degraded);
+  }
+  if (d.replayed) ctx.req.setHeader('Idempotent-Replayed', 'true');
+  if (d.newBookmark !== undefined) {
+    const token = signBookmark(d.newBookmark);
+    ctx.req.setHeader(BOOKMARK_HEADER, token);
+    if (ctx.req.transport === 'trpc') {
+      ctx.req.setHeader('Set-Cookie', `${BOOKMARK_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600`);
+    }
+  }
+}

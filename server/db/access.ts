@@ -1,0 +1,266 @@
+// Where a request's queries run. Writes: the primary, in a transaction; afterwards the caller
+// gets a causal bookmark (the primary's WAL insert position after commit). Reads: the replica
+// of the gateway's region (or of the resolved region at the global address), but only once it
+// has replayed the caller's bookmark (bounded wait), and only while it is healthy; otherwise
+// the primary, marked degraded when that is because of a failure. Primary down: writes fail
+// fast with 503 primary_unavailable + Retry-After; reads go on from replicas.
+import { createHash } from 'node:crypto';
+import type { Context } from '../api/context';
+import { env } from '../env';
+import { AppError } from '../errors';
+import { metrics } from '../telemetry/metrics';
+import { laterLsn } from './bookmark';
+import { primary, replica, type Db } from './client';
+import {
+  ensureHealthMonitor,
+  primaryHealth,
+  primaryInsertLsn,
+  replayLsnNow,
+  replicaHealth,
+  reportDown,
+} from './health';
+import { replicaRegions } from './topology';
+
+export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  'P1001',
+  'P1017',
+  'P2024',
+]);
+const CONNECTION_TEXT =
+  /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|connection (is )?closed|the database system is (shutting down|starting up|in recovery)|Can't reach database|Server has closed the connection|DatabaseNotReachable|Timed out fetching a new connection/i;
+
+/** Whether an error means "the database could not be reached", as opposed to a query failing. */
+export function isConnectionError(e: unknown, depth = 0): boolean {
+  if (!e || typeof e !== 'object' || depth > 5) return false;
+  const err = e as { code?: unknown; message?: unknown; cause?: unknown; kind?: unknown; originalCode?: unknown };
+  if (typeof err.code === 'string' && CONNECTION_CODES.has(err.code)) return true;
+  if (typeof err.originalCode === 'string' && CONNECTION_CODES.has(err.originalCode)) return true;
+  if (err.kind === 'DatabaseNotReachable' || err.kind === 'ConnectionClosed') return true;
+  if (typeof err.message === 'string' && CONNECTION_TEXT.test(err.message)) return true;
+  return isConnectionError(err.cause, depth + 1);
+}
+
+function primaryUnavailable(cause?: unknown): AppError {
+  const retryAfter = env().PRIMARY_RETRY_AFTER_SECONDS;
+  return new AppError(
+    'primary_unavailable',
+    'the primary database is unavailable: nothing was changed, retry shortly',
+    {
+      retryAfter,
+      cause,
+    },
+  );
+}
+
+/** The region whose replica serves this request's reads. */
+export function readRegion(ctx: Context): string | undefined {
+  if (ctx.gatewayRegion !== 'global') return ctx.gatewayRegion;
+  return ctx.region && ctx.region.source !== 'fan-out' && ctx.region.source !== 'gateway'
+    ? ctx.region.region
+    : undefined;
+}
+
+interface ReadPlan {
+  db: Db;
+  servedBy: string;
+  degraded?: string;
+}
+
+function onPrimary(degraded?: string): ReadPlan {
+  return { db: primary(), servedBy: 'primary', degraded };
+}
+
+/** Any healthy replica other than `except`, for when both a region's replica and the primary are gone. */
+function otherReplica(except?: string): ReadPlan | undefined {
+  for (const r of replicaRegions()) {
+    if (r !== except && replicaHealth(r).status === 'healthy') return { db: replica(r)!, servedBy: `replica:${r}` };
+  }
+  return undefined;
+}
+
+async function waitForBookmark(region: string, bookmark: bigint): Promise<boolean> {
+  const known = replicaHealth(region).replayLsn;
+  if (known !== undefined && known >= bookmark) return true;
+  const started = performance.now();
+  const deadline = started + env().BOOKMARK_WAIT_MS;
+  for (;;) {
+    const lsn = await replayLsnNow(region);
+    if (lsn !== undefined && lsn >= bookmark) {
+      metrics.bookmarkWaitSeconds.observe({ outcome: 'replica' }, (performance.now() - started) / 1000);
+      return true;
+    }
+    if (lsn === undefined || performance.now() >= deadline) {
+      metrics.bookmarkWaitSeconds.observe({ outcome: 'primary' }, (performance.now() - started) / 1000);
+      return false;
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+async function planRead(ctx: Context, region: string | undefined): Promise<ReadPlan> {
+  await ensureHealthMonitor();
+  const primaryUp = primaryHealth().up;
+  if (!region || !replica(region)) {
+    if (primaryUp) return onPrimary();
+    return { ...(otherReplica() ?? unavailable()), degraded: 'primary_down' };
+  }
+  const health = replicaHealth(region);
+  if (health.status === 'down') {
+    if (primaryUp) return onPrimary('replica_down');
+    return { ...(otherReplica(region) ?? unavailable(region)), degraded: 'replica_down' };
+  }
+  if (health.status === 'lagging') {
+    if (primaryUp) return onPrimary('replica_lagging');
+    return { db: replica(region)!, servedBy: `replica:${region}`, degraded: 'primary_down' };
+  }
+  const bookmark = ctx.data.bookmark;
+  if (bookmark !== undefined && !(await waitForBookmark(region, bookmark))) {
+    // Not there yet: the primary has it. Normal, not degraded.
+    if (primaryUp) return onPrimary();
+    return { db: replica(region)!, servedBy: `replica:${region}`, degraded: 'primary_down' };
+  }
+  return { db: replica(region)!, servedBy: `replica:${region}` };
+}
+
+function unavailable(region?: string): never {
+  throw new AppError('region_unavailable', `no database can serve ${region ?? 'this'} read right now`, {
+    retryAfter: 5,
+  });
+}
+
+function note(ctx: Context, plan: ReadPlan): void {
+  // With several reads in one request, report the least fresh source and the first degradation.
+  if (!ctx.data.servedBy || plan.servedBy !== 'primary') ctx.data.servedBy = plan.servedBy;
+  ctx.data.degraded ??= plan.degraded;
+  metrics.reads.inc({ served_by: plan.servedBy, degraded: plan.degraded ?? '' });
+}
+
+/** Runs a read on the right database for this request (see the file's header). */
+export async function read<T>(ctx: Context, fn: (db: Db) => Promise<T>, region = readRegion(ctx)): Promise<T> {
+  const plan = await planRead(ctx, region);
+  try {
+    const out = await fn(plan.db);
+    note(ctx, plan);
+    return out;
+  } catch (e) {
+    if (!isConnectionError(e)) throw e;
+    if (plan.servedBy === 'primary') {
+      reportDown('primary', (e as Error).message);
+      const fallback = otherReplica(region);
+      if (!fallback) throw primaryUnavailable(e);
+      const out = await fn(fallback.db);
+      note(ctx, { ...fallback, degraded: 'primary_down' });
+      return out;
+    }
+    reportDown(region!, (e as Error).message);
+    if (!primaryHealth().up)
+      throw new AppError('region_unavailable', 'no database can serve this read right now', {
+        retryAfter: 5,
+        cause: e,
+      });
+    const out = await fn(primary());
+    note(ctx, onPrimary('replica_down'));
+    return out;
+  }
+}
+
+/** Runs `fn` in one transaction on the primary; on success the caller gets a newer bookmark. */
+export async function write<T>(ctx: Context, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  await ensureHealthMonitor();
+  if (!primaryHealth().up) throw primaryUnavailable();
+  let out: T;
+  try {
+    out = await primary().$transaction(fn, { maxWait: 2_000, timeout: 15_000 });
+  } catch (e) {
+    if (isConnectionError(e)) {
+      reportDown('primary', (e as Error).message);
+      throw primaryUnavailable(e);
+    }
+    throw e;
+  }
+  // Committed. From here on nothing may report failure.
+  const lsn = await primaryInsertLsn();
+  ctx.data.newBookmark = laterLsn(ctx.data.newBookmark, lsn);
+  ctx.data.bookmark = laterLsn(ctx.data.bookmark, lsn); // later reads in this request see it too
+  ctx.data.servedBy ??= 'primary';
+  return out;
+}
+
+export interface IdempotentResult<T> {
+  status: number;
+  body: T;
+}
+
+/**
+ * A write whose first outcome is kept under the caller's Idempotency-Key (in the same
+ * transaction as the write, so the two commit together): a retry gets that outcome back, a
+ * reuse with another body gets 409 conflict.
+ */
+export async function idempotentWrite<T>(
+  ctx: Context,
+  request: unknown,
+  fn: (tx: Tx) => Promise<IdempotentResult<T>>,
+): Promise<T> {
+  const key = ctx.data.idempotencyKey;
+  if (!key || !ctx.org) {
+    const r = await write(ctx, fn);
+    ctx.responseStatus = r.status;
+    return r.body;
+  }
+  const orgId = ctx.org.id;
+  const hash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
+  const replay = async (): Promise<T | undefined> => {
+    const prior = await primary().idempotencyKey.findUnique({ where: { orgId_key: { orgId, key } } });
+    if (!prior) return undefined;
+    if (prior.requestHash !== hash) {
+      throw new AppError('conflict', 'this Idempotency-Key was used with a different request');
+    }
+    ctx.responseStatus = prior.responseStatus;
+    ctx.data.replayed = true;
+    ctx.data.servedBy = 'primary';
+    return prior.responseBody as T;
+  };
+  await ensureHealthMonitor();
+  if (!primaryHealth().up) throw primaryUnavailable();
+  try {
+    const prior = await replay();
+    if (prior !== undefined) return prior;
+  } catch (e) {
+    if (isConnectionError(e)) {
+      reportDown('primary', (e as Error).message);
+      throw primaryUnavailable(e);
+    }
+    throw e;
+  }
+  try {
+    const r = await write(ctx, async (tx) => {
+      const result = await fn(tx);
+      await tx.idempotencyKey.create({
+        data: { orgId, key, requestHash: hash, responseStatus: result.status, responseBody: result.body as object },
+      });
+      return result;
+    });
+    ctx.responseStatus = r.status;
+    return r.body;
+  } catch (e) {
+    // A concurrent request with the same key won the race: answer with its outcome.
+    if ((e as { code?: string }).code === 'P2002') {
+      const prior = await replay();
+      if (prior !== undefined) return prior;
+    }
+    throw e;
+  }
+}

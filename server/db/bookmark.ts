@@ -1,0 +1,44 @@
+// Causal bookmarks: after a write commits, the caller gets the primary's WAL position, signed,
+// so that its next read waits for a replica that has replayed at least that far (or uses the
+// primary). Opaque and tamper-evident (HMAC); a bookmark only ever asks for fresher data, it
+// grants nothing.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { env } from '../env';
+
+const VERSION = 'b1';
+
+function key(): Buffer {
+  const secret = env().AUTH_SECRET ?? 'meridian-dev-secret-not-for-production-use';
+  return createHmac('sha256', secret).update('meridian causal bookmark v1').digest();
+}
+
+function mac(payload: string): string {
+  return createHmac('sha256', key()).update(payload).digest('base64url').slice(0, 22);
+}
+
+export function signBookmark(lsn: bigint): string {
+  const payload = `${VERSION}.${lsn.toString(36)}`;
+  return `${payload}.${mac(payload)}`;
+}
+
+/** The LSN inside a bookmark this service issued; undefined for anything else. */
+export function verifyBookmark(token: string): bigint | undefined {
+  const parts = token.split('.');
+  if (parts.length !== 3 || parts[0] !== VERSION || !/^[0-9a-z]{1,14}$/.test(parts[1]!)) return undefined;
+  const expected = Buffer.from(mac(`${parts[0]}.${parts[1]}`));
+  const given = Buffer.from(parts[2]!);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+  let lsn = 0n;
+  for (const ch of parts[1]!) lsn = lsn * 36n + BigInt(parseInt(ch, 36));
+  return lsn;
+}
+
+/** The later of two bookmarks' positions. */
+export function laterLsn(a: bigint | undefined, b: bigint | undefined): bigint | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return a > b ? a : b;
+}
+
+export const BOOKMARK_HEADER = 'X-Meridian-Bookmark';
+export const BOOKMARK_COOKIE = 'meridian_bookmark';

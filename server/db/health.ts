@@ -1,0 +1,199 @@
+// Health of the primary and of every region's replica, as this gateway sees them: probes under
+// a short statement_timeout on a jittered interval; replica lag by bytes (pg_wal_lsn_diff of the
+// primary's position and the replica's replay position) and by time (now − the last replayed
+// commit, counted only while the replica is behind at all: an idle primary makes time lag look
+// large otherwise). A replica over a threshold, or unreachable, is taken out of reads until it
+// is healthy again. State lives on globalThis (shared by every Next bundle in the process).
+import pg from 'pg';
+import { env } from '../env';
+import { metrics } from '../telemetry/metrics';
+import { logger } from '../telemetry/logger';
+import { parseLsn } from './lsn';
+import { primaryUrl, replicaRegions, replicaUrl } from './topology';
+
+export type ReplicaStatus = 'healthy' | 'lagging' | 'down' | 'unknown';
+
+export interface ReplicaHealth {
+  region: string;
+  status: ReplicaStatus;
+  replayLsn?: bigint;
+  lagBytes?: number;
+  lagSeconds?: number;
+  checkedAt?: number;
+  error?: string;
+}
+
+export interface PrimaryHealth {
+  up: boolean;
+  lsn?: bigint;
+  checkedAt?: number;
+  error?: string;
+}
+
+interface State {
+  startedAt: number;
+  primary: PrimaryHealth;
+  replicas: Map<string, ReplicaHealth>;
+  pools: Map<string, pg.Pool>;
+  timer?: NodeJS.Timeout;
+  probing?: Promise<void>;
+}
+
+const g = globalThis as typeof globalThis & { __meridianHealth?: State };
+const state: State = (g.__meridianHealth ??= {
+  startedAt: Date.now(),
+  primary: { up: true },
+  replicas: new Map(),
+  pools: new Map(),
+});
+
+/** A small pool for probes and LSN checks: short timeouts, never the app's query pool. */
+export function probePool(url: string): pg.Pool {
+  let pool = state.pools.get(url);
+  if (!pool) {
+    pool = new pg.Pool({
+      connectionString: url,
+      max: 3,
+      idleTimeoutMillis: 30_000,
+      connectionTimeoutMillis: 1_000,
+      statement_timeout: 1_000,
+      query_timeout: 1_500,
+    });
+    pool.on('error', () => {}); // a dying server must not crash the process; probes report it
+    state.pools.set(url, pool);
+  }
+  return pool;
+}
+
+export function primaryHealth(): PrimaryHealth {
+  return state.primary;
+}
+
+export function replicaHealth(region: string): ReplicaHealth {
+  return state.replicas.get(region) ?? { region, status: 'unknown' };
+}
+
+export function allReplicaHealth(): ReplicaHealth[] {
+  return replicaRegions().map(replicaHealth);
+}
+
+export function uptimeSeconds(): number {
+  return (Date.now() - state.startedAt) / 1000;
+}
+
+/** Called when a query proves a server unreachable, so the next request doesn't wait for a probe. */
+export function reportDown(target: 'primary' | string, error: string): void {
+  if (target === 'primary') {
+    state.primary = { ...state.primary, up: false, error, checkedAt: Date.now() };
+    metrics.primaryUp.set(0);
+  } else {
+    state.replicas.set(target, { ...replicaHealth(target), status: 'down', error, checkedAt: Date.now() });
+    metrics.replicaUp.set({ region: target }, 0);
+  }
+  void probeNow();
+}
+
+async function probePrimary(): Promise<void> {
+  try {
+    const r = await probePool(primaryUrl()).query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+    if (!state.primary.up) logger.warn('primary reachable again');
+    state.primary = { up: true, lsn: parseLsn(r.rows[0]!.lsn), checkedAt: Date.now() };
+  } catch (e) {
+    if (state.primary.up) logger.error({ err: (e as Error).message }, 'primary unreachable');
+    state.primary = { up: false, lsn: state.primary.lsn, checkedAt: Date.now(), error: (e as Error).message };
+  }
+  metrics.primaryUp.set(state.primary.up ? 1 : 0);
+}
+
+async function probeReplica(region: string): Promise<void> {
+  const url = replicaUrl(region);
+  if (!url) return;
+  const e = env();
+  const before = replicaHealth(region).status;
+  let next: ReplicaHealth;
+  try {
+    const r = await probePool(url).query<{ replay: string | null; ts_lag: number | null; recovery: boolean }>(
+      `SELECT pg_last_wal_replay_lsn()::text AS replay,
+              EXTRACT(EPOCH FROM (now() - pg_last_xact_replay_timestamp()))::float8 AS ts_lag,
+              pg_is_in_recovery() AS recovery`,
+    );
+    const row = r.rows[0]!;
+    const replayLsn = row.replay ? parseLsn(row.replay) : undefined;
+    const primaryLsn = state.primary.up ? state.primary.lsn : undefined;
+    const behind = primaryLsn !== undefined && replayLsn !== undefined ? primaryLsn - replayLsn : 0n;
+    const lagBytes = behind > 0n ? Number(behind) : 0;
+    const lagSeconds = lagBytes > 0 ? Math.max(0, row.ts_lag ?? 0) : 0;
+    const lagging = !row.recovery
+      ? false
+      : lagBytes > e.REPLICA_MAX_LAG_BYTES || lagSeconds > e.REPLICA_MAX_LAG_SECONDS;
+    next = { region, status: lagging ? 'lagging' : 'healthy', replayLsn, lagBytes, lagSeconds, checkedAt: Date.now() };
+  } catch (err) {
+    next = { region, status: 'down', checkedAt: Date.now(), error: (err as Error).message };
+  }
+  if (next.status !== before && before !== 'unknown')
+    logger.warn({ region, from: before, to: next.status }, 'replica status changed');
+  state.replicas.set(region, next);
+  metrics.replicaUp.set({ region }, next.status === 'down' ? 0 : 1);
+  metrics.replicaServing.set({ region }, next.status === 'healthy' ? 1 : 0);
+  if (next.lagBytes !== undefined) metrics.replicaLagBytes.set({ region }, next.lagBytes);
+  if (next.lagSeconds !== undefined) metrics.replicaLagSeconds.set({ region }, next.lagSeconds);
+}
+
+/** One round of probes (primary first: replica lag is measured against its position). */
+export function probeNow(): Promise<void> {
+  return (state.probing ??= (async () => {
+    try {
+      await probePrimary();
+      await Promise.all(replicaRegions().map(probeReplica));
+    } finally {
+      state.probing = undefined;
+    }
+  })());
+}
+
+/** Starts the probe loop once per process; resolves after the first round. */
+export async function ensureHealthMonitor(): Promise<void> {
+  if (state.timer) return;
+  const interval = env().HEALTH_PROBE_INTERVAL_MS;
+  const tick = () => {
+    state.timer = setTimeout(
+      () => void probeNow().finally(tick),
+      interval * (0.8 + Math.random() * 0.4), // jitter: gateways don't probe in lockstep
+    );
+    state.timer.unref();
+  };
+  tick();
+  await probeNow();
+}
+
+/** The replica's replay position right now (for a bookmark wait); undefined if unreachable. */
+export async function replayLsnNow(region: string): Promise<bigint | undefined> {
+  const url = replicaUrl(region);
+  if (!url) return undefined;
+  try {
+    const r = await probePool(url).query<{ lsn: string | null }>('SELECT pg_last_wal_replay_lsn()::text AS lsn');
+    return r.rows[0]?.lsn ? parseLsn(r.rows[0].lsn) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The primary's WAL insert position: taken after a commit, it covers that commit. */
+export async function primaryInsertLsn(): Promise<bigint | undefined> {
+  try {
+    const r = await probePool(primaryUrl()).query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
+    return parseLsn(r.rows[0]!.lsn);
+  } catch {
+    return undefined;
+  }
+}
+
+/** For tests that restart servers: forget state and pools. */
+export async function resetHealth(): Promise<void> {
+  if (state.timer) clearTimeout(state.timer);
+  state.timer = undefined;
+  state.primary = { up: true };
+  state.replicas.clear();
+  await Promise.all([...state.pools.values()].map((p) => p.end().catch(() => {})));
+  state.pools.clear();
+}

@@ -1,0 +1,40 @@
+// Projects of one organization. Every function takes the organization's ID: there is no way to
+// reach another organization's projects from here.
+import type { Db } from '../db/client';
+import type { Tx } from '../db/access';
+import { newId } from '../ids';
+
+export interface ProjectView {
+  id: string;
+  name: string;
+  default_region: string | null;
+  created_at: string;
+}
+
+type Row = { id: string; name: string; defaultRegion: string | null; createdAt: Date };
+
+export function toView(p: Row): ProjectView {
+  return { id: p.id, name: p.name, default_region: p.defaultRegion, created_at: p.createdAt.toISOString() };
+}
+
+export async function listProjects(db: Db, orgId: string, opts: { limit: number; cursor?: string }) {
+  const rows = await db.project.findMany({
+    where: { orgId, ...(opts.cursor ? { id: { gt: opts.cursor } } : {}) },
+    orderBy: { id: 'asc' },
+    take: opts.limit + 1,
+  });
+  const page = rows.slice(0, opts.limit);
+  return { data: page.map(toView), next_cursor: rows.length > opts.limit ? page.at(-1)!.id : null };
+}
+
+export async function getProject(db: Db, orgId: string, id: string) {
+  const row = await db.project.findFirst({ where: { id, orgId } });
+  return row ? toView(row) : null;
+}
+
+export async function createProject(tx: Tx, orgId: string, input: { name: string; defaultRegion: string | null }) {
+  const row = await tx.project.create({
+    data: { id: newId('prj'), orgId, name: input.name, defaultRegion: input.defaultRegion },
+  });
+  return toView(row);
+}

@@ -1,0 +1,83 @@
+// The fault suite's world: a durable primary + three replicas, migrated and seeded, and the
+// real app (`next start`, production build) in front of them, on free ports. The tests stop,
+// pause and delay the database servers underneath it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { ensureBuild } from '../../scripts/lib/build';
+import { prepareLocal, type LocalStack } from '../../scripts/lib/local-stack';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    faults: {
+      baseUrl: string;
+      dir: string;
+      keys: { org: string; region: string; key: string }[];
+      adminPrimary: string;
+      adminReplicas: Record<string, string>;
+    };
+  }
+}
+
+export const FAULT_ENV = {
+  HEALTH_PROBE_INTERVAL_MS: '200',
+  REPLICA_MAX_LAG_BYTES: String(4 * 1024 * 1024),
+  REPLICA_MAX_LAG_SECONDS: '2',
+  BOOKMARK_WAIT_MS: '150',
+  PRIMARY_RETRY_AFTER_SECONDS: '2',
+  LOG_LEVEL: 'warn',
+};
+
+let server: ChildProcess | undefined;
+let stack: LocalStack | undefined;
+let root: string | undefined;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function setup(project: TestProject): Promise<void> {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-faults-'));
+  fs.chmodSync(root, 0o711);
+  const port = await freePort();
+  stack = await prepareLocal({ dataDir: root, port, durable: true });
+  await ensureBuild((l) => console.log(`[faults] ${l}`));
+  server = spawn(process.execPath, [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port)], {
+    env: { ...process.env, ...stack.appEnv, ...FAULT_ENV, NODE_ENV: 'production' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${baseUrl}/api/livez`)).ok) break;
+    } catch {
+      if (i > 300) throw new Error('the app did not start');
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const urls = stack.topology!.urls();
+  project.provide('faults', {
+    baseUrl,
+    dir: path.join(root, 'pg'),
+    keys: stack.credentials.api_keys,
+    adminPrimary: urls.adminPrimary,
+    adminReplicas: urls.adminReplicas,
+  });
+}
+
+export async function teardown(): Promise<void> {
+  if (server && server.exitCode === null) {
+    server.kill('SIGTERM');
+    await new Promise((r) => server!.once('exit', r));
+  }
+  await stack?.topology?.destroy();
+  if (root) fs.rmSync(root, { recursive: true, force: true });
+}
