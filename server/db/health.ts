@@ -1,8 +1,8 @@
 // Health of the primary and of every region's replica, as this gateway sees them: probes under
-// a short statement_timeout on a jittered interval; replica lag by bytes (pg_wal_lsn_diff of the
-// primary's position and the replica's replay position) and by time (now − the last replayed
-// commit, counted only while the replica is behind at all: an idle primary makes time lag look
-// large otherwise). A replica over a threshold, or unreachable, is taken out of reads until it
+// a short statement_timeout on a jittered interval; replica lag by bytes (the primary's position
+// minus the replica's replay position) and by time. Time lag counts only while the replica has
+// received WAL it has not replayed, and for no longer than we have seen it so: now − the last
+// replayed commit alone would call a caught-up replica of an idle primary minutes behind. A replica over a threshold, or unreachable, is taken out of reads until it
 // is healthy again. State lives on globalThis (shared by every Next bundle in the process).
 import pg from 'pg';
 import { env } from '../env';
@@ -21,6 +21,8 @@ export interface ReplicaHealth {
   lagSeconds?: number;
   checkedAt?: number;
   error?: string;
+  /** Since when (ms) the replica has continuously held received-but-unreplayed WAL. */
+  behindSince?: number;
 }
 
 export interface PrimaryHealth {
