@@ -17,7 +17,18 @@ export const metadata: Metadata = {
 const THEME_SCRIPT = `try{var t=localStorage.getItem('theme');if(t==='dark'||(t!=='light'&&matchMedia('(prefers-color-scheme: dark)').matches))document.documentElement.classList.add('dark')}catch(e){}`;
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const { region } = await (await serverApi()).system.ping();
+  const api = await serverApi();
+  const { region } = await api.system.ping();
+  const me = await api.me.get().catch(() => null);
+  const user =
+    me?.kind === 'session' && me.user
+      ? {
+          email: me.user.email,
+          orgId: me.organization?.id ?? null,
+          organizations: me.organizations.map((o) => ({ id: o.id, slug: o.slug, role: o.role })),
+          operator: me.user.platform_operator,
+        }
+      : null;
   return (
     <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`} suppressHydrationWarning>
       <head>
@@ -31,7 +42,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           Skip to content
         </a>
         <Providers>
-          <Nav region={region} />
+          <Nav region={region} user={user} />
           <main id="main" className="mx-auto max-w-6xl px-4 py-8">
             {children}
           </main>

@@ -33,7 +33,7 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   await ensureBuild(() => {});
   const server = spawn(
     process.execPath,
-    [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port)],
+    [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'],
     {
       env: { ...process.env, ...stack.appEnv, NODE_ENV: 'production', LOG_LEVEL: 'silent', ...env },
       stdio: 'ignore',

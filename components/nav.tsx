@@ -2,6 +2,7 @@
 // The top bar: product switch between Arc (customers) and Atlas (operators).
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { UserMenu, type MenuUser } from './user-menu';
 
 const ITEMS = [
   { href: '/', label: 'Overview', match: (p: string) => p === '/' },
@@ -10,7 +11,7 @@ const ITEMS = [
   { href: '/routing', label: 'Routing', match: (p: string) => p.startsWith('/routing') },
 ];
 
-export function Nav({ region }: { region: string }) {
+export function Nav({ region, user }: { region: string; user: MenuUser | null }) {
   const pathname = usePathname();
   return (
     <header className="border-b border-slate-200 bg-white/80 backdrop-blur dark:border-slate-800 dark:bg-slate-950/80">
@@ -42,12 +43,15 @@ export function Nav({ region }: { region: string }) {
             );
           })}
         </ul>
-        <span
-          className="ml-auto rounded-full border border-slate-300 px-2.5 py-0.5 font-mono text-xs text-slate-600 dark:border-slate-700 dark:text-slate-300"
-          title="The region this gateway serves"
-        >
-          {region}
-        </span>
+        <div className="ml-auto flex items-center gap-3">
+          <UserMenu user={user} />
+          <span
+            className="rounded-full border border-slate-300 px-2.5 py-0.5 font-mono text-xs text-slate-600 dark:border-slate-700 dark:text-slate-300"
+            title="The region this gateway serves"
+          >
+            {region}
+          </span>
+        </div>
       </nav>
     </header>
   );

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
 
   const next: ChildProcess = spawn(
     process.execPath,
-    [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(e.PORT), '-H', '0.0.0.0'],
+    [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(e.PORT), '-H', e.MERIDIAN_BIND],
     {
       env: { ...process.env, ...stack.appEnv, NODE_ENV: 'production' },
       stdio: ['ignore', 'inherit', 'inherit'],

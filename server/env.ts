@@ -28,6 +28,8 @@ const replicaMap = z
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Address `npm start` listens on (loopback by default: the demo is not for the network). */
+  MERIDIAN_BIND: z.string().default('127.0.0.1'),
   /** Host name of the global address; regions are served at `{region}.{host}`. */
   MERIDIAN_HOST: z.string().default('localhost'),
   /** The region this gateway serves when a request names none (`global` for the global address). */

@@ -1,6 +1,9 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
+import { serverApi } from '~/server/api/server-caller';
 
 export const metadata: Metadata = { title: 'Arc' };
+export const dynamic = 'force-dynamic';
 
 const AREAS = [
   { name: 'Clusters', text: 'Create, watch and delete Kubernetes clusters in your regions.' },
@@ -9,13 +12,41 @@ const AREAS = [
   { name: 'Settings & API keys', text: 'Your defaults, theme and region-bound API keys.' },
 ];
 
-export default function ArcHome() {
+export default async function ArcHome() {
+  const me = await (await serverApi()).me.get();
+  const org = me.organization;
   return (
     <div className="space-y-6">
-      <header>
-        <p className="text-sm font-medium text-indigo-600 dark:text-indigo-400">Arc</p>
-        <h1 className="text-2xl font-semibold tracking-tight">Your organization&apos;s infrastructure</h1>
+      <header className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <p className="text-sm font-medium text-indigo-600 dark:text-indigo-400">Arc{org ? ` · ${org.slug}` : ''}</p>
+          <h1 className="text-2xl font-semibold tracking-tight">Your organization&apos;s infrastructure</h1>
+        </div>
+        {org && (
+          <dl className="flex gap-6 text-sm">
+            <div>
+              <dt className="text-slate-500">Regions</dt>
+              <dd className="font-mono" data-testid="org-regions">
+                {org.allowed_regions.join(' ')}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-slate-500">Default region</dt>
+              <dd className="font-mono">{org.default_region ?? '—'}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-500">Your role</dt>
+              <dd>{me.role}</dd>
+            </div>
+          </dl>
+        )}
       </header>
+      <Link
+        href="/arc/settings/api-keys"
+        className="inline-block text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+      >
+        API keys →
+      </Link>
       <ul className="grid gap-4 sm:grid-cols-2">
         {AREAS.map((a) => (
           <li

@@ -1,5 +1,7 @@
 // The app router: one sub-router per area, plus a server-side caller.
 import { atlasRegionsRouter } from './routers/atlas/regions';
+import { apiKeysRouter } from './routers/api-keys';
+import { meRouter } from './routers/me';
 import { projectsRouter } from './routers/projects';
 import { regionRouter } from './routers/region';
 import { routingRouter } from './routers/routing';
@@ -11,6 +13,8 @@ export const appRouter = router({
   routing: routingRouter,
   region: regionRouter,
   projects: projectsRouter,
+  me: meRouter,
+  apiKeys: apiKeysRouter,
   atlas: router({ regions: atlasRegionsRouter }),
 });
 

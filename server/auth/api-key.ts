@@ -32,6 +32,16 @@ export async function authenticateApiKey(
     throw new AppError('unauthenticated', 'the API key is not valid');
   }
   const org = row.organization;
+  const allowed = org.allowedRegions.map((r) => r.region).sort();
+  if (!allowed.includes(row.region)) {
+    // The organization moved away from the key's region. Said only now, after the secret
+    // verified: a guesser learns nothing beyond what the key string itself says.
+    const home = org.defaultRegion ?? allowed[0] ?? null;
+    throw new AppError('wrong_region', `this organization no longer lives in ${row.region}`, {
+      extra: { region: home },
+      headers: { 'Cache-Control': 'no-store' },
+    });
+  }
   return {
     kind: 'api_key',
     keyId: row.id,
@@ -40,7 +50,7 @@ export async function authenticateApiKey(
       id: org.id,
       slug: org.slug,
       defaultRegion: org.defaultRegion,
-      allowedRegions: org.allowedRegions.map((r) => r.region).sort(),
+      allowedRegions: allowed,
     },
   };
 }

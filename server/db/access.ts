@@ -132,7 +132,8 @@ async function planRead(ctx: Context, region: string | undefined): Promise<ReadP
     if (primaryUp) return onPrimary();
     return { db: replica(region)!, servedBy: `replica:${region}`, degraded: 'primary_down' };
   }
-  return { db: replica(region)!, servedBy: `replica:${region}` };
+  // Reads go on while the primary is down, but say so: writes would fail right now.
+  return { db: replica(region)!, servedBy: `replica:${region}`, degraded: primaryUp ? undefined : 'primary_down' };
 }
 
 function unavailable(region?: string): never {

@@ -4,6 +4,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { PrismaClient } from './generated/client';
+import { logger } from '../telemetry/logger';
 import { primaryUrl, replicaUrl } from './topology';
 
 const tracer = trace.getTracer('meridian.db');
@@ -25,6 +26,7 @@ export function connect(url: string, max: number, role: DbRole) {
             'db.operation': operation,
             ...(model ? { 'db.collection': model } : {}),
           });
+          logger.debug({ db_role: role, model, operation }, 'query');
           try {
             return await query(args);
           } catch (e) {

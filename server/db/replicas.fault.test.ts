@@ -181,6 +181,7 @@ describe('the primary goes down under load', () => {
     const names = new Map<string, string>(); // idempotency key → project name
     let readsOk = 0;
     let readsFailed = 0;
+    let readsMarkedPrimaryDown = 0;
     let running = true;
     let n = 0;
     const writer = async () => {
@@ -203,6 +204,7 @@ describe('the primary goes down under load', () => {
         const r = await api('GET', '/v1/projects?limit=5', { key: k });
         if (r.status === 200) readsOk++;
         else readsFailed++;
+        if (r.headers.get('X-Degraded-Reason') === 'primary_down') readsMarkedPrimaryDown++;
       }
     };
     const load = [writer(), writer(), reader()];
@@ -226,6 +228,7 @@ describe('the primary goes down under load', () => {
     );
     expect(failed.length).toBeGreaterThan(0);
     expect(readsDuringOutage).toBeGreaterThan(0);
+    expect(readsMarkedPrimaryDown).toBeGreaterThan(0); // answered from the replica, marked degraded
     expect(readsFailed).toBe(0);
 
     // The client retries its failed writes with the same keys: each lands exactly once.

@@ -72,6 +72,7 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<DemoCredentia
 
   const mark = await db.directorySetting.findUnique({ where: { key: SEED_MARK } });
   if (!mark) await seedOnce(db, mothership, globexRegions);
+  await ensureMemberships(db);
 
   // Passwords: reuse the previous run's when they still verify, else set new ones.
   const users: DemoCredentials['users'] = [];
@@ -130,6 +131,18 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<DemoCredentia
     api_keys: apiKeys,
     databases: opts.databases,
   };
+}
+
+/** Bob also belongs to acme (as a member), so the demo has a user who switches organizations. */
+async function ensureMemberships(db: Db): Promise<void> {
+  const bob = await db.user.findUnique({ where: { email: 'bob@globex.test' } });
+  const acme = await db.organization.findUnique({ where: { slug: 'acme' } });
+  if (!bob || !acme) return;
+  await db.membership.upsert({
+    where: { userId_orgId: { userId: bob.id, orgId: acme.id } },
+    create: { userId: bob.id, orgId: acme.id, role: 'member' },
+    update: {},
+  });
 }
 
 async function seedOnce(db: Db, mothership: string, globexRegions: string[]): Promise<void> {

@@ -30,6 +30,18 @@ export async function useDemoDatabase(
   return { credentials, urls };
 }
 
+/** An Auth.js session cookie for `userId` acting in `orgId`, exactly as sign-in would set it. */
+export async function sessionCookie(userId: string, orgId: string | null): Promise<string> {
+  const { encode } = await import('next-auth/jwt');
+  const name = 'authjs.session-token';
+  const token = await encode({
+    token: { uid: userId, org: orgId, sub: userId },
+    secret: process.env.AUTH_SECRET ?? 'meridian-dev-secret-not-for-production-use-0000',
+    salt: name,
+  });
+  return `${name}=${token}`;
+}
+
 export interface FakeRequest {
   transport?: RequestMeta['transport'];
   method?: string;

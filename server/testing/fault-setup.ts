@@ -50,10 +50,14 @@ export async function setup(project: TestProject): Promise<void> {
   const port = await freePort();
   stack = await prepareLocal({ dataDir: root, port, durable: true });
   await ensureBuild((l) => console.log(`[faults] ${l}`));
-  server = spawn(process.execPath, [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port)], {
-    env: { ...process.env, ...stack.appEnv, ...FAULT_ENV, NODE_ENV: 'production' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  server = spawn(
+    process.execPath,
+    [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'],
+    {
+      env: { ...process.env, ...stack.appEnv, ...FAULT_ENV, NODE_ENV: 'production' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   const baseUrl = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {

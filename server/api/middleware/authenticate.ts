@@ -7,6 +7,7 @@ import { primaryHealth } from '../../db/health';
 import { ANONYMOUS, isOperator, type Identity } from '../../auth/identity';
 import { AppError } from '../../errors';
 import type { Context } from '../context';
+import { sessionIdentity } from './session';
 
 export type Access = 'public' | 'authenticated' | 'operator';
 
@@ -23,7 +24,7 @@ export async function authenticate(ctx: Context): Promise<Identity> {
       return findApiKey(primary(), prefix);
     });
   }
-  return ANONYMOUS;
+  return (await sessionIdentity(ctx)) ?? ANONYMOUS;
 }
 
 /** Runs before region resolution, so a refused caller costs no routing or database work. */

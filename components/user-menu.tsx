@@ -1,0 +1,69 @@
+'use client';
+// Who is signed in, the organization they act in (switchable), and sign-out.
+import { signOut, useSession } from 'next-auth/react';
+import Link from 'next/link';
+import { useTransition } from 'react';
+
+export interface MenuUser {
+  email: string;
+  orgId: string | null;
+  organizations: { id: string; slug: string; role: string }[];
+  operator: boolean;
+}
+
+export function UserMenu({ user }: { user: MenuUser | null }) {
+  const { update } = useSession();
+  const [pending, startTransition] = useTransition();
+  if (!user) {
+    return (
+      <Link
+        href="/sign-in"
+        className="rounded-md px-3 py-1.5 text-sm font-medium text-indigo-700 hover:bg-indigo-50 dark:text-indigo-300 dark:hover:bg-slate-800"
+      >
+        Sign in
+      </Link>
+    );
+  }
+  return (
+    <div className="flex items-center gap-2 text-sm">
+      {user.organizations.length > 1 ? (
+        <label className="flex items-center gap-1">
+          <span className="sr-only">Organization</span>
+          <select
+            aria-label="Organization"
+            value={user.orgId ?? ''}
+            disabled={pending}
+            onChange={(e) => {
+              const orgId = e.target.value;
+              startTransition(async () => {
+                await update({ orgId });
+                window.location.reload();
+              });
+            }}
+            className="rounded-md border border-slate-300 bg-transparent px-2 py-1 dark:border-slate-700"
+          >
+            {user.organizations.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.slug} ({o.role})
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : user.organizations[0] ? (
+        <span data-testid="org" className="rounded-md bg-slate-100 px-2 py-1 dark:bg-slate-800">
+          {user.organizations[0].slug}
+        </span>
+      ) : null}
+      <span className="hidden text-slate-500 md:inline" data-testid="user-email">
+        {user.email}
+      </span>
+      <button
+        type="button"
+        onClick={() => void signOut({ redirectTo: '/sign-in' })}
+        className="rounded-md px-2 py-1 text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+      >
+        Sign out
+      </button>
+    </div>
+  );
+}

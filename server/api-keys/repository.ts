@@ -1,0 +1,69 @@
+// API keys of one organization: every function requires the organization's ID.
+import type { Tx } from '../db/access';
+import type { Db } from '../db/client';
+import { mintApiKey } from '../auth/api-key-format';
+import { newId } from '../ids';
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  region: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+type Row = {
+  id: string;
+  name: string;
+  region: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+};
+
+const view = (k: Row): ApiKeyView => ({
+  id: k.id,
+  name: k.name,
+  region: k.region,
+  prefix: k.prefix,
+  created_at: k.createdAt.toISOString(),
+  last_used_at: k.lastUsedAt?.toISOString() ?? null,
+  revoked_at: k.revokedAt?.toISOString() ?? null,
+});
+
+export async function listApiKeys(db: Db, orgId: string): Promise<ApiKeyView[]> {
+  const rows = await db.apiKey.findMany({ where: { orgId }, orderBy: { createdAt: 'desc' } });
+  return rows.map(view);
+}
+
+/** Creates a key; the secret is in the result and nowhere else, ever. */
+export async function createApiKey(
+  tx: Tx,
+  orgId: string,
+  input: { name: string; region: string; createdById: string | null },
+): Promise<ApiKeyView & { key: string }> {
+  const minted = mintApiKey(input.region);
+  const row = await tx.apiKey.create({
+    data: {
+      id: newId('key'),
+      orgId,
+      createdById: input.createdById,
+      name: input.name,
+      region: input.region,
+      prefix: minted.prefix,
+      secretHash: minted.secretHash,
+    },
+  });
+  return { ...view(row), key: minted.key };
+}
+
+/** Revokes a key of this organization; null when there is no such key (here). */
+export async function revokeApiKey(tx: Tx, orgId: string, id: string): Promise<ApiKeyView | null> {
+  const row = await tx.apiKey.findFirst({ where: { id, orgId } });
+  if (!row) return null;
+  if (row.revokedAt) return view(row);
+  return view(await tx.apiKey.update({ where: { id: row.id }, data: { revokedAt: new Date() } }));
+}

@@ -1,0 +1,47 @@
+// The browser session: Auth.js's encrypted JWT cookie, decoded here for every door (REST,
+// tRPC, server actions, pages). The token names the user and the organization they act in;
+// platform role, membership, role and regions are read fresh from the database each time, so a
+// revoked membership or role takes effect on the next request.
+import { decode } from 'next-auth/jwt';
+import type { Identity } from '../../auth/identity';
+import { sessionSubject } from '../../auth/users';
+import { read } from '../../db/access';
+import { env } from '../../env';
+import type { Context } from '../context';
+
+const COOKIES = ['__Secure-authjs.session-token', 'authjs.session-token'];
+
+function cookieValue(headers: Headers, name: string): string | undefined {
+  for (const part of (headers.get('cookie') ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+export async function sessionIdentity(ctx: Context): Promise<Identity | undefined> {
+  for (const name of COOKIES) {
+    const raw = cookieValue(ctx.req.headers, name);
+    if (!raw) continue;
+    const token = await decode({
+      token: raw,
+      secret: env().AUTH_SECRET ?? 'meridian-dev-secret-not-for-production-use-0000',
+      salt: name,
+    }).catch(() => null);
+    if (!token?.uid || typeof token.uid !== 'string') return undefined;
+    const subject = await read(ctx, (db) =>
+      sessionSubject(db, token.uid as string, (token.org as string | null) ?? null),
+    );
+    if (!subject) return undefined;
+    return {
+      kind: 'session',
+      userId: subject.user.id,
+      email: subject.user.email,
+      platformOperator: subject.user.platformRole === 'operator',
+      org: subject.membership?.org ?? null,
+      orgRole: subject.membership?.role ?? null,
+      projectRegion: null,
+    };
+  }
+  return undefined;
+}

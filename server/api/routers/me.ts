@@ -1,0 +1,57 @@
+// GET /v1/me: who is calling, in which organization, with which regions.
+import { z } from 'zod';
+import { membershipsOf } from '../../auth/users';
+import { read } from '../../db/access';
+import { orgProcedure, router } from '../trpc';
+
+const Org = z.object({
+  id: z.string(),
+  slug: z.string(),
+  default_region: z.string().nullable(),
+  allowed_regions: z.array(z.string()),
+});
+
+export const meRouter = router({
+  get: orgProcedure
+    .meta({ region: 'gateway', openapi: { method: 'GET', path: '/me', summary: 'The caller', tags: ['arc'] } })
+    .input(z.object({}).optional())
+    .output(
+      z.object({
+        kind: z.enum(['session', 'api_key']),
+        user: z.object({ id: z.string(), email: z.string(), platform_operator: z.boolean() }).nullable(),
+        api_key: z.object({ id: z.string(), region: z.string() }).nullable(),
+        organization: Org.nullable(),
+        role: z.enum(['member', 'admin']).nullable(),
+        organizations: z.array(Org.extend({ role: z.enum(['member', 'admin']) })),
+      }),
+    )
+    .query(async ({ ctx }) => {
+      const id = ctx.identity;
+      const org = (o: { id: string; slug: string; defaultRegion: string | null; allowedRegions: string[] }) => ({
+        id: o.id,
+        slug: o.slug,
+        default_region: o.defaultRegion,
+        allowed_regions: o.allowedRegions,
+      });
+      if (id.kind === 'api_key') {
+        return {
+          kind: 'api_key' as const,
+          user: null,
+          api_key: { id: id.keyId, region: id.region },
+          organization: org(id.org),
+          role: null,
+          organizations: [],
+        };
+      }
+      if (id.kind !== 'session') throw new Error('unreachable: orgProcedure admits only signed-in callers');
+      const all = await read(ctx, (db) => membershipsOf(db, id.userId));
+      return {
+        kind: 'session' as const,
+        user: { id: id.userId, email: id.email, platform_operator: id.platformOperator },
+        api_key: null,
+        organization: id.org ? org(id.org) : null,
+        role: id.orgRole,
+        organizations: all.map((m) => ({ ...org(m.org), role: m.role })),
+      };
+    }),
+});

@@ -1,0 +1,204 @@
+// Tenant isolation (BOLA): every Arc procedure, enumerated from the router, called by globex
+// with acme's IDs answers 404 / shows nothing of acme. A procedure added without a case here
+// fails the suite. Every Atlas procedure refuses customers with 403.
+import { TRPCError } from '@trpc/server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { primary } from '../db/client';
+import type { DemoCredentials } from '../demo/seed';
+import { callerFor, sessionCookie, useDemoDatabase } from '../testing/app';
+import { topology, waitForReplay } from '../testing/db';
+import type { RouteMeta } from './middleware/request';
+import { appRouter } from './root';
+
+type Caller = ReturnType<typeof callerFor>['api'];
+
+interface Fixture {
+  acme: { orgId: string; projectId: string; keyId: string; adminId: string };
+  globex: { orgId: string; adminId: string };
+}
+
+let fx: Fixture;
+let creds: DemoCredentials;
+
+function code(e: unknown): string {
+  expect(e).toBeInstanceOf(TRPCError);
+  return (e as { cause: { code: string } }).cause.code;
+}
+
+/** One case per Arc procedure: call it as globex, aiming at acme's data, and check nothing leaks. */
+const CASES: Record<string, (api: Caller) => Promise<void>> = {
+  'me.get': async (api) => {
+    const me = await api.me.get();
+    expect(me.organization?.id).toBe(fx.globex.orgId);
+    expect(JSON.stringify(me)).not.toContain(fx.acme.projectId);
+  },
+  'projects.list': async (api) => {
+    const list = await api.projects.list({ limit: 200 });
+    expect(list.data.map((p) => p.id)).not.toContain(fx.acme.projectId);
+    const acmeNames = (await primary().project.findMany({ where: { orgId: fx.acme.orgId } })).map((p) => p.id);
+    expect(list.data.some((p) => acmeNames.includes(p.id))).toBe(false);
+  },
+  'projects.get': async (api) => {
+    expect(code(await api.projects.get({ id: fx.acme.projectId }).catch((e: unknown) => e))).toBe('not_found');
+  },
+  'projects.create': async (api) => {
+    const p = await api.projects.create({ name: `bola-${Date.now()}`, region: 'sfo1' });
+    const row = await primary().project.findUniqueOrThrow({ where: { id: p.id } });
+    expect(row.orgId).toBe(fx.globex.orgId); // created in the caller's organization, whatever it sends
+  },
+  'apiKeys.list': async (api) => {
+    const list = await api.apiKeys.list({});
+    expect(list.data.map((k) => k.id)).not.toContain(fx.acme.keyId);
+  },
+  'apiKeys.create': async (api) => {
+    const k = await api.apiKeys.create({ name: 'bola', region: 'lax1' });
+    expect((await primary().apiKey.findUniqueOrThrow({ where: { id: k.id } })).orgId).toBe(fx.globex.orgId);
+  },
+  'apiKeys.revoke': async (api) => {
+    expect(code(await api.apiKeys.revoke({ id: fx.acme.keyId }).catch((e: unknown) => e))).toBe('not_found');
+    expect((await primary().apiKey.findUniqueOrThrow({ where: { id: fx.acme.keyId } })).revokedAt).toBeNull();
+  },
+};
+
+function procedures(access: RouteMeta['access']): string[] {
+  const all = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: RouteMeta } }>;
+  return Object.entries(all)
+    .filter(([, p]) => p._def.meta?.access === access)
+    .map(([path]) => path)
+    .sort();
+}
+
+beforeAll(async () => {
+  ({ credentials: creds } = await useDemoDatabase('tenancy'));
+  const db = primary();
+  const acme = await db.organization.findUniqueOrThrow({ where: { slug: 'acme' } });
+  const globex = await db.organization.findUniqueOrThrow({ where: { slug: 'globex' } });
+  const alice = await db.user.findUniqueOrThrow({ where: { email: 'alice@acme.test' } });
+  const bob = await db.user.findUniqueOrThrow({ where: { email: 'bob@globex.test' } });
+  fx = {
+    acme: {
+      orgId: acme.id,
+      projectId: (await db.project.findFirstOrThrow({ where: { orgId: acme.id } })).id,
+      keyId: (await db.apiKey.findFirstOrThrow({ where: { orgId: acme.id } })).id,
+      adminId: alice.id,
+    },
+    globex: { orgId: globex.id, adminId: bob.id },
+  };
+  for (const url of Object.values(topology().adminReplicas)) await waitForReplay(topology().adminPrimary, url);
+});
+
+describe('BOLA: every Arc procedure', () => {
+  it('has a case here (a new procedure without one fails)', () => {
+    const arc = procedures('authenticated');
+    expect(arc.length).toBeGreaterThan(0);
+    expect(arc.filter((p) => !(p in CASES))).toEqual([]);
+    expect(Object.keys(CASES).filter((p) => !arc.includes(p))).toEqual([]);
+  });
+
+  it.each(procedures('authenticated'))('%s leaks nothing of another organization (browser session)', async (path) => {
+    const cookie = await sessionCookie(fx.globex.adminId, fx.globex.orgId);
+    const { api } = callerFor({
+      method: path.endsWith('list') || path.endsWith('get') ? 'GET' : 'POST',
+      headers: { cookie },
+    });
+    await CASES[path]!(api);
+  });
+
+  it.each(procedures('authenticated').filter((p) => !p.startsWith('apiKeys.') || p === 'apiKeys.list'))(
+    '%s leaks nothing of another organization (API key)',
+    async (path) => {
+      const key = creds.api_keys.find((k) => k.org === 'globex' && k.region === 'sfo1')!.key;
+      const { api } = callerFor({ headers: { authorization: `Bearer ${key}` } });
+      await CASES[path]!(api);
+    },
+  );
+
+  it('a session naming an organization the user is not in acts in none', async () => {
+    const cookie = await sessionCookie(fx.acme.adminId, fx.globex.orgId); // alice is not in globex
+    const { api } = callerFor({ headers: { cookie } });
+    expect((await api.me.get()).organization).toBeNull();
+    expect(code(await api.projects.list({}).catch((e: unknown) => e))).toBe('forbidden');
+  });
+});
+
+describe('Atlas refuses customers', () => {
+  it.each(procedures('operator'))('%s → 403 forbidden for an org admin', async (path) => {
+    const cookie = await sessionCookie(fx.acme.adminId, fx.acme.orgId);
+    const { api } = callerFor({ headers: { cookie, 'x-region': 'sfo1' } });
+    const [group, ...rest] = path.split('.');
+    let fn: unknown = (api as unknown as Record<string, unknown>)[group!];
+    for (const part of rest) fn = (fn as Record<string, unknown>)[part];
+    const err = await (fn as (i: unknown) => Promise<unknown>)({ code: 'sfo1' }).catch((e: unknown) => e);
+    expect(code(err)).toBe('forbidden');
+  });
+});
+
+describe('API keys', () => {
+  it('only signed-in org admins manage keys: members and API keys get 403', async () => {
+    const bobInAcme = await sessionCookie(fx.globex.adminId, fx.acme.orgId); // bob is an acme member
+    const member = callerFor({ headers: { cookie: bobInAcme } }).api;
+    expect((await member.me.get()).role).toBe('member');
+    expect(code(await member.apiKeys.create({ name: 'nope' }).catch((e: unknown) => e))).toBe('forbidden');
+    const key = creds.api_keys.find((k) => k.org === 'acme')!.key;
+    const viaKey = callerFor({ headers: { authorization: `Bearer ${key}` } }).api;
+    expect(code(await viaKey.apiKeys.create({ name: 'nope' }).catch((e: unknown) => e))).toBe('forbidden');
+  });
+
+  it('a single-region admin creates a key without naming a region; it works, then revoked it does not', async () => {
+    const cookie = await sessionCookie(fx.acme.adminId, fx.acme.orgId);
+    const { api, responseHeaders } = callerFor({ method: 'POST', headers: { cookie } });
+    const created = await api.apiKeys.create({ name: 'ci' });
+    expect(responseHeaders.get('X-Region-Source')).toBe('session');
+    expect(created.region).toBe('sfo1');
+    expect(created.key).toMatch(/^mk_sfo1_[0-9A-Za-z]{12}_[0-9A-Za-z]{32,}$/);
+    const row = await primary().apiKey.findUniqueOrThrow({ where: { id: created.id } });
+    expect(row.secretHash).not.toContain(created.key.split('_')[3]!);
+
+    const use = () => callerFor({ headers: { authorization: `Bearer ${created.key}` } }).api.me.get();
+    expect((await use()).organization?.slug).toBe('acme');
+    await callerFor({ method: 'DELETE', headers: { cookie } }).api.apiKeys.revoke({ id: created.id });
+    expect(code(await use().catch((e: unknown) => e))).toBe('unauthenticated');
+  });
+
+  it('a multi-region admin’s key creation needs a region', async () => {
+    const cookie = await sessionCookie(fx.globex.adminId, fx.globex.orgId);
+    const api = callerFor({ method: 'POST', headers: { cookie } }).api;
+    expect(code(await api.apiKeys.create({ name: 'x' }).catch((e: unknown) => e))).toBe('region_required');
+    expect((await api.apiKeys.create({ name: 'x', region: 'ams1' })).region).toBe('ams1');
+  });
+
+  it('guessing: an unknown prefix and a known prefix with a wrong secret fail identically', async () => {
+    const real = creds.api_keys.find((k) => k.org === 'globex' && k.region === 'lax1')!.key;
+    const [, region, prefix] = real.split('_');
+    const bodies = new Set<string>();
+    for (let i = 0; i < 50; i++) {
+      const guessPrefix = i % 2 === 0 ? prefix! : Math.random().toString(36).slice(2, 14).padEnd(12, 'x');
+      const guess = `mk_${region}_${guessPrefix}_${'A'.repeat(43)}`;
+      const err = await callerFor({ headers: { authorization: `Bearer ${guess}` } })
+        .api.me.get()
+        .catch((e: unknown) => e);
+      const c = (err as { cause: { code: string; message: string } }).cause;
+      bodies.add(`${c.code}:${c.message}`);
+    }
+    expect([...bodies]).toEqual(['unauthenticated:the API key is not valid']);
+  });
+
+  it('after the organization moved away from the key’s region: 421, only once the secret verified', async () => {
+    const key = creds.api_keys.find((k) => k.org === 'globex' && k.region === 'ams1')!.key;
+    await primary().organizationRegion.delete({ where: { orgId_region: { orgId: fx.globex.orgId, region: 'ams1' } } });
+    for (const url of Object.values(topology().adminReplicas)) await waitForReplay(topology().adminPrimary, url);
+    try {
+      const right = await callerFor({ headers: { authorization: `Bearer ${key}` } })
+        .api.me.get()
+        .catch((e: unknown) => e);
+      expect(code(right)).toBe('wrong_region');
+      const wrongSecret = key.slice(0, -3) + 'AAA';
+      const guessed = await callerFor({ headers: { authorization: `Bearer ${wrongSecret}` } })
+        .api.me.get()
+        .catch((e: unknown) => e);
+      expect(code(guessed)).toBe('unauthenticated');
+    } finally {
+      await primary().organizationRegion.create({ data: { orgId: fx.globex.orgId, region: 'ams1' } });
+    }
+  });
+});

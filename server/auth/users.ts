@@ -1,0 +1,60 @@
+// Users, memberships and the organization context a signed-in user acts in.
+import type { Db } from '../db/client';
+import type { OrgContext } from './identity';
+
+export async function findUserByEmail(db: Db, email: string) {
+  return db.user.findUnique({ where: { email: email.trim().toLowerCase() } });
+}
+
+export interface MembershipView {
+  org: OrgContext;
+  role: 'member' | 'admin';
+}
+
+/** Every organization the user belongs to, admin roles first, then by slug. */
+export async function membershipsOf(db: Db, userId: string): Promise<MembershipView[]> {
+  const rows = await db.membership.findMany({
+    where: { userId },
+    include: { organization: { include: { allowedRegions: true } } },
+  });
+  return rows
+    .map((m) => ({
+      role: m.role,
+      org: {
+        id: m.organization.id,
+        slug: m.organization.slug,
+        defaultRegion: m.organization.defaultRegion,
+        allowedRegions: m.organization.allowedRegions.map((r) => r.region).sort(),
+      },
+    }))
+    .sort((a, b) => (a.role === b.role ? a.org.slug.localeCompare(b.org.slug) : a.role === 'admin' ? -1 : 1));
+}
+
+/** The user and their membership in `orgId` (null when not a member any more). */
+export async function sessionSubject(db: Db, userId: string, orgId: string | null) {
+  const user = await db.user.findUnique({
+    where: { id: userId },
+    select: { id: true, email: true, platformRole: true, settings: { select: { defaultRegion: true } } },
+  });
+  if (!user) return null;
+  const membership = orgId
+    ? await db.membership.findUnique({
+        where: { userId_orgId: { userId, orgId } },
+        include: { organization: { include: { allowedRegions: true } } },
+      })
+    : null;
+  return {
+    user,
+    membership: membership
+      ? {
+          role: membership.role,
+          org: {
+            id: membership.organization.id,
+            slug: membership.organization.slug,
+            defaultRegion: membership.organization.defaultRegion,
+            allowedRegions: membership.organization.allowedRegions.map((r) => r.region).sort(),
+          },
+        }
+      : null,
+  };
+}
