@@ -167,6 +167,19 @@ describe('API keys', () => {
     expect((await api.apiKeys.create({ name: 'x', region: 'ams1' })).region).toBe('ams1');
   });
 
+  it('records last_used_at in batches, not with a write per request', async () => {
+    const { flushKeyUse } = await import('../auth/key-usage');
+    await flushKeyUse();
+    const key = creds.api_keys.find((k) => k.org === 'globex' && k.region === 'sfo1')!.key;
+    const prefix = key.split('_')[2]!;
+    const before = await primary().apiKey.findUniqueOrThrow({ where: { prefix } });
+    for (let i = 0; i < 20; i++) await callerFor({ headers: { authorization: `Bearer ${key}` } }).api.me.get();
+    expect((await primary().apiKey.findUniqueOrThrow({ where: { prefix } })).lastUsedAt).toEqual(before.lastUsedAt);
+    expect(await flushKeyUse()).toBe(1); // 20 uses, one row written
+    const after = await primary().apiKey.findUniqueOrThrow({ where: { prefix } });
+    expect(after.lastUsedAt!.getTime()).toBeGreaterThan(before.lastUsedAt?.getTime() ?? 0);
+  });
+
   it('guessing: an unknown prefix and a known prefix with a wrong secret fail identically', async () => {
     const real = creds.api_keys.find((k) => k.org === 'globex' && k.region === 'lax1')!.key;
     const [, region, prefix] = real.split('_');

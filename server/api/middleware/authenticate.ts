@@ -1,6 +1,7 @@
 // Who is calling. `Authorization: Bearer mk_…` is an API key; browser sessions are read by the
 // identity layer (server/auth). Nothing here trusts what a client says about its permissions.
 import { authenticateApiKey, findApiKey } from '../../auth/api-key';
+import { recordKeyUse } from '../../auth/key-usage';
 import { read } from '../../db/access';
 import { primary } from '../../db/client';
 import { primaryHealth } from '../../db/health';
@@ -18,11 +19,13 @@ export async function authenticate(ctx: Context): Promise<Identity> {
     if (!m) throw new AppError('unauthenticated', 'the Authorization header must be "Bearer <API key>"');
     // Keys are read like everything else (the gateway's replica), falling back to the primary
     // for a key too new to have replicated yet.
-    return authenticateApiKey(m[1]!, async (prefix) => {
+    const identity = await authenticateApiKey(m[1]!, async (prefix) => {
       const row = await read(ctx, (db) => findApiKey(db, prefix));
       if (row || !primaryHealth().up || ctx.data.servedBy === 'primary') return row;
       return findApiKey(primary(), prefix);
     });
+    recordKeyUse(identity.keyId);
+    return identity;
   }
   return (await sessionIdentity(ctx)) ?? ANONYMOUS;
 }

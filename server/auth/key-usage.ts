@@ -1,0 +1,43 @@
+// API keys' last_used_at without a write per request: uses are collected in memory and written
+// in one statement every FLUSH_MS (a key used a thousand times in that window costs one row).
+import { primary } from '../db/client';
+import { logger } from '../telemetry/logger';
+
+const FLUSH_MS = 30_000;
+
+interface State {
+  pending: Map<string, Date>;
+  timer?: NodeJS.Timeout;
+}
+
+const g = globalThis as typeof globalThis & { __meridianKeyUsage?: State };
+const state: State = (g.__meridianKeyUsage ??= { pending: new Map() });
+
+export function recordKeyUse(keyId: string, at = new Date()): void {
+  state.pending.set(keyId, at);
+  if (!state.timer) {
+    state.timer = setInterval(() => void flushKeyUse(), FLUSH_MS);
+    state.timer.unref();
+  }
+}
+
+/** Writes the collected uses (one UPDATE); kept for the next round if the primary is away. */
+export async function flushKeyUse(): Promise<number> {
+  if (state.pending.size === 0) return 0;
+  const batch = [...state.pending];
+  state.pending.clear();
+  try {
+    await primary().$executeRawUnsafe(
+      `UPDATE api_keys AS k SET last_used_at = GREATEST(k.last_used_at, u.at)
+         FROM unnest($1::text[], $2::timestamptz[]) AS u(id, at)
+        WHERE k.id = u.id`,
+      batch.map(([id]) => id),
+      batch.map(([, at]) => at),
+    );
+    return batch.length;
+  } catch (e) {
+    for (const [id, at] of batch) if (!state.pending.has(id)) state.pending.set(id, at);
+    logger.warn({ err: (e as Error).message, keys: batch.length }, 'could not record API key use; will retry');
+    return 0;
+  }
+}
