@@ -1,8 +1,9 @@
 'use client';
 // Who is signed in, the organization they act in (switchable), and sign-out.
-import { signOut, useSession } from 'next-auth/react';
+import { useSession } from 'next-auth/react';
 import Link from 'next/link';
 import { useTransition } from 'react';
+import { SignOutButton } from './sign-out-button';
 
 export interface MenuUser {
   email: string;
@@ -57,13 +58,7 @@ export function UserMenu({ user }: { user: MenuUser | null }) {
       <span className="hidden text-slate-500 md:inline" data-testid="user-email">
         {user.email}
       </span>
-      <button
-        type="button"
-        onClick={() => void signOut({ redirectTo: '/sign-in' })}
-        className="rounded-md px-2 py-1 text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
-      >
-        Sign out
-      </button>
+      <SignOutButton compact />
     </div>
   );
 }

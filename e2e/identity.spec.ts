@@ -39,7 +39,8 @@ test('alice signs in to Arc, is kept out of Atlas, creates and revokes an API ke
   await page.mouse.move(0, 500);
   await page.screenshot({ path: 'e2e/.artifacts/arc-alice.png', fullPage: true, animations: 'disabled' });
 
-  await page.goto('/atlas');
+  const atlas = await page.goto('/atlas');
+  expect(atlas?.status()).toBe(403);
   await expect(page.getByRole('heading', { name: 'Atlas is for platform operators' })).toBeVisible();
 
   await page.goto('/arc/settings/api-keys');
@@ -64,7 +65,9 @@ test('alice signs in to Arc, is kept out of Atlas, creates and revokes an API ke
   await expect(row).toContainText('revoked');
   expect(await meWith(secret)).toBe(401);
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.goto('/sign-out');
+  await expect(page.getByRole('heading', { name: 'Sign out of Meridian?' })).toBeVisible();
+  await page.getByRole('main').getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/sign-in/);
   await page.goto('/arc');
   await expect(page).toHaveURL(/\/sign-in\?callbackUrl=(%2F|\/)arc$/);

@@ -93,7 +93,10 @@ function otherReplica(except?: string): ReadPlan | undefined {
 
 async function waitForBookmark(region: string, bookmark: bigint): Promise<boolean> {
   const known = replicaHealth(region).replayLsn;
-  if (known !== undefined && known >= bookmark) return true;
+  if (known !== undefined && known >= bookmark) {
+    metrics.bookmarkWaitSeconds.observe({ outcome: 'replica' }, 0); // the last probe already saw it
+    return true;
+  }
   const started = performance.now();
   const deadline = started + env().BOOKMARK_WAIT_MS;
   for (;;) {

@@ -4,6 +4,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { EmbeddedTopology } from './embedded/topology';
 import { query } from '../testing/db';
+import { parsePrometheusText } from '../testing/prometheus';
 
 const f = () => inject('faults');
 const key = (org: string, region: string) => f().keys.find((k) => k.org === org && k.region === region)!.key;
@@ -68,6 +69,21 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000): Pr
   throw new Error('condition not met in time');
 }
 
+/** The app's own histogram of bookmark waits, summarised (p50/p95 upper bounds by bucket). */
+async function bookmarkWaits(): Promise<string> {
+  const { samples } = parsePrometheusText(await (await fetch(`${f().baseUrl}/metrics`)).text());
+  const out: string[] = [];
+  for (const outcome of ['replica', 'primary']) {
+    const buckets = samples.filter(
+      (x) => x.name === 'meridian_bookmark_wait_seconds_bucket' && x.labels.outcome === outcome,
+    );
+    const total = buckets.find((b) => b.labels.le === '+Inf')?.value ?? 0;
+    const at = (q: number) => buckets.find((b) => b.value >= q * total)?.labels.le ?? '-';
+    out.push(`bookmark waits ending on ${outcome}: n=${total} p50≤${at(0.5)}s p95≤${at(0.95)}s`);
+  }
+  return out.join('; ');
+}
+
 async function setApplyDelay(region: string, delay: string): Promise<void> {
   await query(f().adminReplicas[region]!, `ALTER SYSTEM SET recovery_min_apply_delay = '${delay}'`);
   await query(f().adminReplicas[region]!, 'SELECT pg_reload_conf()');
@@ -106,7 +122,9 @@ describe('read-your-writes with causal bookmarks', () => {
     }
     await query(replica, 'SELECT pg_wal_replay_resume()');
     await setApplyDelay('lax1', '0');
-    console.log(`[faults] 1000 cycles: stale=${stale}, served by ${JSON.stringify(servedBy)}`);
+    console.log(
+      `[faults] 1000 cycles: stale=${stale}, served by ${JSON.stringify(servedBy)}, ${await bookmarkWaits()}`,
+    );
     expect(stale).toBe(0);
     // Both paths were exercised: the replica when it had caught up, the primary when it had not.
     expect(servedBy['replica:lax1'] ?? 0).toBeGreaterThan(0);

@@ -1,0 +1,21 @@
+import Link from 'next/link';
+
+export default function Forbidden() {
+  return (
+    <div
+      role="alert"
+      className="mx-auto mt-12 max-w-md space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-6 dark:border-amber-800 dark:bg-amber-950"
+    >
+      <h1 className="text-lg font-semibold">Atlas is for platform operators</h1>
+      <p className="text-sm text-slate-700 dark:text-slate-300">
+        Your account can&apos;t open this page. Your organization&apos;s clusters and settings are in Arc.
+      </p>
+      <Link
+        href="/arc"
+        className="inline-block text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+      >
+        Go to Arc →
+      </Link>
+    </div>
+  );
+}
