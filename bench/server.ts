@@ -2,25 +2,16 @@
 // `next start` on a free port. Stopped and deleted by `stop()`.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureBuild } from '../scripts/lib/build';
 import { prepareLocal, type LocalStack } from '../scripts/lib/local-stack';
+import { freePort, waitForHttp } from '../server/net/ports';
 
 export interface BenchServer {
   baseUrl: string;
   stack: LocalStack;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
@@ -40,14 +31,7 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
     },
   );
   const baseUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${baseUrl}/api/livez`)).ok) break;
-    } catch {
-      /* starting */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitForHttp(`${baseUrl}/api/livez`, 60_000);
   return {
     baseUrl,
     stack,

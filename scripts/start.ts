@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { env } from '../server/env';
+import { waitForHttp } from '../server/net/ports';
 import { prepareLocal, type LocalStack } from './lib/local-stack';
 import { ensureBuild } from './lib/build';
 
@@ -87,20 +88,6 @@ async function stopStaleServer(pidFile: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   log(`stopped the console left running by an earlier run (pid ${pid})`);
-}
-
-async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
 }
 
 main().catch((err: unknown) => {

@@ -87,6 +87,14 @@ export function env(): Env {
   return cached;
 }
 
+/**
+ * The secret behind sessions and bookmarks. `npm start` always provides one (generated once,
+ * kept in .data/auth-secret); the fixed fallback only serves unit tests and tools run bare.
+ */
+export function authSecret(): string {
+  return env().AUTH_SECRET ?? 'meridian-dev-secret-not-for-production-use-0000';
+}
+
 /** For tests that change process.env between cases. */
 export function resetEnvCache(): void {
   cached = undefined;

@@ -4,7 +4,7 @@
 import NextAuth, { CredentialsSignin } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { primary } from '../db/client';
-import { env } from '../env';
+import { authSecret } from '../env';
 import { isAppError } from '../errors';
 import { checkCredentials } from './sign-in';
 import { membershipsOf } from './users';
@@ -16,7 +16,7 @@ class RateLimited extends CredentialsSignin {
 export const SESSION_MAX_AGE = 12 * 60 * 60;
 
 export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth({
-  secret: env().AUTH_SECRET ?? 'meridian-dev-secret-not-for-production-use-0000',
+  secret: authSecret(),
   trustHost: true, // behind `next start` the Host header names the gateway
   session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE },
   pages: { signIn: '/sign-in' },

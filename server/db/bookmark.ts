@@ -3,13 +3,12 @@
 // primary). Opaque and tamper-evident (HMAC); a bookmark only ever asks for fresher data, it
 // grants nothing.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { env } from '../env';
+import { authSecret } from '../env';
 
 const VERSION = 'b1';
 
 function key(): Buffer {
-  const secret = env().AUTH_SECRET ?? 'meridian-dev-secret-not-for-production-use';
-  return createHmac('sha256', secret).update('meridian causal bookmark v1').digest();
+  return createHmac('sha256', authSecret()).update('meridian causal bookmark v1').digest();
 }
 
 function mac(payload: string): string {

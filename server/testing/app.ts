@@ -2,7 +2,7 @@
 // database with the demo data, made the app's DATABASE_URL for this test file.
 import { disconnectAll, primary } from '../db/client';
 import { seedDemo, type DemoCredentials } from '../demo/seed';
-import { resetEnvCache } from '../env';
+import { authSecret, resetEnvCache } from '../env';
 import { createContext, type RequestMeta } from '../api/context';
 import { createCaller } from '../api/root';
 import { freshDatabase } from './db';
@@ -36,7 +36,7 @@ export async function sessionCookie(userId: string, orgId: string | null): Promi
   const name = 'authjs.session-token';
   const token = await encode({
     token: { uid: userId, org: orgId, sub: userId },
-    secret: process.env.AUTH_SECRET ?? 'meridian-dev-secret-not-for-production-use-0000',
+    secret: authSecret(),
     salt: name,
   });
   return `${name}=${token}`;

@@ -3,12 +3,12 @@
 // pause and delay the database servers underneath it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ensureBuild } from '../../scripts/lib/build';
 import { prepareLocal, type LocalStack } from '../../scripts/lib/local-stack';
+import { freePort, waitForHttp } from '../net/ports';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -35,15 +35,6 @@ let server: ChildProcess | undefined;
 let stack: LocalStack | undefined;
 let root: string | undefined;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 export async function setup(project: TestProject): Promise<void> {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-faults-'));
   fs.chmodSync(root, 0o711);
@@ -59,14 +50,7 @@ export async function setup(project: TestProject): Promise<void> {
     },
   );
   const baseUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${baseUrl}/api/livez`)).ok) break;
-    } catch {
-      if (i > 300) throw new Error('the app did not start');
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitForHttp(`${baseUrl}/api/livez`, 120_000);
   const urls = stack.topology!.urls();
   project.provide('faults', {
     baseUrl,

@@ -3,17 +3,10 @@
 // (X-Meridian-Served-By, X-Degraded, X-Degraded-Reason, Idempotent-Replayed) out.
 import { BOOKMARK_COOKIE, BOOKMARK_HEADER, laterLsn, signBookmark, verifyBookmark } from '../../db/bookmark';
 import { AppError } from '../../errors';
+import { cookieValue } from '../../net/cookies';
 import type { Context } from '../context';
 
 const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
-
-function cookie(headers: Headers, name: string): string | undefined {
-  for (const part of (headers.get('cookie') ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return undefined;
-}
 
 export function readDataHeaders(ctx: Context, mutation: boolean): void {
   const header = ctx.req.headers.get(BOOKMARK_HEADER);
@@ -25,7 +18,8 @@ export function readDataHeaders(ctx: Context, mutation: boolean): void {
     }
   }
   // A stale or foreign cookie (e.g. after a secret rotation) is ignored, never an error.
-  const fromCookie = cookie(ctx.req.headers, BOOKMARK_COOKIE);
+  const raw = cookieValue(ctx.req.headers, BOOKMARK_COOKIE);
+  const fromCookie = raw ? decodeURIComponent(raw) : undefined;
   ctx.data.bookmark = laterLsn(bookmark, fromCookie ? verifyBookmark(fromCookie) : undefined);
 
   const key = ctx.req.headers.get('idempotency-key');

@@ -6,18 +6,11 @@ import { decode } from 'next-auth/jwt';
 import type { Identity } from '../../auth/identity';
 import { sessionSubject } from '../../auth/users';
 import { read } from '../../db/access';
-import { env } from '../../env';
+import { authSecret } from '../../env';
+import { cookieValue } from '../../net/cookies';
 import type { Context } from '../context';
 
 const COOKIES = ['__Secure-authjs.session-token', 'authjs.session-token'];
-
-function cookieValue(headers: Headers, name: string): string | undefined {
-  for (const part of (headers.get('cookie') ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
 
 export async function sessionIdentity(ctx: Context): Promise<Identity | undefined> {
   for (const name of COOKIES) {
@@ -25,7 +18,7 @@ export async function sessionIdentity(ctx: Context): Promise<Identity | undefine
     if (!raw) continue;
     const token = await decode({
       token: raw,
-      secret: env().AUTH_SECRET ?? 'meridian-dev-secret-not-for-production-use-0000',
+      secret: authSecret(),
       salt: name,
     }).catch(() => null);
     if (!token?.uid || typeof token.uid !== 'string') return undefined;

@@ -6,9 +6,9 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort, portInUse } from '../../net/ports';
 import { chownTree, pgRunAs, reachableBinDir, reachableDataDir, type RunAs } from './os-user';
 
 export interface TopologyOptions {
@@ -56,29 +56,6 @@ function binaries(): { binDir: string; version: string } {
   const manifest = path.join(path.dirname(require.resolve(pkg)), '..', 'package.json');
   const version = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string }).version;
   return { binDir: path.join(path.dirname(manifest), 'native', 'bin'), version };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function portInUse(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const sock = net.connect({ port, host: '127.0.0.1' });
-    sock.once('connect', () => {
-      sock.destroy();
-      resolve(true);
-    });
-    sock.once('error', () => resolve(false));
-  });
 }
 
 const secret = () => randomBytes(24).toString('base64url');
