@@ -1,7 +1,10 @@
 // The app router: one sub-router per area, plus a server-side caller.
 import { atlasRegionsRouter } from './routers/atlas/regions';
 import { apiKeysRouter } from './routers/api-keys';
+import { clustersRouter } from './routers/clusters';
 import { meRouter } from './routers/me';
+import { notificationsRouter } from './routers/notifications';
+import { workflowRunsRouter } from './routers/workflow-runs';
 import { projectsRouter } from './routers/projects';
 import { regionRouter } from './routers/region';
 import { routingRouter } from './routers/routing';
@@ -15,6 +18,9 @@ export const appRouter = router({
   projects: projectsRouter,
   me: meRouter,
   apiKeys: apiKeysRouter,
+  compute: router({ clusters: clustersRouter }),
+  notifications: notificationsRouter,
+  workflowRuns: workflowRunsRouter,
   atlas: router({ regions: atlasRegionsRouter }),
 });
 

@@ -13,7 +13,15 @@ import { appRouter } from './root';
 type Caller = ReturnType<typeof callerFor>['api'];
 
 interface Fixture {
-  acme: { orgId: string; projectId: string; keyId: string; adminId: string };
+  acme: {
+    orgId: string;
+    projectId: string;
+    keyId: string;
+    adminId: string;
+    clusterId: string;
+    notificationId: string;
+    runId: string;
+  };
   globex: { orgId: string; adminId: string };
 }
 
@@ -32,6 +40,12 @@ const CASES: Record<string, (api: Caller) => Promise<void>> = {
     expect(me.organization?.id).toBe(fx.globex.orgId);
     expect(JSON.stringify(me)).not.toContain(fx.acme.projectId);
   },
+  'me.updateSettings': async (api) => {
+    const err = await api.me.updateSettings({ default_region: 'zzz1' }).catch((e: unknown) => e);
+    expect(['invalid_region', 'region_not_allowed', 'forbidden']).toContain(code(err));
+    const aliceSettings = await primary().userSettings.findUnique({ where: { userId: fx.acme.adminId } });
+    expect(aliceSettings?.theme ?? 'system').toBe('system'); // nothing of another user changed
+  },
   'projects.list': async (api) => {
     const list = await api.projects.list({ limit: 200 });
     expect(list.data.map((p) => p.id)).not.toContain(fx.acme.projectId);
@@ -45,6 +59,39 @@ const CASES: Record<string, (api: Caller) => Promise<void>> = {
     const p = await api.projects.create({ name: `bola-${Date.now()}`, region: 'sfo1' });
     const row = await primary().project.findUniqueOrThrow({ where: { id: p.id } });
     expect(row.orgId).toBe(fx.globex.orgId); // created in the caller's organization, whatever it sends
+  },
+  'compute.clusters.list': async (api) => {
+    const all = [];
+    let cursor: string | undefined;
+    do {
+      const page = await api.compute.clusters.list({ limit: 10, cursor });
+      all.push(...page.data);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    expect(all.length).toBeGreaterThan(0);
+    const acmeIds = new Set((await primary().cluster.findMany({ where: { orgId: fx.acme.orgId } })).map((c) => c.id));
+    expect(all.some((c) => acmeIds.has(c.id))).toBe(false);
+  },
+  'compute.clusters.get': async (api) => {
+    expect(code(await api.compute.clusters.get({ id: fx.acme.clusterId }).catch((e: unknown) => e))).toBe('not_found');
+  },
+  'notifications.list': async (api) => {
+    const list = await api.notifications.list({ limit: 200 });
+    const acmeIds = new Set(
+      (await primary().notification.findMany({ where: { orgId: fx.acme.orgId } })).map((n) => n.id),
+    );
+    expect(list.data.some((n) => acmeIds.has(n.id))).toBe(false);
+  },
+  'notifications.markRead': async (api) => {
+    expect(code(await api.notifications.markRead({ id: fx.acme.notificationId }).catch((e: unknown) => e))).toBe(
+      'not_found',
+    );
+    expect((await primary().notification.findUniqueOrThrow({ where: { id: fx.acme.notificationId } })).read).toBe(
+      false,
+    );
+  },
+  'workflowRuns.get': async (api) => {
+    expect(code(await api.workflowRuns.get({ id: fx.acme.runId }).catch((e: unknown) => e))).toBe('not_found');
   },
   'apiKeys.list': async (api) => {
     const list = await api.apiKeys.list({});
@@ -80,6 +127,9 @@ beforeAll(async () => {
       orgId: acme.id,
       projectId: (await db.project.findFirstOrThrow({ where: { orgId: acme.id } })).id,
       keyId: (await db.apiKey.findFirstOrThrow({ where: { orgId: acme.id } })).id,
+      clusterId: (await db.cluster.findFirstOrThrow({ where: { orgId: acme.id } })).id,
+      notificationId: (await db.notification.findFirstOrThrow({ where: { orgId: acme.id, read: false } })).id,
+      runId: (await db.workflowRun.findFirstOrThrow({ where: { orgId: acme.id } })).id,
       adminId: alice.id,
     },
     globex: { orgId: globex.id, adminId: bob.id },

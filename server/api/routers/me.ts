@@ -1,7 +1,9 @@
 // GET /v1/me: who is calling, in which organization, with which regions.
 import { z } from 'zod';
 import { membershipsOf } from '../../auth/users';
-import { read } from '../../db/access';
+import { read, write } from '../../db/access';
+import { AppError } from '../../errors';
+import { isRegionCode } from '../../region/code';
 import { orgProcedure, router } from '../trpc';
 
 const Org = z.object({
@@ -11,7 +13,43 @@ const Org = z.object({
   allowed_regions: z.array(z.string()),
 });
 
+const Settings = z.object({ theme: z.enum(['system', 'light', 'dark']), default_region: z.string().nullable() });
+
 export const meRouter = router({
+  updateSettings: orgProcedure
+    .meta({
+      region: 'gateway',
+      openapi: { method: 'PATCH', path: '/me/settings', summary: 'Your theme and default region', tags: ['arc'] },
+    })
+    .input(
+      z
+        .object({
+          theme: z.enum(['system', 'light', 'dark']).optional(),
+          default_region: z.string().nullable().optional(),
+        })
+        .refine((v) => v.theme !== undefined || v.default_region !== undefined, 'send theme and/or default_region'),
+    )
+    .output(Settings)
+    .mutation(async ({ ctx, input }) => {
+      const id = ctx.identity;
+      if (id.kind !== 'session') throw new AppError('forbidden', 'settings belong to a signed-in user, not an API key');
+      const region = input.default_region;
+      if (region) {
+        if (!isRegionCode(region)) throw new AppError('invalid_region', `"${region}" is not a region code`);
+        if (!id.org?.allowedRegions.includes(region)) {
+          throw new AppError('region_not_allowed', `${region} is not one of your organization’s regions`);
+        }
+      }
+      const data = {
+        ...(input.theme ? { theme: input.theme } : {}),
+        ...(region !== undefined ? { defaultRegion: region } : {}),
+      };
+      const row = await write(ctx, (tx) =>
+        tx.userSettings.upsert({ where: { userId: id.userId }, create: { userId: id.userId, ...data }, update: data }),
+      );
+      return { theme: row.theme, default_region: row.defaultRegion };
+    }),
+
   get: orgProcedure
     .meta({ region: 'gateway', openapi: { method: 'GET', path: '/me', summary: 'The caller', tags: ['arc'] } })
     .input(z.object({}).optional())

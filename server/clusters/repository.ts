@@ -1,0 +1,96 @@
+// Clusters of one organization. Every function takes the organization's ID.
+import type { Db } from '../db/client';
+
+export interface ClusterView {
+  id: string;
+  name: string;
+  region: string;
+  project_id: string;
+  template: string;
+  node_count: number;
+  version: string;
+  status: string;
+  status_reason: string | null;
+  created_at: string;
+  updated_at: string;
+  ready_at: string | null;
+}
+
+type Row = {
+  id: string;
+  name: string;
+  region: string;
+  projectId: string;
+  template: string;
+  nodeCount: number;
+  version: string;
+  status: string;
+  statusReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  readyAt: Date | null;
+};
+
+export const toClusterView = (c: Row): ClusterView => ({
+  id: c.id,
+  name: c.name,
+  region: c.region,
+  project_id: c.projectId,
+  template: c.template,
+  node_count: c.nodeCount,
+  version: c.version,
+  status: c.status,
+  status_reason: c.statusReason,
+  created_at: c.createdAt.toISOString(),
+  updated_at: c.updatedAt.toISOString(),
+  ready_at: c.readyAt?.toISOString() ?? null,
+});
+
+/** Position in the newest-first order: `created_at` then `id`, so pages never skip or repeat. */
+export interface ClusterCursor {
+  createdAt: Date;
+  id: string;
+}
+
+export function encodeCursor(c: ClusterCursor): string {
+  return Buffer.from(`${c.createdAt.toISOString()}|${c.id}`).toString('base64url');
+}
+
+export function decodeCursor(raw: string): ClusterCursor | undefined {
+  const [at, id] = Buffer.from(raw, 'base64url').toString().split('|');
+  const createdAt = new Date(at ?? '');
+  return id && !Number.isNaN(createdAt.getTime()) ? { createdAt, id } : undefined;
+}
+
+export interface ClusterFilter {
+  region: string;
+  projectId?: string;
+  status?: string;
+  after?: ClusterCursor;
+  limit: number;
+}
+
+/** One region's page (newest first), excluding deleted clusters. */
+export async function listClusters(db: Db, orgId: string, f: ClusterFilter) {
+  const rows = await db.cluster.findMany({
+    where: {
+      orgId,
+      region: f.region,
+      ...(f.projectId ? { projectId: f.projectId } : {}),
+      ...(f.status ? { status: f.status as 'ready' } : { status: { not: 'deleted' } }),
+      ...(f.after
+        ? {
+            OR: [{ createdAt: { lt: f.after.createdAt } }, { createdAt: f.after.createdAt, id: { lt: f.after.id } }],
+          }
+        : {}),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: f.limit + 1,
+  });
+  return rows;
+}
+
+export async function getCluster(db: Db, orgId: string, id: string) {
+  const row = await db.cluster.findFirst({ where: { id, orgId, status: { not: 'deleted' } } });
+  return row ? toClusterView(row) : null;
+}

@@ -1,0 +1,74 @@
+// Notifications of one user within one organization.
+import type { Tx } from '../db/access';
+import type { Db } from '../db/client';
+
+export interface NotificationView {
+  id: string;
+  kind: string;
+  title: string;
+  body: string;
+  resource_id: string | null;
+  read: boolean;
+  read_at: string | null;
+  created_at: string;
+}
+
+type Row = {
+  id: string;
+  kind: string;
+  title: string;
+  body: string;
+  resourceId: string | null;
+  read: boolean;
+  readAt: Date | null;
+  createdAt: Date;
+};
+
+const view = (n: Row): NotificationView => ({
+  id: n.id,
+  kind: n.kind,
+  title: n.title,
+  body: n.body,
+  resource_id: n.resourceId,
+  read: n.read,
+  read_at: n.readAt?.toISOString() ?? null,
+  created_at: n.createdAt.toISOString(),
+});
+
+/** A user sees their own notifications and the organization-wide ones (no user). */
+const scope = (orgId: string, userId: string | null) => ({
+  orgId,
+  OR: [{ userId: null }, ...(userId ? [{ userId }] : [])],
+});
+
+export async function listNotifications(
+  db: Db,
+  orgId: string,
+  userId: string | null,
+  opts: { unreadOnly: boolean; limit: number; cursor?: string },
+) {
+  const rows = await db.notification.findMany({
+    where: {
+      ...scope(orgId, userId),
+      ...(opts.unreadOnly ? { read: false } : {}),
+      ...(opts.cursor ? { id: { lt: opts.cursor } } : {}),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: opts.limit + 1,
+  });
+  const unread = await db.notification.count({ where: { ...scope(orgId, userId), read: false } });
+  const page = rows.slice(0, opts.limit);
+  return { data: page.map(view), next_cursor: rows.length > opts.limit ? page.at(-1)!.id : null, unread_count: unread };
+}
+
+export async function markRead(
+  tx: Tx,
+  orgId: string,
+  userId: string | null,
+  id: string,
+): Promise<NotificationView | null> {
+  const row = await tx.notification.findFirst({ where: { id, ...scope(orgId, userId) } });
+  if (!row) return null;
+  if (row.read) return view(row);
+  return view(await tx.notification.update({ where: { id: row.id }, data: { read: true, readAt: new Date() } }));
+}
