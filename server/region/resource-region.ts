@@ -2,7 +2,9 @@
 // Scoped like every other read: a resource of another organization has no region (null), so
 // its existence is never revealed.
 import type { OrgContext } from '../auth/identity';
-import { primary } from '../db/client';
+import { isConnectionError } from '../db/access';
+import { primary, replica, type Db } from '../db/client';
+import { replicaRegions } from '../db/topology';
 import { idPrefix } from '../ids';
 
 export interface LookupScope {
@@ -10,9 +12,22 @@ export interface LookupScope {
   operator: boolean;
 }
 
+/** The primary first (it has a resource created a moment ago); any replica when it is down. */
 export async function storedRegion(id: string, scope: LookupScope): Promise<string | null> {
+  let lastError: unknown;
+  for (const db of [() => primary(), ...replicaRegions().map((r) => () => replica(r)!)]) {
+    try {
+      return await lookup(db(), id, scope);
+    } catch (e) {
+      if (!isConnectionError(e)) throw e;
+      lastError = e;
+    }
+  }
+  throw lastError;
+}
+
+async function lookup(db: Db, id: string, scope: LookupScope): Promise<string | null> {
   const prefix = idPrefix(id);
-  const db = primary();
   const orgWhere = scope.operator ? {} : scope.org ? { orgId: scope.org.id } : undefined;
   switch (prefix) {
     case 'cls':
