@@ -3,6 +3,7 @@
 // Each adapter builds a RequestMeta; the one request middleware does the rest.
 import type { Identity, OrgContext } from '../auth/identity';
 import { ANONYMOUS } from '../auth/identity';
+import { AppError } from '../errors';
 import type { RegionSource } from '../region/resolve';
 
 export type Transport = 'rest' | 'trpc' | 'action';
@@ -54,6 +55,12 @@ export interface Context {
   /** Response headers set so far (mirrors setHeader; server actions return them). */
   responseHeaders: Record<string, string>;
   data: DataState;
+}
+
+/** The organization an Arc procedure acts in; a signed-in user who has none gets 403. */
+export function requireOrg(ctx: Context): OrgContext {
+  if (!ctx.org) throw new AppError('forbidden', 'choose an organization first');
+  return ctx.org;
 }
 
 export function createContext(req: RequestMeta): Context {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../api-keys/repository';
 import { idempotentWrite, read, write } from '../../db/access';
 import { AppError } from '../../errors';
-import type { Context } from '../context';
+import { requireOrg, type Context } from '../context';
 import { orgProcedure, router } from '../trpc';
 
 const Key = z.object({
@@ -17,11 +17,6 @@ const Key = z.object({
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
 });
-
-function requireOrg(ctx: Context) {
-  if (!ctx.org) throw new AppError('forbidden', 'choose an organization first');
-  return ctx.org;
-}
 
 function requireAdmin(ctx: Context) {
   const org = requireOrg(ctx);

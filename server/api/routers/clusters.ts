@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor, getCluster, listClusters, toClusterView } f
 import { read } from '../../db/access';
 import { AppError, isAppError } from '../../errors';
 import { isId } from '../../ids';
-import type { Context } from '../context';
+import { requireOrg } from '../context';
 import { orgProcedure, router } from '../trpc';
 
 const Cluster = z.object({
@@ -25,11 +25,6 @@ const Cluster = z.object({
 });
 
 const STATUSES = ['pending', 'provisioning', 'ready', 'failed', 'deleting'] as const;
-
-function requireOrg(ctx: Context) {
-  if (!ctx.org) throw new AppError('forbidden', 'choose an organization first');
-  return ctx.org;
-}
 
 export const clustersRouter = router({
   list: orgProcedure

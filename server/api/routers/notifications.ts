@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { read, write } from '../../db/access';
 import { AppError } from '../../errors';
 import { listNotifications, markRead } from '../../notifications/repository';
-import type { Context } from '../context';
+import { requireOrg, type Context } from '../context';
 import { orgProcedure, router } from '../trpc';
 
 const Notification = z.object({
@@ -18,8 +18,7 @@ const Notification = z.object({
 });
 
 function who(ctx: Context) {
-  if (!ctx.org) throw new AppError('forbidden', 'choose an organization first');
-  return { orgId: ctx.org.id, userId: ctx.identity.kind === 'session' ? ctx.identity.userId : null };
+  return { orgId: requireOrg(ctx).id, userId: ctx.identity.kind === 'session' ? ctx.identity.userId : null };
 }
 
 export const notificationsRouter = router({

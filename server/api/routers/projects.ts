@@ -4,7 +4,7 @@ import { idempotentWrite, read } from '../../db/access';
 import { AppError } from '../../errors';
 import { isRegionCode } from '../../region/code';
 import { createProject, getProject, listProjects } from '../../projects/repository';
-import type { Context } from '../context';
+import { requireOrg } from '../context';
 import { orgProcedure, router } from '../trpc';
 
 const Project = z.object({
@@ -13,11 +13,6 @@ const Project = z.object({
   default_region: z.string().nullable(),
   created_at: z.string(),
 });
-
-function orgOf(ctx: Context) {
-  if (!ctx.org) throw new AppError('forbidden', 'this endpoint needs an organization');
-  return ctx.org;
-}
 
 export const projectsRouter = router({
   list: orgProcedure
@@ -31,7 +26,7 @@ export const projectsRouter = router({
     )
     .output(z.object({ data: z.array(Project), next_cursor: z.string().nullable() }))
     .query(({ ctx, input }) => {
-      const org = orgOf(ctx);
+      const org = requireOrg(ctx);
       return read(ctx, (db) => listProjects(db, org.id, { limit: input.limit, cursor: input.cursor }));
     }),
 
@@ -40,7 +35,7 @@ export const projectsRouter = router({
     .input(z.object({ id: z.string() }))
     .output(Project)
     .query(async ({ ctx, input }) => {
-      const org = orgOf(ctx);
+      const org = requireOrg(ctx);
       const project = await read(ctx, (db) => getProject(db, org.id, input.id));
       if (!project) throw new AppError('not_found', `no project ${input.id}`);
       return project;
@@ -65,7 +60,7 @@ export const projectsRouter = router({
     )
     .output(Project)
     .mutation(async ({ ctx, input }) => {
-      const org = orgOf(ctx);
+      const org = requireOrg(ctx);
       const defaultRegion = input.default_region ?? null;
       if (defaultRegion !== null) {
         if (!isRegionCode(defaultRegion))

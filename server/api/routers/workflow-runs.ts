@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { read } from '../../db/access';
 import { AppError } from '../../errors';
 import { getRun } from '../../workflows/repository';
+import { requireOrg } from '../context';
 import { orgProcedure, router } from '../trpc';
 
 const Step = z.object({
@@ -37,8 +38,7 @@ export const workflowRunsRouter = router({
       }),
     )
     .query(async ({ ctx, input }) => {
-      if (!ctx.org) throw new AppError('forbidden', 'choose an organization first');
-      const orgId = ctx.org.id;
+      const orgId = requireOrg(ctx).id;
       const run = await read(ctx, (db) => getRun(db, orgId, input.id));
       if (!run) throw new AppError('not_found', `no workflow run ${input.id}`);
       return run;
