@@ -49,7 +49,7 @@ function rng(seed: number) {
 }
 
 export async function seedDemo(db: Db, opts: SeedOptions): Promise<DemoCredentials> {
-  const [mothership, ...others] = opts.regions;
+  const [mothership] = opts.regions;
   if (!mothership) throw new Error('at least one region is required');
   const globexRegions = opts.regions.slice(0, 3);
 
@@ -68,7 +68,6 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<DemoCredentia
       update: { baseUrl: data.baseUrl },
     });
   }
-  void others;
 
   const mark = await db.directorySetting.findUnique({ where: { key: SEED_MARK } });
   if (!mark) await seedOnce(db, mothership, globexRegions);

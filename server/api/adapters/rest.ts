@@ -1,7 +1,7 @@
 // The public REST API (/v1/…): the same procedures as tRPC, exposed by trpc-to-openapi from
 // each procedure's `openapi` meta. Errors leave as the contract's {"error": {…}} body.
 import { createOpenApiFetchHandler } from 'trpc-to-openapi';
-import { AppError, errorBody, type ErrorBody } from '../../errors';
+import { AppError, type ErrorBody } from '../../errors';
 import { createContext, type Context } from '../context';
 import { toAppError } from '../middleware/request';
 import { appRouter } from '../root';
@@ -58,5 +58,3 @@ async function restFailure(res: Response): Promise<AppError> {
       return toAppError(new Error(body.message ?? `REST adapter answered ${res.status}`));
   }
 }
-
-export { errorBody };

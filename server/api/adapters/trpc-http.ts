@@ -1,7 +1,7 @@
 // tRPC over HTTP for the browser (/api/trpc). One procedure per request (the client uses
 // httpLink), so each response carries that procedure's request ID and region headers.
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { createContext, type Context } from '../context';
+import { createContext } from '../context';
 import { toAppError } from '../middleware/request';
 import { appRouter } from '../root';
 import { runService } from './service-route';
@@ -28,5 +28,3 @@ export async function handleTrpc(req: Request): Promise<Response> {
   // No procedure ran (unknown path, unparsable input): still a request with an ID and a log line.
   return runService(req, { name: 'trpc.unmatched' }, async () => res);
 }
-
-export type { Context };
