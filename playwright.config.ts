@@ -45,6 +45,6 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'pipe',
     gracefulShutdown: { signal: 'SIGTERM', timeout: 30_000 },
-    env: { PORT: String(PORT), MERIDIAN_DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: 'warn' },
+    env: { PORT: String(PORT), MERIDIAN_DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: 'warn', WORKFLOW_STEP_MS: '500' },
   },
 });

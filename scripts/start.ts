@@ -1,6 +1,7 @@
 // `npm start`: brings the whole local console up. Databases (the embedded primary + one
 // replica per region, unless DATABASE_URL is set), migrations, demo data, a production build
-// when the sources changed, then `next start`. Ctrl-C stops everything it started.
+// when the sources changed, one workflow worker per region, then `next start`. Ctrl-C stops
+// everything it started.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,7 +19,30 @@ async function main(): Promise<void> {
   log(`databases ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   await ensureBuild(log);
-  await stopStaleServer(path.join(stack.dataDir, 'next.pid'));
+  await stopStaleServer(path.join(stack.dataDir, 'next.pid'), 'next');
+  const workers = new Map<string, ChildProcess>();
+  let stopping = false;
+  const startWorker = (region: string) => {
+    const pidFile = path.join(stack.dataDir, `worker-${region}.pid`);
+    // node itself runs the worker (tsx as a loader), so the PID we hold is the worker's.
+    const w = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/workflows/main.ts')], {
+      env: { ...process.env, ...stack.appEnv, WORKFLOW_REGIONS: region, NODE_ENV: 'production' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+      detached: true,
+    });
+    fs.writeFileSync(pidFile, String(w.pid));
+    workers.set(region, w);
+    w.on('exit', (code, signal) => {
+      if (stopping) return;
+      log(`the ${region} workflow worker exited (${signal ?? code}); restarting it — its runs carry on`);
+      setTimeout(() => !stopping && startWorker(region), 1_000);
+    });
+  };
+  for (const region of e.MERIDIAN_REGIONS) {
+    await stopStaleServer(path.join(stack.dataDir, `worker-${region}.pid`), 'workflows/main');
+    startWorker(region);
+  }
+  log(`workflow workers started for ${[...workers.keys()].join(', ')}`);
 
   const next: ChildProcess = spawn(
     process.execPath,
@@ -31,15 +55,13 @@ async function main(): Promise<void> {
   );
   fs.writeFileSync(path.join(stack.dataDir, 'next.pid'), String(next.pid));
 
-  let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log(`${signal}: stopping the console and the databases…`);
-    if (next.exitCode === null) {
-      next.kill('SIGTERM');
-      await new Promise((r) => next.once('exit', r));
-    }
+    const children = [next, ...workers.values()].filter((c) => c.exitCode === null && c.signalCode === null);
+    for (const c of children) c.kill('SIGTERM');
+    await Promise.all(children.map((c) => new Promise((r) => c.once('exit', r))));
     await stack.stop();
     log('stopped cleanly');
     process.exit(0);
@@ -67,14 +89,14 @@ async function main(): Promise<void> {
   log('Press Ctrl-C to stop.');
 }
 
-/** A console left running by a launcher that was killed (SIGKILL) would hold the port. */
-async function stopStaleServer(pidFile: string): Promise<void> {
+/** A console or worker left running by a launcher that was killed (SIGKILL) would hold the port or the queue. */
+async function stopStaleServer(pidFile: string, marker: string): Promise<void> {
   if (!fs.existsSync(pidFile)) return;
   const pid = Number(fs.readFileSync(pidFile, 'utf8'));
   fs.rmSync(pidFile);
   try {
     const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    if (!cmd.includes('next')) return;
+    if (!cmd.includes(marker)) return;
     process.kill(pid, 'SIGTERM');
   } catch {
     return; // not running
@@ -87,7 +109,7 @@ async function stopStaleServer(pidFile: string): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  log(`stopped the console left running by an earlier run (pid ${pid})`);
+  log(`stopped a process left running by an earlier run (pid ${pid}: ${path.basename(pidFile, '.pid')})`);
 }
 
 main().catch((err: unknown) => {

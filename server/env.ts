@@ -66,6 +66,34 @@ const schema = z.object({
   HEALTH_PROBE_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   /** Retry-After (seconds) sent with 503 primary_unavailable. */
   PRIMARY_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).default(5),
+  /** How long each simulated provisioning step of a workflow run takes (demo and tests run fast). */
+  WORKFLOW_STEP_MS: z.coerce.number().int().min(0).max(600_000).default(1500),
+  /** A step whose worker stops answering for this long is given to another worker (or a restarted one). */
+  WORKFLOW_STEP_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Retries of a failed step before the run fails, with exponential backoff from WORKFLOW_RETRY_DELAY_SECONDS. */
+  WORKFLOW_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(4),
+  WORKFLOW_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).max(600).default(1),
+  /** How often the queue looks for steps whose worker died (pg-boss maintenance). */
+  WORKFLOW_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /** Steps one worker process executes at once, per region. */
+  WORKFLOW_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** How often an idle worker polls its region's queue. */
+  WORKFLOW_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
+  /** Regions whose workflow runs this worker process executes (default: every MERIDIAN_REGIONS entry). */
+  WORKFLOW_REGIONS: z
+    .string()
+    .optional()
+    .transform((s) =>
+      s
+        ? s
+            .split(',')
+            .map((r) => r.trim())
+            .filter(Boolean)
+        : undefined,
+    )
+    .pipe(z.array(regionCode).optional()),
+  /** Testing aid: `step:n,…` makes the first n attempts of a step fail (a transient fault), e.g. `bootstrap_control_plane:2`. */
+  WORKFLOW_FAULTS: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CHROMIUM_PATH: z.string().optional(),
 });

@@ -9,6 +9,7 @@ import { migrate } from '../../server/db/migrate';
 import { seedDemo, type DemoCredentials } from '../../server/demo/seed';
 import { env, resetEnvCache } from '../../server/env';
 import { localRegionUrl } from '../../server/region/catalog';
+import { installQueues } from '../../server/workflows/queue';
 
 export interface LocalStack {
   /** Variables the Next server needs (database URLs, auth secret). */
@@ -67,6 +68,7 @@ export async function prepareLocal(opts: LocalStackOptions = {}): Promise<LocalS
 
   const m = await migrate(databases.primary);
   if (m.applied.length) log(`applied migrations: ${m.applied.join(', ')}`);
+  await installQueues(databases.primary, e.MERIDIAN_REGIONS);
 
   const credentialsFile = path.join(dataDir, 'demo-credentials.json');
   const previous = fs.existsSync(credentialsFile)

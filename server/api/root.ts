@@ -4,11 +4,13 @@ import { apiKeysRouter } from './routers/api-keys';
 import { clustersRouter } from './routers/clusters';
 import { meRouter } from './routers/me';
 import { notificationsRouter } from './routers/notifications';
+import { organizationRouter } from './routers/organization';
 import { workflowRunsRouter } from './routers/workflow-runs';
 import { projectsRouter } from './routers/projects';
 import { regionRouter } from './routers/region';
 import { routingRouter } from './routers/routing';
 import { systemRouter } from './routers/system';
+import { templatesRouter } from './routers/templates';
 import { createCallerFactory, router } from './trpc';
 
 export const appRouter = router({
@@ -18,7 +20,8 @@ export const appRouter = router({
   projects: projectsRouter,
   me: meRouter,
   apiKeys: apiKeysRouter,
-  compute: router({ clusters: clustersRouter }),
+  organization: organizationRouter,
+  compute: router({ clusters: clustersRouter, templates: templatesRouter }),
   notifications: notificationsRouter,
   workflowRuns: workflowRunsRouter,
   atlas: router({ regions: atlasRegionsRouter }),

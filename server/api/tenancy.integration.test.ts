@@ -75,6 +75,41 @@ const CASES: Record<string, (api: Caller) => Promise<void>> = {
   'compute.clusters.get': async (api) => {
     expect(code(await api.compute.clusters.get({ id: fx.acme.clusterId }).catch((e: unknown) => e))).toBe('not_found');
   },
+  'compute.clusters.create': async (api) => {
+    const name = `bola-${Date.now()}`;
+    const err = await api.compute.clusters
+      .create({ name, project_id: fx.acme.projectId, template: 'k8s-small', node_count: 1, region: 'sfo1' })
+      .catch((e: unknown) => e);
+    expect(code(err)).toBe('not_found'); // acme's project is invisible, so no cluster anywhere
+    expect(await primary().cluster.count({ where: { name } })).toBe(0);
+  },
+  'compute.clusters.delete': async (api) => {
+    expect(code(await api.compute.clusters.delete({ id: fx.acme.clusterId }).catch((e: unknown) => e))).toBe(
+      'not_found',
+    );
+    expect((await primary().cluster.findUniqueOrThrow({ where: { id: fx.acme.clusterId } })).status).toBe('ready');
+  },
+  'compute.clusters.kubeconfig': async (api) => {
+    expect(code(await api.compute.clusters.kubeconfig({ id: fx.acme.clusterId }).catch((e: unknown) => e))).toBe(
+      'not_found',
+    );
+  },
+  'compute.templates.list': async (api) => {
+    const list = await api.compute.templates.list({});
+    for (const t of list.data)
+      expect(Object.keys(t.capacity).every((r) => ['sfo1', 'lax1', 'ams1'].includes(r))).toBe(true);
+  },
+  'organization.get': async (api) => {
+    const org = await api.organization.get({});
+    expect(org.id).toBe(fx.globex.orgId);
+    expect(org.members.map((m) => m.user_id)).not.toContain(fx.acme.adminId);
+  },
+  'notifications.markAllRead': async (api) => {
+    await api.notifications.markAllRead({});
+    expect((await primary().notification.findUniqueOrThrow({ where: { id: fx.acme.notificationId } })).read).toBe(
+      false,
+    );
+  },
   'notifications.list': async (api) => {
     const list = await api.notifications.list({ limit: 200 });
     const acmeIds = new Set(
@@ -127,7 +162,7 @@ beforeAll(async () => {
       orgId: acme.id,
       projectId: (await db.project.findFirstOrThrow({ where: { orgId: acme.id } })).id,
       keyId: (await db.apiKey.findFirstOrThrow({ where: { orgId: acme.id } })).id,
-      clusterId: (await db.cluster.findFirstOrThrow({ where: { orgId: acme.id } })).id,
+      clusterId: (await db.cluster.findFirstOrThrow({ where: { orgId: acme.id, status: 'ready' } })).id,
       notificationId: (await db.notification.findFirstOrThrow({ where: { orgId: acme.id, read: false } })).id,
       runId: (await db.workflowRun.findFirstOrThrow({ where: { orgId: acme.id } })).id,
       adminId: alice.id,

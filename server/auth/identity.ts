@@ -16,7 +16,11 @@ export type Identity =
       platformOperator: boolean;
       org: OrgContext | null;
       orgRole: 'member' | 'admin' | null;
+      /** The project chosen in this session (it belongs to `org`), if any. */
+      project: { id: string; name: string; defaultRegion: string | null } | null;
+      /** The session's default regions, most specific first: the project's, then the user's own. */
       projectRegion: string | null;
+      userRegion: string | null;
     }
   | {
       kind: 'api_key';

@@ -43,7 +43,21 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth({
       if (trigger === 'update' && typeof (session as { orgId?: unknown })?.orgId === 'string' && token.uid) {
         const wanted = (session as { orgId: string }).orgId;
         const mine = await membershipsOf(primary(), String(token.uid));
-        if (mine.some((m) => m.org.id === wanted)) token.org = wanted; // never trust the client's pick
+        if (mine.some((m) => m.org.id === wanted) && wanted !== token.org) {
+          token.org = wanted; // never trust the client's pick
+          token.project = null; // a project belongs to one organization
+        }
+      }
+      const pick = (session as { projectId?: unknown } | undefined)?.projectId;
+      if (trigger === 'update' && (pick === null || typeof pick === 'string') && token.uid) {
+        if (pick === null) token.project = null;
+        else if (typeof token.org === 'string') {
+          const mine = await primary().project.findFirst({
+            where: { id: pick, orgId: token.org },
+            select: { id: true },
+          });
+          if (mine) token.project = mine.id; // only a project of the organization the session acts in
+        }
       }
       return token;
     },

@@ -31,7 +31,7 @@ export async function membershipsOf(db: Db, userId: string): Promise<MembershipV
 }
 
 /** The user and their membership in `orgId` (null when not a member any more). */
-export async function sessionSubject(db: Db, userId: string, orgId: string | null) {
+export async function sessionSubject(db: Db, userId: string, orgId: string | null, projectId: string | null = null) {
   const user = await db.user.findUnique({
     where: { id: userId },
     select: { id: true, email: true, platformRole: true, settings: { select: { defaultRegion: true } } },
@@ -43,8 +43,16 @@ export async function sessionSubject(db: Db, userId: string, orgId: string | nul
         include: { organization: { include: { allowedRegions: true } } },
       })
     : null;
+  const project =
+    membership && projectId
+      ? await db.project.findFirst({
+          where: { id: projectId, orgId: membership.orgId },
+          select: { id: true, name: true, defaultRegion: true },
+        })
+      : null;
   return {
     user,
+    project,
     membership: membership
       ? {
           role: membership.role,

@@ -1,5 +1,7 @@
 // Clusters of one organization. Every function takes the organization's ID.
+import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
+import { newId } from '../ids';
 
 export interface ClusterView {
   id: string;
@@ -93,4 +95,49 @@ export async function listClusters(db: Db, orgId: string, f: ClusterFilter) {
 export async function getCluster(db: Db, orgId: string, id: string) {
   const row = await db.cluster.findFirst({ where: { id, orgId, status: { not: 'deleted' } } });
   return row ? toClusterView(row) : null;
+}
+
+/** The newest workflow run of a cluster (its create or delete), if any. */
+export async function latestRunId(db: Db, orgId: string, clusterId: string): Promise<string | null> {
+  const run = await db.workflowRun.findFirst({
+    where: { orgId, clusterId },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    select: { id: true },
+  });
+  return run?.id ?? null;
+}
+
+export interface NewCluster {
+  orgId: string;
+  projectId: string;
+  region: string;
+  name: string;
+  template: string;
+  nodeCount: number;
+  version: string;
+}
+
+/** Serializes creates of one name in one organization (no duplicate names among live clusters). */
+export async function lockClusterName(tx: Tx, orgId: string, name: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`cluster:${orgId}:${name}`}, 0))`;
+}
+
+export async function liveClusterNamed(tx: Tx, orgId: string, name: string) {
+  return tx.cluster.findFirst({
+    where: { orgId, name, status: { not: 'deleted' } },
+    select: { id: true, region: true },
+  });
+}
+
+export async function insertCluster(tx: Tx, c: NewCluster) {
+  return tx.cluster.create({ data: { id: newId('cls'), status: 'pending', ...c } });
+}
+
+/** Moves a ready or failed cluster to `deleting`; null when it is in another state (or not ours). */
+export async function markDeleting(tx: Tx, orgId: string, id: string) {
+  const n = await tx.cluster.updateMany({
+    where: { id, orgId, status: { in: ['ready', 'failed'] } },
+    data: { status: 'deleting', statusReason: null },
+  });
+  return n.count ? tx.cluster.findUniqueOrThrow({ where: { id } }) : null;
 }

@@ -1,5 +1,5 @@
 // The local demo's data (CONTRACT.md, "Local demo"): regions, `acme` (single region) and
-// `globex` (three regions), their users, projects, clusters in varied states, ~60 servers,
+// `globex` (three regions), their users, projects, clusters in varied states, 144 servers,
 // notifications and one API key per organization and allowed region. Idempotent: the data is
 // written once (marked in directory.settings); later runs only make sure the printed
 // credentials still work.
@@ -8,6 +8,8 @@ import { mintApiKey, parseApiKey } from '../auth/api-key-format';
 import type { Db } from '../db/client';
 import { newId, randomBase62 } from '../ids';
 import { describeRegion } from '../region/catalog';
+import { WORKFLOWS } from '../workflows/definitions';
+import { enqueueStep } from '../workflows/queue';
 
 export interface DemoCredentials {
   global_url: string;
@@ -37,7 +39,6 @@ const USERS = [
 
 const TEMPLATES = ['k8s-standard', 'k8s-gpu', 'k8s-small'];
 const CLUSTER_STATES = ['ready', 'ready', 'ready', 'provisioning', 'pending', 'failed', 'deleting'] as const;
-const STEP_NAMES = ['validate', 'allocate_servers', 'bootstrap_control_plane', 'join_workers', 'ready'];
 
 /** A small deterministic PRNG so the demo looks the same on every machine. */
 function rng(seed: number) {
@@ -207,11 +208,11 @@ async function seedOnce(db: Db, mothership: string, globexRegions: string[]): Pr
         }
       }
 
-      // ~60 servers: 20 per region over two zones, five racks, two cages.
+      // 144 servers: 48 per region over two zones, five racks, two cages.
       const servers: { id: string; region: string; status: string }[] = [];
       for (const region of globexRegions) {
-        for (let i = 0; i < 20; i++) {
-          const zone = `${region}-${i < 10 ? 'a' : 'b'}`;
+        for (let i = 0; i < 48; i++) {
+          const zone = `${region}-${i < 24 ? 'a' : 'b'}`;
           const gpu = i % 7 === 0;
           const status = i % 11 === 5 ? 'maintenance' : i % 13 === 7 ? 'offline' : 'available';
           const s = await tx.server.create({
@@ -254,7 +255,8 @@ async function seedOnce(db: Db, mothership: string, globexRegions: string[]): Pr
             region: plan.region,
             name: `${plan.org === 'acme' ? pick(['api', 'web', 'etl', 'ml']) : pick(['core', 'edge', 'batch', 'search'])}-${String(n).padStart(2, '0')}`,
             template: pick(TEMPLATES),
-            nodeCount: pick([3, 3, 5, 7]),
+            // Clusters still being provisioned ask for few nodes, so the demo's regions keep room.
+            nodeCount: status === 'pending' || status === 'provisioning' ? pick([1, 2]) : pick([3, 3, 5, 7]),
             version: pick(['1.33.2', '1.34.1']),
             status,
             statusReason: status === 'failed' ? 'allocate_servers: not enough available servers in zone' : null,
@@ -280,12 +282,15 @@ async function seedOnce(db: Db, mothership: string, globexRegions: string[]): Pr
               : status === 'pending'
                 ? 'queued'
                 : 'running';
-        const doneSteps = status === 'ready' ? 5 : status === 'failed' ? 1 : status === 'provisioning' ? 2 : 0;
+        const kind = status === 'deleting' ? 'delete-cluster' : 'create-cluster';
+        const doneSteps =
+          status === 'ready' ? 5 : status === 'failed' ? 1 : status === 'provisioning' || status === 'deleting' ? 2 : 0;
+        const runId = newId('run');
         await tx.workflowRun.create({
           data: {
-            id: newId('run'),
+            id: runId,
             orgId: org.id,
-            kind: status === 'deleting' ? 'delete-cluster' : 'create-cluster',
+            kind,
             region: plan.region,
             clusterId: cluster.id,
             status: runStatus,
@@ -296,7 +301,7 @@ async function seedOnce(db: Db, mothership: string, globexRegions: string[]): Pr
             finishedAt:
               runStatus === 'succeeded' || runStatus === 'failed' ? new Date(createdAt.getTime() + 240_000) : null,
             steps: {
-              create: STEP_NAMES.map((name, position) => ({
+              create: WORKFLOWS[kind].map((name, position) => ({
                 position,
                 name,
                 status:
@@ -314,6 +319,10 @@ async function seedOnce(db: Db, mothership: string, globexRegions: string[]): Pr
             },
           },
         });
+        if (runStatus === 'queued' || runStatus === 'running') {
+          // In flight: the region's workers carry it on from the step it is at.
+          await enqueueStep(tx, plan.region, { runId, position: doneSteps });
+        }
         if (status === 'ready' || status === 'failed') {
           const admin = USERS.find((u) => u.org === plan.org)!;
           await tx.notification.create({

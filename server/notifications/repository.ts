@@ -1,6 +1,7 @@
 // Notifications of one user within one organization.
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
+import { newId } from '../ids';
 
 export interface NotificationView {
   id: string;
@@ -71,4 +72,37 @@ export async function markRead(
   if (!row) return null;
   if (row.read) return view(row);
   return view(await tx.notification.update({ where: { id: row.id }, data: { read: true, readAt: new Date() } }));
+}
+
+/** Marks every notification the user sees as read; returns how many changed. */
+export async function markAllRead(tx: Tx, orgId: string, userId: string | null): Promise<number> {
+  const r = await tx.notification.updateMany({
+    where: { ...scope(orgId, userId), read: false },
+    data: { read: true, readAt: new Date() },
+  });
+  return r.count;
+}
+
+export interface NewNotification {
+  orgId: string;
+  /** null: everyone in the organization sees it. */
+  userId: string | null;
+  kind: string;
+  title: string;
+  body: string;
+  resourceId?: string;
+}
+
+export async function notify(tx: Tx, n: NewNotification): Promise<void> {
+  await tx.notification.create({
+    data: {
+      id: newId('ntf'),
+      orgId: n.orgId,
+      userId: n.userId,
+      kind: n.kind,
+      title: n.title,
+      body: n.body,
+      resourceId: n.resourceId ?? null,
+    },
+  });
 }

@@ -65,6 +65,11 @@ describe('resolveRegion: every cascade step', () => {
       { kind: 'fan-out', regions: ['ams1', 'lax1', 'sfo1'], source: 'fan-out' },
     ],
     [
+      'resource not found, mutation: not_found (nothing to route to)',
+      { method: 'DELETE', session: globex, resourceId: 'cls_x', resourceRegion: null },
+      { kind: 'error', code: 'not_found', message: 'no such resource: cls_x' },
+    ],
+    [
       'GET fans out over the org’s regions',
       { session: globex },
       { kind: 'fan-out', regions: ['ams1', 'lax1', 'sfo1'], source: 'fan-out' },
@@ -170,7 +175,8 @@ describe('resolveRegion: properties', () => {
       fc.property(arbitraryInput, (input) => {
         const r = resolveRegion({ ...input, known } as ResolveInput);
         expect(['region', 'fan-out', 'lookup', 'error']).toContain(r.kind);
-        if (r.kind === 'error') expect(['invalid_region', 'region_required', 'region_not_allowed']).toContain(r.code);
+        if (r.kind === 'error')
+          expect(['invalid_region', 'region_required', 'region_not_allowed', 'not_found']).toContain(r.code);
         if (r.kind === 'region') expect(known.has(r.region)).toBe(true);
       }),
       { numRuns: 5000 },

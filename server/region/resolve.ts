@@ -41,7 +41,7 @@ export type Resolution =
   /** The cascade reached the resource step: look up `resourceId` and resolve again. */
   | { kind: 'lookup'; resourceId: string };
 
-export type ResolveErrorCode = 'invalid_region' | 'region_required' | 'region_not_allowed';
+export type ResolveErrorCode = 'invalid_region' | 'region_required' | 'region_not_allowed' | 'not_found';
 
 export interface ResolveError {
   kind: 'error';
@@ -115,6 +115,14 @@ export function resolveRegion(input: ResolveInput): ResolveResult {
     if (input.resourceRegion === undefined) return { kind: 'lookup', resourceId: input.resourceId };
     if (input.resourceRegion !== null && input.known.has(input.resourceRegion)) {
       return check(input.resourceRegion, 'resource');
+    }
+    // A change to a resource the caller can't see: there is nothing to route to.
+    if (!read && input.resourceRegion === null) {
+      return {
+        kind: 'error',
+        code: 'not_found',
+        message: `no such resource: ${input.resourceId}`,
+      };
     }
   }
 

@@ -61,3 +61,32 @@ export function callerFor(r: FakeRequest = {}) {
   });
   return { api: createCaller(ctx), ctx, responseHeaders };
 }
+
+export interface RestResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A request through the public REST adapter (the code behind /v1/…), as a client would send it. */
+export async function rest<T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  opts: { headers?: Record<string, string>; body?: unknown; host?: string } = {},
+): Promise<RestResponse<T>> {
+  const { handleRest } = await import('../api/adapters/rest');
+  const host = opts.host ?? 'localhost:3000';
+  const res = await handleRest(
+    new Request(`http://${host}${path}`, {
+      method,
+      headers: {
+        host,
+        ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...opts.headers,
+      },
+      body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+    }),
+  );
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : null) as T };
+}

@@ -3,6 +3,7 @@
 import pg from 'pg';
 import { inject } from 'vitest';
 import { migrate } from '../db/migrate';
+import { installQueues } from '../workflows/queue';
 
 export function topology() {
   return inject('topology');
@@ -28,13 +29,15 @@ export async function query<T extends pg.QueryResultRow = pg.QueryResultRow>(
   }
 }
 
-/** A new, migrated database on the primary (replicated to every region like any other). */
+/** A new, migrated database on the primary (replicated to every region like any other), with
+ * the workflow queues of the test regions. */
 export async function freshDatabase(name: string): Promise<{ primary: string; replicas: Record<string, string> }> {
   const t = topology();
   const db = `${name}_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`.toLowerCase();
   await query(t.adminPrimary, `CREATE DATABASE ${db} OWNER meridian`);
   const primary = withDatabase(t.primary, db);
   await migrate(primary);
+  await installQueues(primary, ['sfo1', 'lax1', 'ams1']);
   const replicas = Object.fromEntries(Object.entries(t.replicas).map(([r, u]) => [r, withDatabase(u, db)]));
   return { primary, replicas };
 }

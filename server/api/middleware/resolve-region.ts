@@ -37,7 +37,8 @@ function sessionOf(identity: Identity): ResolveInput['session'] {
       return identity.org
         ? {
             projectRegion: identity.projectRegion,
-            orgRegion: identity.org.defaultRegion,
+            // The user's own default (settings) comes before the organization's.
+            orgRegion: identity.userRegion ?? identity.org.defaultRegion,
             allowedRegions: identity.org.allowedRegions,
           }
         : undefined;

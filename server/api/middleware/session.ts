@@ -23,7 +23,12 @@ export async function sessionIdentity(ctx: Context): Promise<Identity | undefine
     }).catch(() => null);
     if (!token?.uid || typeof token.uid !== 'string') return undefined;
     const subject = await read(ctx, (db) =>
-      sessionSubject(db, token.uid as string, (token.org as string | null) ?? null),
+      sessionSubject(
+        db,
+        token.uid as string,
+        (token.org as string | null) ?? null,
+        typeof token.project === 'string' ? token.project : null,
+      ),
     );
     if (!subject) return undefined;
     return {
@@ -33,7 +38,9 @@ export async function sessionIdentity(ctx: Context): Promise<Identity | undefine
       platformOperator: subject.user.platformRole === 'operator',
       org: subject.membership?.org ?? null,
       orgRole: subject.membership?.role ?? null,
-      projectRegion: null,
+      project: subject.project,
+      projectRegion: subject.project?.defaultRegion ?? null,
+      userRegion: subject.user.settings?.defaultRegion ?? null,
     };
   }
   return undefined;

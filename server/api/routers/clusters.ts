@@ -2,11 +2,33 @@
 // request names none (fan-out, each region read from its own replica, with per-region status
 // and latency), and get.
 import { z } from 'zod';
-import { decodeCursor, encodeCursor, getCluster, listClusters, toClusterView } from '../../clusters/repository';
-import { read } from '../../db/access';
+import { capacity } from '../../clusters/capacity';
+import { kubeconfig } from '../../clusters/kubeconfig';
+import {
+  decodeCursor,
+  encodeCursor,
+  getCluster,
+  insertCluster,
+  latestRunId,
+  listClusters,
+  liveClusterNamed,
+  lockClusterName,
+  markDeleting,
+  toClusterView,
+} from '../../clusters/repository';
+import {
+  DEFAULT_VERSION,
+  KUBERNETES_VERSIONS,
+  TEMPLATE_IDS,
+  templateById,
+  templateProblem,
+} from '../../clusters/templates';
+import { idempotentWrite, read } from '../../db/access';
+import { authSecret } from '../../env';
 import { AppError, isAppError } from '../../errors';
 import { isId } from '../../ids';
-import { requireOrg } from '../context';
+import { startRun } from '../../workflows/runs';
+import { requireOrg, type Context } from '../context';
 import { orgProcedure, router } from '../trpc';
 
 const Cluster = z.object({
@@ -25,6 +47,21 @@ const Cluster = z.object({
 });
 
 const STATUSES = ['pending', 'provisioning', 'ready', 'failed', 'deleting'] as const;
+
+const Accepted = z.object({ cluster: Cluster, run_id: z.string() });
+
+function invalid(path: string, message: string): AppError {
+  return new AppError('invalid_request', message, { extra: { details: [{ path: [path], message }] } });
+}
+
+/** 202 Accepted answers point at the run that does the work. */
+function locateRun(ctx: Context, runId: string): void {
+  ctx.req.setHeader('Location', `/v1/workflow-runs/${runId}`);
+}
+
+function requester(ctx: Context): string | null {
+  return ctx.identity.kind === 'session' ? ctx.identity.userId : null;
+}
 
 export const clustersRouter = router({
   list: orgProcedure
@@ -100,11 +137,155 @@ export const clustersRouter = router({
       openapi: { method: 'GET', path: '/compute/clusters/{id}', summary: 'One cluster', tags: ['arc'] },
     })
     .input(z.object({ id: z.string() }))
-    .output(Cluster)
+    .output(Cluster.extend({ latest_run_id: z.string().nullable() }))
+    .query(async ({ ctx, input }) => {
+      const org = requireOrg(ctx);
+      const found = await read(ctx, async (db) => {
+        const cluster = await getCluster(db, org.id, input.id);
+        return cluster && { ...cluster, latest_run_id: await latestRunId(db, org.id, cluster.id) };
+      });
+      if (!found) throw new AppError('not_found', `no cluster ${input.id}`);
+      return found;
+    }),
+
+  create: orgProcedure
+    .meta({
+      successStatus: 202,
+      openapi: {
+        method: 'POST',
+        path: '/compute/clusters',
+        summary: 'Create a cluster (202: a create-cluster run provisions it; Location is the run)',
+        tags: ['arc'],
+      },
+    })
+    .input(
+      z.object({
+        name: z
+          .string()
+          .trim()
+          .min(1)
+          .max(40)
+          .regex(/^[a-z][a-z0-9-]*$/, 'lowercase letters, digits and dashes, starting with a letter'),
+        project_id: z.string().describe('prj_…'),
+        template: z.enum(TEMPLATE_IDS),
+        node_count: z.number().int().min(1).max(100),
+        version: z.enum(KUBERNETES_VERSIONS).optional().describe(`default ${DEFAULT_VERSION}`),
+        region: z.string().optional().describe('Resolved by the cascade; a single-region organization never names one'),
+      }),
+    )
+    .output(Accepted)
+    .mutation(async ({ ctx, input }) => {
+      const org = requireOrg(ctx);
+      const region = ctx.region!.region;
+      if (!isId(input.project_id, 'prj')) throw invalid('project_id', 'project_id must be a project ID (prj_…)');
+      const template = templateById(input.template)!;
+      const version = input.version ?? template.versions[0]!;
+      const problem = templateProblem(template, input.node_count, version);
+      if (problem) throw invalid(problem.path, problem.message);
+      return idempotentWrite(ctx, { op: 'clusters.create', input, region }, async (tx) => {
+        const project = await tx.project.findFirst({ where: { id: input.project_id, orgId: org.id } });
+        if (!project) throw new AppError('not_found', `no project ${input.project_id}`);
+        await lockClusterName(tx, org.id, input.name);
+        const clash = await liveClusterNamed(tx, org.id, input.name);
+        if (clash) throw new AppError('conflict', `a cluster named ${input.name} exists already (${clash.id})`);
+        const free = (await capacity(tx, [region])).get(region)!;
+        const available = template.gpu ? free.gpu : free.cpu;
+        if (available < input.node_count) {
+          throw new AppError(
+            'insufficient_capacity',
+            `${region} has ${available} ${template.gpu ? 'GPU' : 'CPU'} servers free for ${template.id}; ${input.node_count} requested`,
+            { extra: { region, available } },
+          );
+        }
+        const cluster = await insertCluster(tx, {
+          orgId: org.id,
+          projectId: project.id,
+          region,
+          name: input.name,
+          template: template.id,
+          nodeCount: input.node_count,
+          version,
+        });
+        const runId = await startRun(tx, {
+          orgId: org.id,
+          kind: 'create-cluster',
+          region,
+          clusterId: cluster.id,
+          input: { template: template.id, node_count: input.node_count, version, requested_by: requester(ctx) },
+        });
+        return { status: 202, body: { cluster: toClusterView(cluster), run_id: runId } };
+      }).then((r) => {
+        locateRun(ctx, r.run_id);
+        return r;
+      });
+    }),
+
+  delete: orgProcedure
+    .meta({
+      resource: { param: 'id', prefix: 'cls' },
+      successStatus: 202,
+      openapi: {
+        method: 'DELETE',
+        path: '/compute/clusters/{id}',
+        summary: 'Delete a cluster (202: a delete-cluster run releases its servers; Location is the run)',
+        tags: ['arc'],
+      },
+    })
+    .input(z.object({ id: z.string() }))
+    .output(Accepted)
+    .mutation(async ({ ctx, input }) => {
+      const org = requireOrg(ctx);
+      return idempotentWrite(ctx, { op: 'clusters.delete', id: input.id }, async (tx) => {
+        const cluster = await markDeleting(tx, org.id, input.id);
+        if (!cluster) {
+          const now = await tx.cluster.findFirst({
+            where: { id: input.id, orgId: org.id, status: { not: 'deleted' } },
+          });
+          if (!now) throw new AppError('not_found', `no cluster ${input.id}`);
+          throw new AppError(
+            'conflict',
+            now.status === 'deleting'
+              ? `${input.id} is being deleted already`
+              : `${input.id} is ${now.status}: delete it once it is ready or failed`,
+            { extra: { status: now.status } },
+          );
+        }
+        const runId = await startRun(tx, {
+          orgId: org.id,
+          kind: 'delete-cluster',
+          region: cluster.region,
+          clusterId: cluster.id,
+          input: { requested_by: requester(ctx) },
+        });
+        return { status: 202, body: { cluster: toClusterView(cluster), run_id: runId } };
+      }).then((r) => {
+        locateRun(ctx, r.run_id);
+        return r;
+      });
+    }),
+
+  kubeconfig: orgProcedure
+    .meta({
+      resource: { param: 'id', prefix: 'cls' },
+      openapi: {
+        method: 'GET',
+        path: '/compute/clusters/{id}/kubeconfig',
+        summary: 'Credentials for a ready cluster (kubeconfig YAML)',
+        tags: ['arc'],
+      },
+    })
+    .input(z.object({ id: z.string() }))
+    .output(z.object({ cluster_id: z.string(), kubeconfig: z.string() }))
     .query(async ({ ctx, input }) => {
       const org = requireOrg(ctx);
       const cluster = await read(ctx, (db) => getCluster(db, org.id, input.id));
       if (!cluster) throw new AppError('not_found', `no cluster ${input.id}`);
-      return cluster;
+      if (cluster.status !== 'ready') {
+        throw new AppError('conflict', `${cluster.id} is ${cluster.status}: a kubeconfig exists once it is ready`, {
+          extra: { status: cluster.status },
+        });
+      }
+      ctx.req.setHeader('Cache-Control', 'no-store');
+      return { cluster_id: cluster.id, kubeconfig: kubeconfig(cluster, authSecret()) };
     }),
 });

@@ -61,6 +61,11 @@ export const meRouter = router({
         organization: Org.nullable(),
         role: z.enum(['member', 'admin']).nullable(),
         organizations: z.array(Org.extend({ role: z.enum(['member', 'admin']) })),
+        settings: Settings.nullable().describe('null for an API key'),
+        project: z
+          .object({ id: z.string(), name: z.string(), default_region: z.string().nullable() })
+          .nullable()
+          .describe('the project this session works in (its default region comes first in the cascade)'),
       }),
     )
     .query(async ({ ctx }) => {
@@ -79,10 +84,14 @@ export const meRouter = router({
           organization: org(id.org),
           role: null,
           organizations: [],
+          settings: null,
+          project: null,
         };
       }
       if (id.kind !== 'session') throw new Error('unreachable: orgProcedure admits only signed-in callers');
-      const all = await read(ctx, (db) => membershipsOf(db, id.userId));
+      const [all, settings] = await read(ctx, (db) =>
+        Promise.all([membershipsOf(db, id.userId), db.userSettings.findUnique({ where: { userId: id.userId } })]),
+      );
       return {
         kind: 'session' as const,
         user: { id: id.userId, email: id.email, platform_operator: id.platformOperator },
@@ -90,6 +99,10 @@ export const meRouter = router({
         organization: id.org ? org(id.org) : null,
         role: id.orgRole,
         organizations: all.map((m) => ({ ...org(m.org), role: m.role })),
+        settings: { theme: settings?.theme ?? 'system', default_region: settings?.defaultRegion ?? null },
+        project: id.project
+          ? { id: id.project.id, name: id.project.name, default_region: id.project.defaultRegion }
+          : null,
       };
     }),
 });

@@ -1,8 +1,8 @@
-// Arc notifications: list (with the unread count) and mark read.
+// Arc notifications: list (with the unread count), mark one read, mark all read.
 import { z } from 'zod';
 import { read, write } from '../../db/access';
 import { AppError } from '../../errors';
-import { listNotifications, markRead } from '../../notifications/repository';
+import { listNotifications, markAllRead, markRead } from '../../notifications/repository';
 import { requireOrg, type Context } from '../context';
 import { orgProcedure, router } from '../trpc';
 
@@ -63,5 +63,23 @@ export const notificationsRouter = router({
       const n = await write(ctx, (tx) => markRead(tx, orgId, userId, input.id));
       if (!n) throw new AppError('not_found', `no notification ${input.id}`);
       return n;
+    }),
+
+  markAllRead: orgProcedure
+    .meta({
+      region: 'gateway',
+      openapi: {
+        method: 'POST',
+        path: '/notifications/read-all',
+        summary: 'Mark every notification read',
+        tags: ['arc'],
+      },
+    })
+    .input(z.object({}).optional())
+    .output(z.object({ updated: z.number(), unread_count: z.number() }))
+    .mutation(async ({ ctx }) => {
+      const { orgId, userId } = who(ctx);
+      const updated = await write(ctx, (tx) => markAllRead(tx, orgId, userId));
+      return { updated, unread_count: 0 };
     }),
 });

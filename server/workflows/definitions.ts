@@ -1,0 +1,21 @@
+// The workflows Meridian runs and their named steps, in order. Pure data.
+export const WORKFLOWS = {
+  'create-cluster': ['validate', 'allocate_servers', 'bootstrap_control_plane', 'join_workers', 'ready'],
+  'delete-cluster': ['drain_workloads', 'release_servers', 'destroy_control_plane', 'deleted'],
+} as const;
+
+export type WorkflowKind = keyof typeof WORKFLOWS;
+
+export function isWorkflowKind(kind: string): kind is WorkflowKind {
+  return Object.hasOwn(WORKFLOWS, kind);
+}
+
+/** `bootstrap_control_plane:2,join_workers:1` → how many first attempts of each step fail. */
+export function parseFaults(spec: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const part of spec.split(',').map((s) => s.trim())) {
+    const m = /^([a-z_]+):(\d+)$/.exec(part);
+    if (m) out.set(m[1]!, Number(m[2]));
+  }
+  return out;
+}

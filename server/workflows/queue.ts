@@ -1,0 +1,112 @@
+// The job queue behind workflow runs: pg-boss on the primary (schema `pgboss`), one queue per
+// region (`workflow-sfo1`, …) so each region's workers take only its runs, plus a dead-letter
+// queue per region for steps whose workers kept dying. A job is one step of one run; the next
+// step's job is enqueued in the same transaction that records the step's outcome, so a run
+// never loses or doubles a step between the two.
+import PgBoss from 'pg-boss';
+import type { Tx } from '../db/access';
+import { env } from '../env';
+
+export const QUEUE_SCHEMA = 'pgboss';
+
+export interface StepJob {
+  runId: string;
+  position: number;
+}
+
+export const queueName = (region: string) => `workflow-${region}`;
+export const deadLetterName = (region: string) => `workflow-dead-${region}`;
+
+function queueOptions(region: string) {
+  const e = env();
+  return {
+    policy: 'standard' as const,
+    retryLimit: e.WORKFLOW_RETRY_LIMIT,
+    retryDelay: e.WORKFLOW_RETRY_DELAY_SECONDS,
+    retryBackoff: true,
+    expireInSeconds: e.WORKFLOW_STEP_TIMEOUT_SECONDS,
+    deadLetter: deadLetterName(region),
+  };
+}
+
+/** A pg-boss instance on its own pool (workers, installation). */
+export function boss(connectionString: string, opts: { supervise?: boolean } = {}): PgBoss {
+  const e = env();
+  return new PgBoss({
+    connectionString,
+    schema: QUEUE_SCHEMA,
+    max: 4,
+    application_name: 'meridian-workflows',
+    supervise: opts.supervise ?? false,
+    schedule: false,
+    migrate: true,
+    maintenanceIntervalSeconds: e.WORKFLOW_MAINTENANCE_SECONDS,
+    monitorStateIntervalSeconds: 60,
+  });
+}
+
+/** Creates (or updates to the current settings) the queues of these regions. Idempotent. */
+export async function ensureQueues(b: PgBoss, regions: string[]): Promise<void> {
+  for (const region of regions) {
+    const dead = deadLetterName(region);
+    if (!(await b.getQueue(dead))) await createQuietly(b, { name: dead, policy: 'standard', retryLimit: 0 });
+    const name = queueName(region);
+    if (await b.getQueue(name)) await b.updateQueue(name, { name, ...queueOptions(region) });
+    else await createQuietly(b, { name, ...queueOptions(region) });
+  }
+}
+
+async function createQuietly(b: PgBoss, queue: PgBoss.Queue) {
+  try {
+    await b.createQueue(queue.name, queue);
+  } catch (e) {
+    // Another process created it between our look and our insert.
+    if (!(await b.getQueue(queue.name))) throw e;
+  }
+}
+
+/** Installs pg-boss's schema and the regions' queues (run with migrations). */
+export async function installQueues(connectionString: string, regions: string[]): Promise<void> {
+  const b = boss(connectionString);
+  b.on('error', () => {});
+  await b.start();
+  try {
+    await ensureQueues(b, regions);
+  } finally {
+    await b.stop({ graceful: false, close: true, wait: true });
+  }
+}
+
+// Sending needs no connection of its own: every job is inserted through the caller's transaction.
+let sender: PgBoss | undefined;
+function senderBoss(): PgBoss {
+  sender ??= new PgBoss({
+    db: {
+      executeSql: () => {
+        throw new Error('workflow jobs are sent through a transaction');
+      },
+    },
+    schema: QUEUE_SCHEMA,
+  });
+  return sender;
+}
+
+/** Enqueues one step of a run in the caller's transaction (it commits or rolls back with it). */
+export async function enqueueStep(tx: Tx, region: string, job: StepJob, startAfterSeconds = 0): Promise<void> {
+  const db = {
+    executeSql: async (text: string, values: unknown[] = []) => ({
+      rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(
+        text,
+        ...values.map((v) => (v !== null && typeof v === 'object' && !(v instanceof Date) ? JSON.stringify(v) : v)),
+      ),
+    }),
+  };
+  await senderBoss().send(
+    queueName(region),
+    { ...job },
+    {
+      db,
+      ...(startAfterSeconds > 0 ? { startAfter: startAfterSeconds } : {}),
+    },
+  );
+}

@@ -1,0 +1,32 @@
+// Starting a workflow run: the run, its steps and the first step's job, in the caller's
+// transaction (with the change that asked for the run).
+import type { Tx } from '../db/access';
+import { newId } from '../ids';
+import { WORKFLOWS, type WorkflowKind } from './definitions';
+import { enqueueStep } from './queue';
+
+export interface StartRun {
+  orgId: string;
+  kind: WorkflowKind;
+  region: string;
+  clusterId: string;
+  input: Record<string, unknown>;
+}
+
+export async function startRun(tx: Tx, r: StartRun): Promise<string> {
+  const id = newId('run');
+  await tx.workflowRun.create({
+    data: {
+      id,
+      orgId: r.orgId,
+      kind: r.kind,
+      region: r.region,
+      clusterId: r.clusterId,
+      status: 'queued',
+      input: r.input as object,
+      steps: { create: WORKFLOWS[r.kind].map((name, position) => ({ position, name })) },
+    },
+  });
+  await enqueueStep(tx, r.region, { runId: id, position: 0 });
+  return id;
+}

@@ -1,0 +1,92 @@
+// What each step does to the data once its (simulated) work is done. Every effect runs in the
+// transaction that marks the step succeeded, so a step's effect happens exactly once even if
+// its job runs twice. A StepFailure is permanent: the run fails with its message.
+import type { Tx } from '../db/access';
+import { templateById } from '../clusters/templates';
+import { newId } from '../ids';
+
+export class StepFailure extends Error {}
+
+export interface StepScope {
+  tx: Tx;
+  run: { id: string; orgId: string; kind: string; region: string; clusterId: string | null; input: unknown };
+  now: Date;
+}
+
+type Effect = (s: StepScope) => Promise<void>;
+
+const nothing: Effect = async () => {};
+
+async function cluster(s: StepScope) {
+  const c = s.run.clusterId ? await s.tx.cluster.findUnique({ where: { id: s.run.clusterId } }) : null;
+  if (!c) throw new StepFailure('the cluster no longer exists');
+  return c;
+}
+
+/** Picks `n` servers spread over the region's zones, or fails when there are not enough. */
+async function allocate(s: StepScope): Promise<void> {
+  const c = await cluster(s);
+  const held = await s.tx.allocation.count({ where: { clusterId: c.id, releasedAt: null } });
+  if (held > 0) return; // allocated by an earlier attempt that committed
+  const gpu = templateById(c.template)?.gpu ?? false;
+  const free = await s.tx.$queryRaw<{ id: string; zone: string }[]>`
+    SELECT id, zone FROM servers
+    WHERE region = ${c.region} AND status = 'available' AND (gpu_count > 0) = ${gpu}
+    ORDER BY hostname
+    FOR UPDATE SKIP LOCKED`;
+  if (free.length < c.nodeCount) {
+    throw new StepFailure(
+      `not enough available ${gpu ? 'GPU' : 'CPU'} servers in ${c.region}: ${c.nodeCount} needed, ${free.length} free`,
+    );
+  }
+  // Round-robin over zones so a cluster survives losing one.
+  const byZone = new Map<string, string[]>();
+  for (const f of free) byZone.set(f.zone, [...(byZone.get(f.zone) ?? []), f.id]);
+  const queues = [...byZone.values()];
+  const chosen: string[] = [];
+  for (let i = 0; chosen.length < c.nodeCount; i++) {
+    const next = queues[i % queues.length]!.shift();
+    if (next) chosen.push(next);
+  }
+  await s.tx.server.updateMany({ where: { id: { in: chosen } }, data: { status: 'allocated' } });
+  await s.tx.allocation.createMany({
+    data: chosen.map((serverId, i) => ({
+      id: newId('alloc'),
+      serverId,
+      clusterId: c.id,
+      role: i === 0 ? 'control_plane' : 'worker',
+    })),
+  });
+}
+
+/** Gives a cluster's servers back to the region. */
+export async function releaseServers(tx: Tx, clusterId: string, now: Date): Promise<void> {
+  const held = await tx.allocation.findMany({ where: { clusterId, releasedAt: null }, select: { serverId: true } });
+  if (!held.length) return;
+  await tx.allocation.updateMany({ where: { clusterId, releasedAt: null }, data: { releasedAt: now } });
+  await tx.server.updateMany({
+    where: { id: { in: held.map((h) => h.serverId) }, status: 'allocated' },
+    data: { status: 'available' },
+  });
+}
+
+export const EFFECTS: Record<string, Effect> = {
+  validate: async (s) => {
+    const c = await cluster(s);
+    if (!templateById(c.template)) throw new StepFailure(`unknown template ${c.template}`);
+  },
+  allocate_servers: allocate,
+  bootstrap_control_plane: nothing,
+  join_workers: nothing,
+  ready: async (s) => {
+    const c = await cluster(s);
+    await s.tx.cluster.update({ where: { id: c.id }, data: { status: 'ready', readyAt: s.now, statusReason: null } });
+  },
+  drain_workloads: nothing,
+  release_servers: async (s) => releaseServers(s.tx, (await cluster(s)).id, s.now),
+  destroy_control_plane: nothing,
+  deleted: async (s) => {
+    const c = await cluster(s);
+    await s.tx.cluster.update({ where: { id: c.id }, data: { status: 'deleted', deletedAt: s.now } });
+  },
+};

@@ -1,0 +1,67 @@
+// Workflow workers: one pg-boss subscription per region this process serves, each executing
+// that region's steps (server/workflows/engine.ts), plus one on the region's dead-letter queue
+// for steps whose workers kept dying (the run fails with that reason instead of hanging).
+import type PgBoss from 'pg-boss';
+import { primary } from '../db/client';
+import { env } from '../env';
+import { logger } from '../telemetry/logger';
+import { parseFaults } from './definitions';
+import { executeStep, failRun, type EngineOptions } from './engine';
+import { boss, deadLetterName, ensureQueues, queueName, type StepJob } from './queue';
+
+export interface Workers {
+  regions: string[];
+  stop(opts?: { graceful?: boolean }): Promise<void>;
+}
+
+export async function startWorkers(opts: { connectionString: string; regions: string[] }): Promise<Workers> {
+  const e = env();
+  const log = logger.child({ component: 'workflow-worker' });
+  const b: PgBoss = boss(opts.connectionString, { supervise: true });
+  b.on('error', (err) => log.warn({ err: (err as Error).message }, 'queue error'));
+  await b.start();
+  await ensureQueues(b, opts.regions);
+  const engine: EngineOptions = {
+    stepMs: e.WORKFLOW_STEP_MS,
+    faults: parseFaults(e.WORKFLOW_FAULTS),
+    log: (event, fields) => log.info({ event, ...fields }, event),
+  };
+  for (const region of opts.regions) {
+    // pg-boss runs one job at a time per subscription: several subscriptions, several runs at once.
+    for (let i = 0; i < e.WORKFLOW_CONCURRENCY; i++) {
+      await b.work<StepJob>(
+        queueName(region),
+        { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: e.WORKFLOW_POLL_SECONDS },
+        async ([job]) => {
+          if (!job) return;
+          await executeStep(
+            primary(),
+            { data: job.data, retryCount: job.retryCount, retryLimit: job.retryLimit },
+            engine,
+          );
+        },
+      );
+    }
+    await b.work<StepJob>(
+      deadLetterName(region),
+      { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: e.WORKFLOW_POLL_SECONDS },
+      async ([job]) => {
+        if (!job) return;
+        await failRun(
+          primary(),
+          job.data.runId,
+          job.data.position,
+          `the worker running this step stopped responding ${e.WORKFLOW_RETRY_LIMIT + 1} times`,
+        );
+        log.warn({ event: 'run_dead_lettered', run_id: job.data.runId }, 'run failed: step dead-lettered');
+      },
+    );
+  }
+  log.info({ regions: opts.regions, step_ms: e.WORKFLOW_STEP_MS }, 'workflow workers started');
+  return {
+    regions: opts.regions,
+    stop: async ({ graceful = true } = {}) => {
+      await b.stop({ graceful, close: true, wait: true, timeout: 10_000 });
+    },
+  };
+}
