@@ -3,6 +3,8 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { EmbeddedTopology } from './embedded/topology';
+import { resetEnvCache } from '../env';
+import { sessionCookie } from '../testing/app';
 import { query } from '../testing/db';
 import { parsePrometheusText } from '../testing/prometheus';
 
@@ -189,6 +191,43 @@ describe('a replica goes down', () => {
         r.status === 200 && r.headers.get('X-Meridian-Served-By') === 'replica:lax1' && !r.headers.get('X-Degraded')
       );
     });
+  });
+});
+
+describe('fan-out with one region’s replica down', () => {
+  it('GET /v1/compute/clusters still lists every region (lax1 from the primary), marked degraded', async () => {
+    process.env.AUTH_SECRET = f().authSecret;
+    resetEnvCache();
+    const [bob] = await query<{ id: string; org: string }>(
+      f().databaseUrl,
+      `SELECT u.id, m.org_id AS org FROM users u JOIN memberships m ON m.user_id = u.id
+        JOIN organizations o ON o.id = m.org_id WHERE u.email = 'bob@globex.test' AND o.slug = 'globex'`,
+    );
+    const cookie = await sessionCookie(bob!.id, bob!.org);
+    const list = () =>
+      fetch(`${f().baseUrl}/v1/compute/clusters?limit=200`, { headers: { cookie } }).then(async (r) => ({
+        status: r.status,
+        headers: r.headers,
+        body: (await r.json()) as { data: { region: string }[]; regions: Record<string, { status: string }> },
+      }));
+    const healthy = await list();
+    expect(healthy.status).toBe(200);
+    await topo.stopServer('lax1', 'immediate');
+    try {
+      await eventually(async () => (await list()).headers.get('X-Degraded-Reason') === 'replica_down');
+      const r = await list();
+      expect(r.status).toBe(200);
+      expect(r.headers.get('X-Region-Source')).toBe('fan-out');
+      expect(r.headers.get('X-Degraded')).toBe('true');
+      expect(r.headers.get('X-Degraded-Reason')).toBe('replica_down');
+      expect(Object.keys(r.body.regions).sort()).toEqual(['ams1', 'lax1', 'sfo1']);
+      expect(Object.values(r.body.regions).every((x) => x.status === 'ok')).toBe(true);
+      // Nothing missing: the same clusters as with every replica up.
+      expect(r.body.data.length).toBe(healthy.body.data.length);
+      expect(new Set(r.body.data.map((c) => c.region))).toEqual(new Set(['sfo1', 'lax1', 'ams1']));
+    } finally {
+      await topo.startServer('lax1');
+    }
   });
 });
 

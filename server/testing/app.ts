@@ -31,11 +31,15 @@ export async function useDemoDatabase(
 }
 
 /** An Auth.js session cookie for `userId` acting in `orgId`, exactly as sign-in would set it. */
-export async function sessionCookie(userId: string, orgId: string | null): Promise<string> {
+export async function sessionCookie(
+  userId: string,
+  orgId: string | null,
+  projectId: string | null = null,
+): Promise<string> {
   const { encode } = await import('next-auth/jwt');
   const name = 'authjs.session-token';
   const token = await encode({
-    token: { uid: userId, org: orgId, sub: userId },
+    token: { uid: userId, org: orgId, sub: userId, ...(projectId ? { project: projectId } : {}) },
     secret: authSecret(),
     salt: name,
   });

@@ -18,6 +18,9 @@ declare module 'vitest' {
       keys: { org: string; region: string; key: string }[];
       adminPrimary: string;
       adminReplicas: Record<string, string>;
+      /** The app's database and session secret, for tests that act as a signed-in user. */
+      databaseUrl: string;
+      authSecret: string;
     };
   }
 }
@@ -58,6 +61,8 @@ export async function setup(project: TestProject): Promise<void> {
     keys: stack.credentials.api_keys,
     adminPrimary: urls.adminPrimary,
     adminReplicas: urls.adminReplicas,
+    databaseUrl: stack.appEnv.DATABASE_URL!,
+    authSecret: stack.appEnv.AUTH_SECRET!,
   });
 }
 

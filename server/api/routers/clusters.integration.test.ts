@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { primary } from '../../db/client';
+import { refreshRegionRegistry } from '../../region/registry';
 import { callerFor, sessionCookie, useDemoDatabase } from '../../testing/app';
 import { topology, waitForReplay } from '../../testing/db';
 
@@ -26,6 +27,25 @@ describe('GET /v1/compute/clusters', () => {
     expect(new Set(out.data.map((c) => c.region))).toEqual(new Set(['ams1', 'lax1', 'sfo1']));
     const times = out.data.map((c) => c.created_at);
     expect([...times].sort().reverse()).toEqual(times); // newest first
+  });
+
+  it('a region marked down gives the others’ clusters, status error for it, and region_partial', async () => {
+    await primary().region.update({ where: { code: 'ams1' }, data: { status: 'down' } });
+    await refreshRegionRegistry();
+    try {
+      const { api, responseHeaders } = callerFor({ headers: { cookie: bobCookie } });
+      const out = await api.compute.clusters.list({ limit: 200 });
+      expect(out.regions!.ams1!.status).toBe('error');
+      expect(out.regions!.sfo1!.status).toBe('ok');
+      expect(out.regions!.lax1!.status).toBe('ok');
+      expect(out.data.length).toBeGreaterThan(0);
+      expect(out.data.some((c) => c.region === 'ams1')).toBe(false);
+      expect(responseHeaders.get('X-Degraded')).toBe('true');
+      expect(responseHeaders.get('X-Degraded-Reason')).toBe('region_partial');
+    } finally {
+      await primary().region.update({ where: { code: 'ams1' }, data: { status: 'active' } });
+      await refreshRegionRegistry();
+    }
   });
 
   it('pages with a cursor without skipping or repeating', async () => {

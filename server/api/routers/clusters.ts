@@ -27,6 +27,7 @@ import { idempotentWrite, read } from '../../db/access';
 import { authSecret } from '../../env';
 import { AppError, isAppError } from '../../errors';
 import { isId } from '../../ids';
+import { regionRegistry } from '../../region/registry';
 import { startRun } from '../../workflows/runs';
 import { requireOrg, type Context } from '../context';
 import { orgProcedure, router } from '../trpc';
@@ -99,9 +100,14 @@ export const clustersRouter = router({
       const fanOut = ctx.region!.source === 'fan-out';
       const regions = fanOut ? ctx.region!.fanOut! : [ctx.region!.region];
       const filter = { projectId: input.project_id, status: input.status, after, limit: input.limit };
+      const registry = await regionRegistry();
       const perRegion = await Promise.all(
         regions.map(async (region) => {
           const t = performance.now();
+          if (fanOut && registry.get(region)?.status === 'down') {
+            // An operator marked the region down: answer with the others rather than wait on it.
+            return { region, rows: [], status: 'error' as const, latency: 0 };
+          }
           try {
             const rows = await read(ctx, (db) => listClusters(db, org.id, { ...filter, region }), region);
             return { region, rows, status: 'ok' as const, latency: performance.now() - t };
@@ -177,6 +183,11 @@ export const clustersRouter = router({
     .mutation(async ({ ctx, input }) => {
       const org = requireOrg(ctx);
       const region = ctx.region!.region;
+      if ((await regionRegistry()).get(region)?.status === 'down') {
+        throw new AppError('region_unavailable', `${region} is down: nothing was created, retry later`, {
+          retryAfter: 60,
+        });
+      }
       if (!isId(input.project_id, 'prj')) throw invalid('project_id', 'project_id must be a project ID (prj_…)');
       const template = templateById(input.template)!;
       const version = input.version ?? template.versions[0]!;
