@@ -1,0 +1,168 @@
+// Arc through the full chain (`next start`, the one middleware, replicas): POST a cluster →
+// 202 latency, cluster list throughput and p95 for one region (API key) and fan-out over three
+// (browser session: an API key is bound to its region), and how long the workflow engine adds
+// per step when the steps themselves take no time.
+import { encode } from 'next-auth/jwt';
+import { disconnectAll, primary } from '../server/db/client';
+import { resetEnvCache } from '../server/env';
+import { newId } from '../server/ids';
+import { startWorkers } from '../server/workflows/worker';
+import { summarize, type Benchmark, type BenchResult } from './lib';
+import { load, startBenchServer } from './server';
+
+const CREATES = 400;
+const LIST = 2000;
+const C = 8;
+
+/** Enough servers that hundreds of pending clusters never run a region out of capacity. */
+async function addServers(region: string, n: number): Promise<void> {
+  await primary().server.createMany({
+    data: Array.from({ length: n }, (_, i) => ({
+      id: newId('srv'),
+      region,
+      hostname: `${region}-bench-${i}.metal.meridian.internal`,
+      zone: `${region}-${i % 2 ? 'a' : 'b'}`,
+      rack: 'r99',
+      cage: 'c9',
+      model: 'bench',
+      cpuCores: 64,
+      memoryGb: 512,
+      storageGb: 15360,
+    })),
+  });
+}
+
+const bench: Benchmark = {
+  name: 'arc',
+  async run() {
+    const srv = await startBenchServer({ WORKFLOW_STEP_MS: '0' });
+    const results: BenchResult[] = [];
+    try {
+      for (const r of ['sfo1', 'lax1', 'ams1']) await addServers(r, 1000);
+      const key = srv.stack.credentials.api_keys.find((k) => k.org === 'globex' && k.region === 'lax1')!.key;
+      const auth = { Authorization: `Bearer ${key}` };
+      const project = (await primary().project.findFirstOrThrow({ where: { organization: { slug: 'globex' } } })).id;
+
+      // POST /v1/compute/clusters → 202
+      const createOnce = async (i: number) => {
+        const t = performance.now();
+        const res = await fetch(`${srv.baseUrl}/v1/compute/clusters`, {
+          method: 'POST',
+          headers: { ...auth, 'Content-Type': 'application/json', 'Idempotency-Key': `bench-${i}` },
+          body: JSON.stringify({ name: `bench-${i}`, project_id: project, template: 'k8s-small', node_count: 1 }),
+        });
+        await res.arrayBuffer();
+        if (res.status !== 202) throw new Error(`create answered ${res.status}`);
+        return performance.now() - t;
+      };
+      for (let i = 0; i < 40; i++) await createOnce(100_000 + i); // warm-up
+      const created: number[] = [];
+      let next = 0;
+      const t0 = performance.now();
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          while (next < CREATES) created.push(await createOnce(next++));
+        }),
+      );
+      const createSeconds = (performance.now() - t0) / 1000;
+      results.push({
+        name: `POST /v1/compute/clusters → 202 (${CREATES} creates, concurrency 4, API key, Idempotency-Key)`,
+        figures: { ...summarize(created, 'ms'), req_per_s: Math.round(CREATES / createSeconds) },
+        note: 'cluster + run + steps + idempotency record + pg-boss job in one transaction on the primary',
+      });
+      await new Promise((r) => setTimeout(r, 1500)); // replicas replay; probes record it
+
+      // GET /v1/compute/clusters: one region (the key's), then fan-out (a session).
+      const single = `${srv.baseUrl}/v1/compute/clusters?limit=50`;
+      await load(single, 300, C, auth);
+      const one = await load(single, LIST, C, auth);
+      results.push({
+        name: `GET /v1/compute/clusters, one region (lax1, API key; ${LIST} requests, concurrency ${C}, 50 per page)`,
+        figures: { ...summarize(one.latencies, 'ms'), req_per_s: Math.round(LIST / one.seconds) },
+        note: `served by ${[...new Set(one.headers.map((h) => h.get('X-Meridian-Served-By')))].join(',')}`,
+      });
+      const bob = await primary().user.findUniqueOrThrow({ where: { email: 'bob@globex.test' } });
+      const salt = 'authjs.session-token';
+      const token = await encode({
+        token: {
+          uid: bob.id,
+          org: (await primary().organization.findUniqueOrThrow({ where: { slug: 'globex' } })).id,
+          sub: bob.id,
+        },
+        secret: srv.stack.appEnv.AUTH_SECRET!,
+        salt,
+      });
+      const session = { cookie: `${salt}=${token}` };
+      await load(single, 300, C, session);
+      const fan = await load(single, LIST, C, session);
+      results.push({
+        name: `GET /v1/compute/clusters, fan-out over sfo1 lax1 ams1 (session; ${LIST} requests, concurrency ${C})`,
+        figures: { ...summarize(fan.latencies, 'ms'), req_per_s: Math.round(LIST / fan.seconds) },
+        note: `X-Region-Source ${fan.headers[0]?.get('X-Region-Source')}; each region read on its own replica`,
+      });
+      results.push({
+        name: 'fan-out vs one region',
+        figures: {
+          p95_ratio:
+            Math.round((summarize(fan.latencies, 'ms').p95_ms! / summarize(one.latencies, 'ms').p95_ms!) * 100) / 100,
+          throughput_ratio:
+            Math.round((fan.latencies.length / fan.seconds / (one.latencies.length / one.seconds)) * 100) / 100,
+        },
+      });
+
+      // The engine's own cost: runs whose steps take 0 ms, 20 at once, on one worker process.
+      const runs = await primary().workflowRun.findMany({
+        where: { kind: 'create-cluster', status: 'queued', region: 'lax1' },
+        select: { id: true },
+        take: 20,
+      });
+      const keep = new Set(runs.map((r) => r.id));
+      // Only these 20: the other pending runs wait (their jobs are deferred a day).
+      await primary().$executeRaw`
+        UPDATE pgboss.job SET start_after = now() + interval '1 day'
+        WHERE name = 'workflow-lax1' AND state = 'created' AND NOT (data->>'runId' = ANY(${[...keep]}))`;
+      process.env.WORKFLOW_STEP_MS = '0';
+      process.env.WORKFLOW_POLL_SECONDS = '0.5';
+      resetEnvCache();
+      const workers = await startWorkers({ connectionString: srv.stack.appEnv.DATABASE_URL!, regions: ['lax1'] });
+      const started = Date.now();
+      for (;;) {
+        const left = await primary().workflowRun.count({
+          where: { id: { in: [...keep] }, status: { in: ['queued', 'running'] } },
+        });
+        if (left === 0 || Date.now() - started > 120_000) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await workers.stop({ graceful: false });
+      const done = await primary().workflowRun.findMany({
+        where: { id: { in: [...keep] } },
+        include: { steps: { orderBy: { position: 'asc' } } },
+      });
+      const total = done.filter((r) => r.finishedAt).map((r) => r.finishedAt!.getTime() - r.createdAt.getTime());
+      const gaps = done
+        .flatMap((r) =>
+          r.steps
+            .slice(1)
+            .map((s, i) =>
+              s.startedAt && r.steps[i]!.finishedAt ? s.startedAt.getTime() - r.steps[i]!.finishedAt!.getTime() : NaN,
+            ),
+        )
+        .filter((x) => !Number.isNaN(x));
+      results.push({
+        name: '20 create-cluster runs with 0 ms steps on one lax1 worker (4 at a time, polling every 0.5 s)',
+        figures: {
+          succeeded: done.filter((r) => r.status === 'succeeded').length,
+          ...Object.fromEntries(Object.entries(summarize(total, 'ms')).map(([k, v]) => [`run_${k}`, v])),
+          ...Object.fromEntries(Object.entries(summarize(gaps, 'ms')).map(([k, v]) => [`step_gap_${k}`, v])),
+        },
+        note: 'run = accepted → ready; step gap = one step committed → the next one started (queue pickup)',
+      });
+    } finally {
+      await disconnectAll();
+      await srv.stop();
+    }
+    return results;
+  },
+};
+
+export default bench;
