@@ -60,6 +60,10 @@ const CASES: Record<string, (api: Caller) => Promise<void>> = {
     const row = await primary().project.findUniqueOrThrow({ where: { id: p.id } });
     expect(row.orgId).toBe(fx.globex.orgId); // created in the caller's organization, whatever it sends
   },
+  'projects.update': async (api) => {
+    const err = await api.projects.update({ id: fx.acme.projectId, default_region: null }).catch((e: unknown) => e);
+    expect(code(err)).toBe('not_found');
+  },
   'compute.clusters.list': async (api) => {
     const all = [];
     let cursor: string | undefined;

@@ -38,3 +38,9 @@ export async function createProject(tx: Tx, orgId: string, input: { name: string
   });
   return toView(row);
 }
+
+/** Sets a project's default region (null clears it); null when the project is not the org's. */
+export async function setProjectRegion(tx: Tx, orgId: string, id: string, defaultRegion: string | null) {
+  const n = await tx.project.updateMany({ where: { id, orgId }, data: { defaultRegion } });
+  return n.count ? toView(await tx.project.findUniqueOrThrow({ where: { id } })) : null;
+}

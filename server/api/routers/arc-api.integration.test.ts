@@ -284,6 +284,26 @@ describe('DELETE /v1/compute/clusters/{id} and kubeconfig', () => {
   });
 });
 
+describe('PATCH /v1/projects/{id}', () => {
+  it('sets and clears a project’s default region; only the org’s regions', async () => {
+    const set = await rest<{ id: string; default_region: string | null }>('PATCH', `/v1/projects/${globexProject}`, {
+      headers: { cookie: bob },
+      body: { default_region: 'lax1' },
+    });
+    expect([set.status, set.body.default_region]).toEqual([200, 'lax1']);
+    const outside = await rest<ErrorOut>('PATCH', `/v1/projects/${acmeProject}`, {
+      headers: { cookie: alice },
+      body: { default_region: 'ams1' },
+    });
+    expect([outside.status, outside.body.error.code]).toEqual([403, 'region_not_allowed']);
+    const cleared = await rest<{ default_region: string | null }>('PATCH', `/v1/projects/${globexProject}`, {
+      headers: { cookie: bob },
+      body: { default_region: null },
+    });
+    expect([cleared.status, cleared.body.default_region]).toEqual([200, null]);
+  });
+});
+
 describe('templates, organization, notifications', () => {
   it('GET /v1/compute/templates: every template with free nodes per region of the org', async () => {
     const res = await rest<{ data: { id: string; capacity: Record<string, number>; gpu: boolean }[] }>(

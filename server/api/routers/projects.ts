@@ -1,11 +1,22 @@
-// Arc projects: list, create (with an optional default region), get.
+// Arc projects: list, create (with an optional default region), get, change the default region.
 import { z } from 'zod';
-import { idempotentWrite, read } from '../../db/access';
+import { idempotentWrite, read, write } from '../../db/access';
+import type { OrgContext } from '../../auth/identity';
 import { AppError } from '../../errors';
 import { isRegionCode } from '../../region/code';
-import { createProject, getProject, listProjects } from '../../projects/repository';
+import { createProject, getProject, listProjects, setProjectRegion } from '../../projects/repository';
 import { requireOrg } from '../context';
 import { orgProcedure, router } from '../trpc';
+
+/** A project's default region must be one of the organization's. */
+function checkedRegion(org: OrgContext, region: string | null): string | null {
+  if (region === null) return null;
+  if (!isRegionCode(region)) throw new AppError('invalid_region', `"${region}" is not a region code`);
+  if (!org.allowedRegions.includes(region)) {
+    throw new AppError('region_not_allowed', `${region} is not one of your organization’s regions`);
+  }
+  return region;
+}
 
 const Project = z.object({
   id: z.string(),
@@ -61,18 +72,31 @@ export const projectsRouter = router({
     .output(Project)
     .mutation(async ({ ctx, input }) => {
       const org = requireOrg(ctx);
-      const defaultRegion = input.default_region ?? null;
-      if (defaultRegion !== null) {
-        if (!isRegionCode(defaultRegion))
-          throw new AppError('invalid_region', `"${defaultRegion}" is not a region code`);
-        if (!org.allowedRegions.includes(defaultRegion)) {
-          throw new AppError('region_not_allowed', `${defaultRegion} is not one of your organization’s regions`);
-        }
-      }
+      const defaultRegion = checkedRegion(org, input.default_region ?? null);
       return idempotentWrite(ctx, { op: 'projects.create', input }, async (tx) => {
         const exists = await tx.project.findFirst({ where: { orgId: org.id, name: input.name }, select: { id: true } });
         if (exists) throw new AppError('conflict', `a project named ${input.name} exists already`);
         return { status: 201, body: await createProject(tx, org.id, { name: input.name, defaultRegion }) };
       });
+    }),
+
+  update: orgProcedure
+    .meta({
+      region: 'gateway',
+      openapi: {
+        method: 'PATCH',
+        path: '/projects/{id}',
+        summary: 'Change a project’s default region (null clears it)',
+        tags: ['arc'],
+      },
+    })
+    .input(z.object({ id: z.string(), default_region: z.string().nullable() }))
+    .output(Project)
+    .mutation(async ({ ctx, input }) => {
+      const org = requireOrg(ctx);
+      const region = checkedRegion(org, input.default_region);
+      const project = await write(ctx, (tx) => setProjectRegion(tx, org.id, input.id, region));
+      if (!project) throw new AppError('not_found', `no project ${input.id}`);
+      return project;
     }),
 });
