@@ -29,11 +29,14 @@ async function allocate(s: StepScope): Promise<void> {
   const held = await s.tx.allocation.count({ where: { clusterId: c.id, releasedAt: null } });
   if (held > 0) return; // allocated by an earlier attempt that committed
   const gpu = templateById(c.template)?.gpu ?? false;
+  // One allocation at a time per region: concurrent ones would each see the others' picks as
+  // taken (SKIP LOCKED) or wait on them row by row; a region-wide lock is simpler and cheap.
+  await s.tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`allocate:${c.region}`}, 0))`;
   const free = await s.tx.$queryRaw<{ id: string; zone: string }[]>`
     SELECT id, zone FROM servers
     WHERE region = ${c.region} AND status = 'available' AND (gpu_count > 0) = ${gpu}
     ORDER BY hostname
-    FOR UPDATE SKIP LOCKED`;
+    FOR UPDATE`;
   if (free.length < c.nodeCount) {
     throw new StepFailure(
       `not enough available ${gpu ? 'GPU' : 'CPU'} servers in ${c.region}: ${c.nodeCount} needed, ${free.length} free`,

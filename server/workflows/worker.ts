@@ -28,18 +28,23 @@ export async function startWorkers(opts: { connectionString: string; regions: st
   };
   for (const region of opts.regions) {
     // pg-boss runs one job at a time per subscription: several subscriptions, several runs at once.
+    const ids: string[] = [];
     for (let i = 0; i < e.WORKFLOW_CONCURRENCY; i++) {
-      await b.work<StepJob>(
-        queueName(region),
-        { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: e.WORKFLOW_POLL_SECONDS },
-        async ([job]) => {
-          if (!job) return;
-          await executeStep(
-            primary(),
-            { data: job.data, retryCount: job.retryCount, retryLimit: job.retryLimit },
-            engine,
-          );
-        },
+      ids.push(
+        await b.work<StepJob>(
+          queueName(region),
+          { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: e.WORKFLOW_POLL_SECONDS },
+          async ([job]) => {
+            if (!job) return;
+            const outcome = await executeStep(
+              primary(),
+              { data: job.data, retryCount: job.retryCount, retryLimit: job.retryLimit },
+              engine,
+            );
+            // The next step's job is on this region's queue now: fetch it without waiting for a poll.
+            if (outcome === 'succeeded') for (const id of ids) b.notifyWorker(id);
+          },
+        ),
       );
     }
     await b.work<StepJob>(

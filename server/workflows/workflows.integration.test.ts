@@ -36,7 +36,7 @@ async function startIn(vars: Record<string, string> = {}) {
 }
 
 afterEach(async () => {
-  await workers?.stop({ graceful: false });
+  await workers?.stop({ graceful: true }); // finish the step in hand: no job left half-done for the next test
   workers = undefined;
   setEnv(FAST);
 });
@@ -84,7 +84,7 @@ describe('create-cluster', () => {
     expect(cluster.status).toBe('pending');
     await startIn();
     const run = await waitForRun(run_id, finished);
-    expect(run.status).toBe('succeeded');
+    expect(run.status, run.error ?? '').toBe('succeeded');
     expect(run.steps.map((s) => [s.name, s.status, s.attempts])).toEqual([
       ['validate', 'succeeded', 1],
       ['allocate_servers', 'succeeded', 1],
@@ -106,6 +106,18 @@ describe('create-cluster', () => {
     expect(new Set(allocs.map((a) => a.server.zone)).size).toBe(2);
     const note = await primary().notification.findFirst({ where: { resourceId: cluster.id, kind: 'cluster.ready' } });
     expect(note?.userId).toBe(aliceId);
+  });
+
+  it('runs several at once: every one allocates its own servers (no two share one)', async () => {
+    const runs = await Promise.all(Array.from({ length: 6 }, () => createCluster(1)));
+    await startIn();
+    const done = await Promise.all(runs.map((r) => waitForRun(r.run_id, finished)));
+    expect(done.map((r) => [r.status, r.error])).toEqual(done.map(() => ['succeeded', null]));
+    const allocs = await primary().allocation.findMany({
+      where: { clusterId: { in: runs.map((r) => r.cluster.id) }, releasedAt: null },
+    });
+    expect(allocs).toHaveLength(6);
+    expect(new Set(allocs.map((a) => a.serverId)).size).toBe(6);
   });
 
   it('retries a failing step with backoff and then finishes', async () => {
