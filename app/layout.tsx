@@ -3,6 +3,9 @@ import { GeistMono } from 'geist/font/mono';
 import { GeistSans } from 'geist/font/sans';
 import type { ReactNode } from 'react';
 import { Nav } from '~/components/nav';
+import { themeScript } from '~/components/theme';
+import { ThemeWatcher } from '~/components/theme-watcher';
+import { ToastProvider } from '~/components/toast';
 import { Providers } from '~/components/trpc-provider';
 import { serverApi } from '~/server/api/server-caller';
 import './globals.css';
@@ -12,9 +15,6 @@ export const metadata: Metadata = {
   description: 'The multi-region operator console.',
   icons: { icon: '/favicon.svg' },
 };
-
-/** Applies the dark class before first paint, from the saved theme or the system's. */
-const THEME_SCRIPT = `try{var t=localStorage.getItem('theme');if(t==='dark'||(t!=='light'&&matchMedia('(prefers-color-scheme: dark)').matches))document.documentElement.classList.add('dark')}catch(e){}`;
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const api = await serverApi();
@@ -29,10 +29,13 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           operator: me.user.platform_operator,
         }
       : null;
+  // The signed-in user's saved theme wins over this browser's; the script applies it before
+  // first paint and keeps localStorage in step.
+  const theme = me?.kind === 'session' ? (me.settings?.theme ?? null) : null;
   return (
     <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`} suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+        <script dangerouslySetInnerHTML={{ __html: themeScript(theme) }} />
       </head>
       <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         <a
@@ -42,10 +45,13 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           Skip to content
         </a>
         <Providers>
-          <Nav region={region} user={user} />
-          <main id="main" className="mx-auto max-w-6xl px-4 py-8">
-            {children}
-          </main>
+          <ToastProvider>
+            <ThemeWatcher />
+            <Nav region={region} user={user} />
+            <main id="main" className="mx-auto max-w-6xl px-4 py-8">
+              {children}
+            </main>
+          </ToastProvider>
         </Providers>
       </body>
     </html>

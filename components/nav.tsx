@@ -15,7 +15,11 @@ export function Nav({ region, user }: { region: string; user: MenuUser | null })
   const pathname = usePathname();
   return (
     <header className="border-b border-slate-200 bg-white/80 backdrop-blur dark:border-slate-800 dark:bg-slate-950/80">
-      <nav aria-label="Main" className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4 sm:gap-6">
+      {/* Phones: the logo and the user on the first row, the product links on a second. */}
+      <nav
+        aria-label="Main"
+        className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-2 px-4 py-2 sm:h-14 sm:flex-nowrap sm:gap-6 sm:py-0"
+      >
         <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight">
           <span
             aria-hidden
@@ -23,7 +27,7 @@ export function Nav({ region, user }: { region: string; user: MenuUser | null })
           />
           <span className="max-sm:sr-only">Meridian</span>
         </Link>
-        <ul className="flex items-center gap-0.5 text-sm sm:gap-1">
+        <ul className="order-last -mx-1 flex w-full items-center gap-0.5 overflow-x-auto px-1 text-sm sm:order-none sm:mx-0 sm:w-auto sm:gap-1 sm:overflow-visible sm:px-0">
           {ITEMS.map((item) => {
             const active = item.match(pathname);
             return (
@@ -31,7 +35,7 @@ export function Nav({ region, user }: { region: string; user: MenuUser | null })
                 <Link
                   href={item.href}
                   aria-current={active ? 'page' : undefined}
-                  className={`rounded-md px-2.5 py-1.5 transition-colors sm:px-3 focus-visible:outline-2 focus-visible:outline-indigo-500 ${
+                  className={`block whitespace-nowrap rounded-md px-2.5 py-1.5 transition-colors sm:px-3 focus-visible:outline-2 focus-visible:outline-indigo-500 ${
                     active
                       ? 'bg-slate-900 text-white dark:bg-white dark:text-slate-900'
                       : 'text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800'
@@ -43,7 +47,7 @@ export function Nav({ region, user }: { region: string; user: MenuUser | null })
             );
           })}
         </ul>
-        <div className="ml-auto flex items-center gap-3">
+        <div className="ml-auto flex min-w-0 items-center gap-3">
           <UserMenu user={user} />
           <span
             className="rounded-full border border-slate-300 px-2.5 py-0.5 font-mono text-xs text-slate-600 dark:border-slate-700 dark:text-slate-300"

@@ -1,5 +1,7 @@
 'use client';
 // TanStack Query + tRPC for client components (one procedure per HTTP request, so each gets its own request ID and region headers).
+// A query whose input names a region sends it as X-Region: tRPC queries have no body, so this is
+// how a filter like "clusters in ams1" reaches the region cascade (as `?region=` does for REST).
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
@@ -10,6 +12,12 @@ import type { AppRouter } from '~/server/api/root';
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 
+function regionHeader(op: { type: string; input: unknown }): Record<string, string> {
+  if (op.type !== 'query' || !op.input || typeof op.input !== 'object') return {};
+  const region = (op.input as { region?: unknown }).region;
+  return typeof region === 'string' && region !== '' ? { 'X-Region': region } : {};
+}
+
 function makeQueryClient() {
   return new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, refetchOnWindowFocus: true } } });
 }
@@ -17,7 +25,9 @@ function makeQueryClient() {
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
   const [trpcClient] = useState(() =>
-    createTRPCClient<AppRouter>({ links: [httpLink({ url: '/api/trpc', transformer: superjson })] }),
+    createTRPCClient<AppRouter>({
+      links: [httpLink({ url: '/api/trpc', transformer: superjson, headers: ({ op }) => regionHeader(op) })],
+    }),
   );
   return (
     <SessionProvider refetchOnWindowFocus={false}>

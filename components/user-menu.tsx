@@ -13,7 +13,8 @@ export interface MenuUser {
 }
 
 export function UserMenu({ user }: { user: MenuUser | null }) {
-  const { update } = useSession();
+  // update() does nothing while the session is still loading: the switcher waits for it.
+  const { update, status } = useSession();
   const [pending, startTransition] = useTransition();
   if (!user) {
     return (
@@ -33,7 +34,7 @@ export function UserMenu({ user }: { user: MenuUser | null }) {
           <select
             aria-label="Organization"
             value={user.orgId ?? ''}
-            disabled={pending}
+            disabled={pending || status === 'loading'}
             onChange={(e) => {
               const orgId = e.target.value;
               startTransition(async () => {
@@ -41,7 +42,7 @@ export function UserMenu({ user }: { user: MenuUser | null }) {
                 window.location.reload();
               });
             }}
-            className="rounded-md border border-slate-300 bg-transparent px-2 py-1 dark:border-slate-700"
+            className="max-w-40 rounded-md border border-slate-300 bg-transparent px-2 py-1 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-700"
           >
             {user.organizations.map((o) => (
               <option key={o.id} value={o.id}>

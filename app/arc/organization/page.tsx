@@ -1,0 +1,137 @@
+import type { Metadata } from 'next';
+import { fullDate } from '~/components/format';
+import { CopyButton } from '~/components/ui/copy-button';
+import { EmptyState } from '~/components/ui/empty-state';
+import { card } from '~/components/ui/styles';
+import { serverApi } from '~/server/api/server-caller';
+
+export const metadata: Metadata = { title: 'Organization' };
+export const dynamic = 'force-dynamic';
+
+function RoleBadge({ role }: { role: string }) {
+  return (
+    <span
+      className={`rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${
+        role === 'admin'
+          ? 'bg-indigo-50 text-indigo-700 ring-indigo-600/20 dark:bg-indigo-950 dark:text-indigo-300 dark:ring-indigo-400/30'
+          : 'bg-slate-100 text-slate-700 ring-slate-500/20 dark:bg-slate-800 dark:text-slate-300 dark:ring-slate-400/30'
+      }`}
+    >
+      {role}
+    </span>
+  );
+}
+
+export default async function OrganizationPage() {
+  const api = await serverApi();
+  const [org, me] = await Promise.all([api.organization.get(), api.me.get()]);
+  const members = [...org.members].sort((a, b) => a.email.localeCompare(b.email));
+  return (
+    <div className="space-y-8">
+      <header className="space-y-2">
+        <p className="text-sm font-medium text-indigo-600 dark:text-indigo-400">Organization</p>
+        <h1 className="text-2xl font-semibold tracking-tight">{org.name}</h1>
+        <dl className="flex flex-wrap gap-x-8 gap-y-2 text-sm">
+          <div>
+            <dt className="text-slate-500 dark:text-slate-400">Slug</dt>
+            <dd className="font-mono">{org.slug}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500 dark:text-slate-400">ID</dt>
+            <dd className="flex items-center gap-1.5">
+              <code className="font-mono text-xs">{org.id}</code>
+              <CopyButton value={org.id} label="Copy organization ID" compact />
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-500 dark:text-slate-400">Default region</dt>
+            <dd className="font-mono" data-testid="org-default-region">
+              {org.default_region ?? 'none'}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-500 dark:text-slate-400">Your role</dt>
+            <dd>{org.role ? <RoleBadge role={org.role} /> : '—'}</dd>
+          </div>
+        </dl>
+        {!org.default_region && org.allowed_regions.length > 1 && (
+          <p className="max-w-2xl text-sm text-slate-600 dark:text-slate-300">
+            With no default region, every change names its region: pick one in a form, or use a project that has a
+            default region.
+          </p>
+        )}
+      </header>
+
+      <section aria-labelledby="regions-heading" className="space-y-3">
+        <h2 id="regions-heading" className="text-lg font-semibold">
+          Regions <span className="text-sm font-normal text-slate-500">({org.allowed_regions.length})</span>
+        </h2>
+        <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+          {org.allowed_regions.map((r) => (
+            <li key={r.code} className={`${card} flex items-center gap-3 p-4`}>
+              <span
+                aria-hidden
+                className="flex h-10 w-10 shrink-0 items-center justify-center rounded-md bg-slate-100 font-mono text-xs font-semibold text-slate-600 dark:bg-slate-800 dark:text-slate-300"
+              >
+                {r.country}
+              </span>
+              <div className="min-w-0 flex-1">
+                <p className="flex items-center gap-2">
+                  <span className="font-mono font-semibold">{r.code}</span>
+                  {r.code === org.default_region && (
+                    <span className="rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
+                      default
+                    </span>
+                  )}
+                  {r.code === me.settings?.default_region && r.code !== org.default_region && (
+                    <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+                      your default
+                    </span>
+                  )}
+                </p>
+                <p className="truncate text-sm text-slate-600 dark:text-slate-400">
+                  {r.label} · {r.country}
+                </p>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="members-heading" className="space-y-3">
+        <h2 id="members-heading" className="text-lg font-semibold">
+          Members <span className="text-sm font-normal text-slate-500">({members.length})</span>
+        </h2>
+        <div className={card}>
+          {members.length === 0 ? (
+            <EmptyState title="No members" />
+          ) : (
+            <ul className="divide-y divide-slate-100 dark:divide-slate-800" aria-label="Members">
+              {members.map((m) => (
+                <li key={m.user_id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3">
+                  <span
+                    aria-hidden
+                    className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-slate-200 text-sm font-semibold uppercase text-slate-700 dark:bg-slate-700 dark:text-slate-200"
+                  >
+                    {(m.name || m.email).charAt(0)}
+                  </span>
+                  <div className="min-w-0 flex-1">
+                    <p className="truncate text-sm font-medium">
+                      {m.name || m.email}
+                      {m.user_id === me.user?.id && <span className="ml-1.5 text-xs text-slate-500">(you)</span>}
+                    </p>
+                    <p className="truncate text-xs text-slate-500 dark:text-slate-400">{m.email}</p>
+                  </div>
+                  <RoleBadge role={m.role} />
+                  <span className="w-full pl-12 text-xs text-slate-500 sm:w-auto sm:pl-0 dark:text-slate-400">
+                    joined {fullDate(m.joined_at).slice(0, 10)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,7 @@
+'use server';
+// Server actions of the projects page: each runs its procedure through the request middleware.
+import { serverAction } from '~/server/api/adapters/action';
+
+export const createProject = serverAction((api, input: { name: string; default_region?: string | null }) =>
+  api.projects.create(input),
+);
