@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { Benchmark, BenchResult } from './lib';
 
 async function main() {
+  process.env.LOG_LEVEL ??= 'warn'; // in-process workers would log every step
   const filter = process.argv[2] ?? '';
   const dir = path.resolve('bench');
   const files = fs
