@@ -1,25 +1,8 @@
 // Arc cluster journeys: alice (acme, one region) creates a cluster without ever naming a region
 // and watches it become ready; bob (globex, three regions, no default) creates one in lax1,
 // lists clusters across regions, filters by region and marks a notification read.
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-
-const dataDir = process.env.E2E_DATA_DIR ?? '.data/e2e';
-function user(email: string) {
-  const creds = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as {
-    users: { email: string; password: string }[];
-  };
-  return creds.users.find((u) => u.email === email)!;
-}
-
-async function signIn(page: Page, email: string, next = '/arc') {
-  await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(next)}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(user(email).password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(new RegExp(`${next.replace(/\//g, '\\/')}$`));
-}
+import { signIn } from './sign-in';
 
 /** A unique, valid cluster name (lowercase, starts with a letter, ≤ 40 characters). */
 const clusterName = (who: string) => `e2e-${who}-${Date.now().toString(36)}`;

@@ -1,24 +1,7 @@
 // Arc's other pages: projects (create, use as the session's project), organization, settings
 // (a saved theme that wins over the browser's), and how they look on a phone in dark mode.
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-
-const dataDir = process.env.E2E_DATA_DIR ?? '.data/e2e';
-function user(email: string) {
-  const creds = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as {
-    users: { email: string; password: string }[];
-  };
-  return creds.users.find((u) => u.email === email)!;
-}
-
-async function signIn(page: Page, email: string, next = '/arc') {
-  await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(next)}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(user(email).password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(new RegExp(`${next.replace(/\//g, '\\/')}$`));
-}
+import { signIn } from './sign-in';
 
 const shot = (page: Page, name: string, fullPage = true) =>
   page.screenshot({ path: `e2e/.artifacts/${name}.png`, fullPage, animations: 'disabled' });

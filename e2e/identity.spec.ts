@@ -1,24 +1,7 @@
 // Sign-in journeys: alice (acme admin, one region), bob (globex admin, also an acme member),
 // ops (platform operator). Credentials come from the demo the test stack seeded.
-import fs from 'node:fs';
-import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-
-const dataDir = process.env.E2E_DATA_DIR ?? '.data/e2e';
-function user(email: string) {
-  const creds = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as {
-    users: { email: string; password: string }[];
-  };
-  return creds.users.find((u) => u.email === email)!;
-}
-
-async function signIn(page: Page, email: string, next = '/arc') {
-  await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(next)}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(user(email).password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(new RegExp(`${next.replace('/', '\\/')}$`));
-}
+import { expect, test } from '@playwright/test';
+import { signIn } from './sign-in';
 
 test('a wrong password is refused without saying whether the email exists', async ({ page }) => {
   await page.goto('/sign-in');

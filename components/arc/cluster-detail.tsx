@@ -8,11 +8,12 @@ import { deleteCluster } from '~/app/arc/clusters/actions';
 import { fullDate, timeAgo } from '../format';
 import { errorToast, trpcErrorBody, useToast } from '../toast';
 import { useTRPC } from '../trpc-provider';
+import { Breadcrumb } from '../ui/breadcrumb';
 import { CopyButton } from '../ui/copy-button';
 import { EmptyState } from '../ui/empty-state';
 import { Skeleton } from '../ui/skeleton';
 import { IN_PROGRESS, StatusBadge } from '../ui/status-badge';
-import { btnDanger, btnDangerOutline, btnPrimary, btnSecondary, card, link } from '../ui/styles';
+import { btnDanger, btnDangerOutline, btnPrimary, btnSecondary, card } from '../ui/styles';
 import { RunProgress } from './run-progress';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -149,17 +150,7 @@ export function ClusterDetail({ id }: { id: string }) {
   return (
     <div className="space-y-6">
       <header className="space-y-3">
-        <nav aria-label="Breadcrumb" className="text-sm">
-          <Link href="/arc/clusters" className={link}>
-            Clusters
-          </Link>
-          <span aria-hidden className="mx-1.5 text-slate-400">
-            /
-          </span>
-          <span aria-current="page" className="text-slate-500 dark:text-slate-400">
-            {c.name}
-          </span>
-        </nav>
+        <Breadcrumb up={{ href: '/arc/clusters', label: 'Clusters' }} current={c.name} />
         <div className="flex flex-wrap items-start justify-between gap-4">
           <div className="min-w-0 space-y-1">
             <h1 className="flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight">

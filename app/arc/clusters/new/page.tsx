@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { ClusterCreateForm } from '~/components/arc/cluster-create-form';
-import { link } from '~/components/ui/styles';
+import { Breadcrumb } from '~/components/ui/breadcrumb';
 import { serverApi } from '~/server/api/server-caller';
 
 export const metadata: Metadata = { title: 'New cluster' };
@@ -14,17 +13,7 @@ export default async function NewClusterPage() {
   return (
     <div className="space-y-6">
       <header className="space-y-1">
-        <nav aria-label="Breadcrumb" className="text-sm">
-          <Link href="/arc/clusters" className={link}>
-            Clusters
-          </Link>
-          <span aria-hidden className="mx-1.5 text-slate-400">
-            /
-          </span>
-          <span aria-current="page" className="text-slate-500 dark:text-slate-400">
-            New
-          </span>
-        </nav>
+        <Breadcrumb up={{ href: '/arc/clusters', label: 'Clusters' }} current="New" />
         <h1 className="text-2xl font-semibold tracking-tight">Create a cluster</h1>
         <p className="max-w-2xl text-sm text-slate-600 dark:text-slate-300">
           {regions.length > 1
