@@ -1,13 +1,11 @@
-import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { ArcNav } from '~/components/arc/arc-nav';
-import { serverApi } from '~/server/api/server-caller';
+import { arcMe } from './me';
 
 export const dynamic = 'force-dynamic';
 
 export default async function ArcLayout({ children }: { children: ReactNode }) {
-  const me = await (await serverApi()).me.get().catch(() => null);
-  if (!me || me.kind !== 'session') redirect('/sign-in?callbackUrl=/arc');
+  const me = await arcMe();
   return (
     <div className="flex flex-col gap-6 lg:flex-row lg:gap-8">
       <ArcNav orgSlug={me.organization?.slug ?? null} />

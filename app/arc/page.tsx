@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
+import { arcMe } from '~/app/arc/me';
 import Link from 'next/link';
-import { serverApi } from '~/server/api/server-caller';
 
 export const metadata: Metadata = { title: 'Arc' };
 export const dynamic = 'force-dynamic';
@@ -13,7 +13,7 @@ const AREAS = [
 ];
 
 export default async function ArcHome() {
-  const me = await (await serverApi()).me.get();
+  const me = await arcMe();
   const org = me.organization;
   return (
     <div className="space-y-6">

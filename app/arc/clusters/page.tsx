@@ -1,14 +1,14 @@
 import type { Metadata } from 'next';
+import { arcMe } from '~/app/arc/me';
 import Link from 'next/link';
 import { ClustersList } from '~/components/arc/clusters-list';
 import { btnPrimary } from '~/components/ui/styles';
-import { serverApi } from '~/server/api/server-caller';
 
 export const metadata: Metadata = { title: 'Clusters' };
 export const dynamic = 'force-dynamic';
 
 export default async function ClustersPage() {
-  const me = await (await serverApi()).me.get();
+  const me = await arcMe();
   const regions = me.organization?.allowed_regions ?? [];
   return (
     <div className="space-y-6">

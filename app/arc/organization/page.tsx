@@ -3,6 +3,7 @@ import { fullDate } from '~/components/format';
 import { CopyButton } from '~/components/ui/copy-button';
 import { EmptyState } from '~/components/ui/empty-state';
 import { card } from '~/components/ui/styles';
+import { arcMe } from '~/app/arc/me';
 import { serverApi } from '~/server/api/server-caller';
 
 export const metadata: Metadata = { title: 'Organization' };
@@ -23,8 +24,8 @@ function RoleBadge({ role }: { role: string }) {
 }
 
 export default async function OrganizationPage() {
-  const api = await serverApi();
-  const [org, me] = await Promise.all([api.organization.get(), api.me.get()]);
+  const me = await arcMe();
+  const org = await (await serverApi()).organization.get();
   const members = [...org.members].sort((a, b) => a.email.localeCompare(b.email));
   return (
     <div className="space-y-8">

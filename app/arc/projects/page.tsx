@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
+import { arcMe } from '~/app/arc/me';
 import { ProjectsManager } from '~/components/arc/projects-manager';
-import { serverApi } from '~/server/api/server-caller';
 
 export const metadata: Metadata = { title: 'Projects' };
 export const dynamic = 'force-dynamic';
 
 export default async function ProjectsPage() {
-  const me = await (await serverApi()).me.get();
+  const me = await arcMe();
   const org = me.organization;
   const current = me.project;
   return (

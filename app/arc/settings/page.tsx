@@ -1,14 +1,14 @@
 import type { Metadata } from 'next';
+import { arcMe } from '~/app/arc/me';
 import Link from 'next/link';
 import { SettingsForm } from '~/components/arc/settings-form';
 import { card, link } from '~/components/ui/styles';
-import { serverApi } from '~/server/api/server-caller';
 
 export const metadata: Metadata = { title: 'Settings' };
 export const dynamic = 'force-dynamic';
 
 export default async function SettingsPage() {
-  const me = await (await serverApi()).me.get();
+  const me = await arcMe();
   const org = me.organization;
   return (
     <div className="space-y-6">

@@ -1,13 +1,13 @@
 import type { Metadata } from 'next';
+import { arcMe } from '~/app/arc/me';
 import { ClusterCreateForm } from '~/components/arc/cluster-create-form';
 import { Breadcrumb } from '~/components/ui/breadcrumb';
-import { serverApi } from '~/server/api/server-caller';
 
 export const metadata: Metadata = { title: 'New cluster' };
 export const dynamic = 'force-dynamic';
 
 export default async function NewClusterPage() {
-  const me = await (await serverApi()).me.get();
+  const me = await arcMe();
   const org = me.organization;
   const regions = org?.allowed_regions ?? [];
   return (

@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
+import { arcMe } from '~/app/arc/me';
 import { ApiKeysManager } from '~/components/api-keys-manager';
-import { serverApi } from '~/server/api/server-caller';
 
 export const metadata: Metadata = { title: 'API keys' };
 export const dynamic = 'force-dynamic';
 
 export default async function ApiKeysPage() {
-  const me = await (await serverApi()).me.get();
+  const me = await arcMe();
   return (
     <div className="space-y-6">
       <header className="space-y-1">
