@@ -2,8 +2,8 @@
 // URL, held in memory so that a lookup never leaves the process. Loaded on first use; reloaded
 // when an operator changes a region (NOTIFY meridian_regions, sent in the same transaction),
 // and every few minutes as a safety net.
-import pg from 'pg';
 import { primary, replica } from '../db/client';
+import { listen, type Listener } from '../db/listen';
 import { primaryUrl, replicaRegions } from '../db/topology';
 import { listRegions, type RegionRow } from './repository';
 
@@ -38,7 +38,7 @@ export class RegionRegistry {
 interface State {
   current?: RegionRegistry;
   loading?: Promise<RegionRegistry>;
-  listener?: pg.Client;
+  listener?: Listener;
   timer?: NodeJS.Timeout;
 }
 
@@ -75,7 +75,7 @@ export async function refreshRegionRegistry(): Promise<RegionRegistry> {
 
 async function load(): Promise<RegionRegistry> {
   const registry = await refreshRegionRegistry();
-  listen();
+  listenForChanges();
   if (!state.timer) {
     state.timer = setInterval(() => void refreshRegionRegistry().catch(() => {}), SAFETY_REFRESH_MS);
     state.timer.unref();
@@ -83,26 +83,9 @@ async function load(): Promise<RegionRegistry> {
   return registry;
 }
 
-/** LISTEN for changes; reconnects with a delay when the primary goes away. */
-function listen(): void {
-  if (state.listener) return;
-  const client = new pg.Client({ connectionString: primaryUrl() });
-  state.listener = client;
-  const retry = () => {
-    if (state.listener !== client) return;
-    state.listener = undefined;
-    client.end().catch(() => {});
-    setTimeout(listen, 5_000).unref();
-  };
-  client.on('error', retry);
-  client.on('end', retry);
-  client.on('notification', () => void refreshRegionRegistry().catch(() => {}));
-  client
-    .connect()
-    .then(() => client.query(`LISTEN ${REGIONS_CHANGED_CHANNEL}`))
-    .then(() => {
-      // A change may have landed while we were not listening.
-      void refreshRegionRegistry().catch(() => {});
-    })
-    .catch(retry);
+/** LISTEN for changes (reconnecting when the primary goes away), catching up after each connect. */
+function listenForChanges(): void {
+  state.listener ??= listen(primaryUrl(), REGIONS_CHANGED_CHANNEL, () => void refreshRegionRegistry().catch(() => {}), {
+    onListening: () => void refreshRegionRegistry().catch(() => {}),
+  });
 }

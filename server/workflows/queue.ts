@@ -14,6 +14,9 @@ export interface StepJob {
   position: number;
 }
 
+/** NOTIFY channel (payload: a region) that wakes that region's workers when a run starts. */
+export const RUN_STARTED_CHANNEL = 'meridian_workflows';
+
 export const queueName = (region: string) => `workflow-${region}`;
 export const deadLetterName = (region: string) => `workflow-dead-${region}`;
 

@@ -3,11 +3,12 @@
 // for steps whose workers kept dying (the run fails with that reason instead of hanging).
 import type PgBoss from 'pg-boss';
 import { primary } from '../db/client';
+import { listen } from '../db/listen';
 import { env } from '../env';
 import { logger } from '../telemetry/logger';
 import { parseFaults } from './definitions';
 import { executeStep, failRun, type EngineOptions } from './engine';
-import { boss, deadLetterName, ensureQueues, queueName, type StepJob } from './queue';
+import { boss, deadLetterName, ensureQueues, queueName, RUN_STARTED_CHANNEL, type StepJob } from './queue';
 
 export interface Workers {
   regions: string[];
@@ -26,9 +27,11 @@ export async function startWorkers(opts: { connectionString: string; regions: st
     faults: parseFaults(e.WORKFLOW_FAULTS),
     log: (event, fields) => log.info({ event, ...fields }, event),
   };
+  const wake = new Map<string, () => void>();
   for (const region of opts.regions) {
     // pg-boss runs one job at a time per subscription: several subscriptions, several runs at once.
     const ids: string[] = [];
+    wake.set(region, () => ids.forEach((id) => b.notifyWorker(id)));
     for (let i = 0; i < e.WORKFLOW_CONCURRENCY; i++) {
       ids.push(
         await b.work<StepJob>(
@@ -42,7 +45,7 @@ export async function startWorkers(opts: { connectionString: string; regions: st
               engine,
             );
             // The next step's job is on this region's queue now: fetch it without waiting for a poll.
-            if (outcome === 'succeeded') for (const id of ids) b.notifyWorker(id);
+            if (outcome === 'succeeded') wake.get(region)!();
           },
         ),
       );
@@ -62,10 +65,13 @@ export async function startWorkers(opts: { connectionString: string; regions: st
       },
     );
   }
+  // A new run's first job: the API can't reach this process, but its NOTIFY can.
+  const listener = listen(opts.connectionString, RUN_STARTED_CHANNEL, (region) => wake.get(region)?.());
   log.info({ regions: opts.regions, step_ms: e.WORKFLOW_STEP_MS }, 'workflow workers started');
   return {
     regions: opts.regions,
     stop: async ({ graceful = true } = {}) => {
+      await listener.stop();
       await b.stop({ graceful, close: true, wait: true, timeout: 10_000 });
     },
   };

@@ -108,6 +108,15 @@ describe('create-cluster', () => {
     expect(note?.userId).toBe(aliceId);
   });
 
+  it('starts at once on NOTIFY and chains its steps without waiting for a poll', async () => {
+    await startIn({ WORKFLOW_POLL_SECONDS: '30' }); // polling alone would take up to 30 s per step
+    await new Promise((r) => setTimeout(r, 1_000)); // the workers' first fetch is done: idle now
+    const { run_id } = await createCluster(1);
+    const run = await waitForRun(run_id, finished, 8_000);
+    expect(run.status).toBe('succeeded');
+    expect(run.startedAt!.getTime() - run.createdAt.getTime()).toBeLessThan(2_000);
+  });
+
   it('runs several at once: every one allocates its own servers (no two share one)', async () => {
     const runs = await Promise.all(Array.from({ length: 6 }, () => createCluster(1)));
     await startIn();

@@ -1,0 +1,47 @@
+// LISTEN on a channel of the primary, reconnecting after a delay when the connection goes
+// (a primary restart): the caller hears each payload, and `onListening` after every (re)connect
+// so it can catch up on what it missed meanwhile.
+import pg from 'pg';
+
+export interface Listener {
+  stop(): Promise<void>;
+}
+
+export function listen(
+  url: string,
+  channel: string,
+  onNotify: (payload: string) => void,
+  opts: { onListening?: () => void; retryMs?: number } = {},
+): Listener {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const connect = () => {
+    if (stopped) return;
+    const c = new pg.Client({ connectionString: url, application_name: `meridian-listen-${channel}` });
+    client = c;
+    const retry = () => {
+      if (client !== c) return;
+      client = undefined;
+      c.end().catch(() => {});
+      if (!stopped) timer = setTimeout(connect, opts.retryMs ?? 5_000).unref();
+    };
+    c.on('error', retry);
+    c.on('end', retry);
+    c.on('notification', (m) => onNotify(m.payload ?? ''));
+    c.connect()
+      .then(() => c.query(`LISTEN ${pg.escapeIdentifier(channel)}`))
+      .then(() => opts.onListening?.())
+      .catch(retry);
+  };
+  connect();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => {});
+    },
+  };
+}
