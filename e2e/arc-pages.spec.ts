@@ -43,6 +43,21 @@ test('alice creates a project and uses it for her session', async ({ page }) => 
   await expect(page.getByTestId('current-project')).toContainText('none');
 });
 
+test('bob changes a project’s default region in place; it is saved', async ({ page }) => {
+  await signIn(page, 'bob@globex.test', '/arc/projects');
+  const select = page.getByLabel('Default region of edge');
+  await expect(select).toBeVisible();
+  await select.selectOption('ams1');
+  await expect(page.getByTestId('toast-success').filter({ hasText: 'edge: default region ams1' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Default region of edge')).toHaveValue('ams1');
+  await shot(page, 'arc-projects-bob');
+  await page.getByLabel('Default region of edge').selectOption('');
+  await expect(page.getByTestId('toast-success').filter({ hasText: 'edge: default region none' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Default region of edge')).toHaveValue('');
+});
+
 test('bob’s saved theme applies at once and wins over the browser’s', async ({ page }) => {
   await signIn(page, 'bob@globex.test', '/arc/settings');
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();

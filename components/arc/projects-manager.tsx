@@ -1,12 +1,12 @@
 'use client';
-// Projects: the list, a create form (server action, inserted optimistically), and "Use this
-// project", which makes it the session's current project: its default region then decides
-// where requests that name none resolve.
+// Projects: the list, a create form (server action, inserted optimistically), each project's
+// default region (changed in place, optimistically), and "Use this project", which makes it the
+// session's current project: its default region then decides where requests that name none resolve.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSession } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
-import { useId, useState, useTransition } from 'react';
-import { createProject } from '~/app/arc/projects/actions';
+import { useId, useRef, useState, useTransition } from 'react';
+import { createProject, setProjectRegion } from '~/app/arc/projects/actions';
 import { fullDate, timeAgo } from '../format';
 import { errorToast, useToast } from '../toast';
 import { useTRPC } from '../trpc-provider';
@@ -50,12 +50,13 @@ export function ProjectsManager({
   const [switching, setSwitching] = useState<string | null>(null);
   const multiRegion = regions.length > 1;
   const listKey = trpc.projects.list.queryKey(LIST_INPUT);
+  const optimisticSeq = useRef(0);
 
   const create = (e: React.FormEvent) => {
     e.preventDefault();
     setErrors({});
     const input = { name: name.trim(), ...(multiRegion && defaultRegion ? { default_region: defaultRegion } : {}) };
-    const tempId = `optimistic-${Date.now()}`;
+    const tempId = `optimistic-${++optimisticSeq.current}`;
     const temp: Project = {
       id: tempId,
       name: input.name,
@@ -78,6 +79,25 @@ export function ProjectsManager({
         toast(errorToast('Could not create the project', res.error));
       }
       await qc.invalidateQueries(trpc.projects.list.pathFilter());
+    });
+  };
+
+  const changeRegion = (p: Project, region: string | null) => {
+    const before = p.default_region;
+    const put = (value: string | null) =>
+      qc.setQueryData(listKey, (old) =>
+        old ? { ...old, data: old.data.map((x) => (x.id === p.id ? { ...x, default_region: value } : x)) } : old,
+      );
+    put(region);
+    void setProjectRegion({ id: p.id, default_region: region }).then(async (res) => {
+      if (res.ok) {
+        toast({ kind: 'success', title: `${p.name}: default region ${res.data.default_region ?? 'none'}` });
+      } else {
+        put(before);
+        toast(errorToast(`Could not change ${p.name}’s default region`, res.error));
+      }
+      await qc.invalidateQueries(trpc.projects.list.pathFilter());
+      if (p.id === currentProjectId) router.refresh(); // the session's project routes by it
     });
   };
 
@@ -185,11 +205,25 @@ export function ProjectsManager({
                     </p>
                     <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-500 dark:text-slate-400">
                       {multiRegion && (
-                        <span>
-                          Default region:{' '}
-                          <span className="font-mono">{p.default_region ?? orgDefaultRegion ?? 'none'}</span>
-                          {!p.default_region && orgDefaultRegion ? ' (organization’s)' : ''}
-                        </span>
+                        <label className="flex items-center gap-1">
+                          Default region
+                          <select
+                            aria-label={`Default region of ${p.name}`}
+                            value={p.default_region ?? ''}
+                            disabled={optimistic}
+                            onChange={(e) => changeRegion(p, e.target.value || null)}
+                            className="rounded border border-slate-300 bg-transparent px-1 py-0.5 font-mono text-xs dark:border-slate-700 dark:bg-slate-900"
+                          >
+                            <option value="">
+                              {orgDefaultRegion ? `${orgDefaultRegion} (organization’s)` : 'none'}
+                            </option>
+                            {regions.map((r) => (
+                              <option key={r} value={r}>
+                                {r}
+                              </option>
+                            ))}
+                          </select>
+                        </label>
                       )}
                       {!optimistic && (
                         <span className="flex items-center gap-1">

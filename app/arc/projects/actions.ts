@@ -5,3 +5,7 @@ import { serverAction } from '~/server/api/adapters/action';
 export const createProject = serverAction((api, input: { name: string; default_region?: string | null }) =>
   api.projects.create(input),
 );
+
+export const setProjectRegion = serverAction((api, input: { id: string; default_region: string | null }) =>
+  api.projects.update(input),
+);
