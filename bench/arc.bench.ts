@@ -7,7 +7,7 @@ import { disconnectAll, primary } from '../server/db/client';
 import { resetEnvCache } from '../server/env';
 import { newId } from '../server/ids';
 import { startWorkers } from '../server/workflows/worker';
-import { summarize, type Benchmark, type BenchResult } from './lib';
+import { prefixed, summarize, type Benchmark, type BenchResult } from './lib';
 import { load, startBenchServer } from './server';
 
 const CREATES = 400;
@@ -180,29 +180,27 @@ const bench: Benchmark = {
         name: 'workflow engine, 0 ms steps, one at a time (5 create-cluster runs on one lax1 worker)',
         figures: {
           succeeded: serial.filter((r) => r.status === 'succeeded').length,
-          ...Object.fromEntries(Object.entries(summarize(serial.map(span), 'ms')).map(([k, v]) => [`run_${k}`, v])),
-          ...Object.fromEntries(Object.entries(summarize(gaps, 'ms')).map(([k, v]) => [`step_gap_${k}`, v])),
+          ...prefixed('run', summarize(serial.map(span), 'ms')),
+          ...prefixed('step_gap', summarize(gaps, 'ms')),
         },
         note: 'run = first step started → last step committed (5 steps); step gap = a step committed → the next started',
       });
       results.push({
         name: 'accepted (202) → first step started / → ready, 0 ms steps, idle lax1 worker (10 creates via the API)',
         figures: {
-          ...Object.fromEntries(
-            Object.entries(
-              summarize(
-                accepted.map((a) => a.first),
-                'ms',
-              ),
-            ).map(([k, v]) => [`first_step_${k}`, v]),
+          ...prefixed(
+            'first_step',
+            summarize(
+              accepted.map((a) => a.first),
+              'ms',
+            ),
           ),
-          ...Object.fromEntries(
-            Object.entries(
-              summarize(
-                accepted.map((a) => a.ready),
-                'ms',
-              ),
-            ).map(([k, v]) => [`ready_${k}`, v]),
+          ...prefixed(
+            'ready',
+            summarize(
+              accepted.map((a) => a.ready),
+              'ms',
+            ),
           ),
         },
         note: 'created_at is stamped inside the transaction, so this includes the commit',

@@ -28,3 +28,8 @@ export function summarize(samples: number[], unit: 'us' | 'ms'): Record<string, 
     n: s.length,
   };
 }
+
+/** `{p50_ms: 1}` → `{run_p50_ms: 1}`: several summaries in one result. */
+export function prefixed(prefix: string, figures: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(figures).map(([k, v]) => [`${prefix}_${k}`, v]));
+}

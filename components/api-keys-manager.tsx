@@ -4,6 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from './trpc-provider';
+import { RegionOptions } from './ui/region-options';
 
 export function ApiKeysManager({ regions, isAdmin }: { regions: string[]; isAdmin: boolean }) {
   const trpc = useTRPC();
@@ -58,11 +59,7 @@ export function ApiKeysManager({ regions, isAdmin }: { regions: string[]; isAdmi
                 onChange={(e) => setRegion(e.target.value)}
                 className="rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm dark:border-slate-700"
               >
-                {regions.map((r) => (
-                  <option key={r} value={r}>
-                    {r}
-                  </option>
-                ))}
+                <RegionOptions regions={regions} />
               </select>
             </label>
           )}

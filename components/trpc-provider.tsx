@@ -4,6 +4,7 @@
 // how a filter like "clusters in ams1" reaches the region cascade (as `?region=` does for REST).
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCClient, httpLink } from '@trpc/client';
+import type { inferRouterOutputs } from '@trpc/server';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { SessionProvider } from 'next-auth/react';
 import { useState, type ReactNode } from 'react';
@@ -11,6 +12,9 @@ import superjson from 'superjson';
 import type { AppRouter } from '~/server/api/root';
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
+
+/** What each procedure returns, as the browser receives it. */
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
 
 function regionHeader(op: { type: string; input: unknown }): Record<string, string> {
   if (op.type !== 'query' || !op.input || typeof op.input !== 'object') return {};

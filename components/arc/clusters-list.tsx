@@ -13,6 +13,7 @@ import { EmptyState } from '../ui/empty-state';
 import { SkeletonRows } from '../ui/skeleton';
 import { IN_PROGRESS, StatusBadge, statusLabel } from '../ui/status-badge';
 import { btnPrimary, btnSecondary, card, input, link } from '../ui/styles';
+import { RegionOptions } from '../ui/region-options';
 
 const STATUSES = ['pending', 'provisioning', 'ready', 'failed', 'deleting'] as const;
 type Status = (typeof STATUSES)[number];
@@ -63,11 +64,7 @@ export function ClustersList({ regions }: { regions: string[] }) {
             </label>
             <select id={fid('region')} value={region} onChange={(e) => setRegion(e.target.value)} className={input}>
               <option value="">All regions</option>
-              {regions.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
+              <RegionOptions regions={regions} />
             </select>
           </div>
         )}

@@ -7,27 +7,14 @@ import { useState, useTransition } from 'react';
 import { markAllNotificationsRead, markNotificationRead } from '~/app/arc/notifications/actions';
 import { fullDate, timeAgo } from '../format';
 import { errorToast, trpcErrorBody, useToast } from '../toast';
-import { useTRPC } from '../trpc-provider';
+import { useTRPC, type RouterOutputs } from '../trpc-provider';
 import { EmptyState } from '../ui/empty-state';
 import { SkeletonRows } from '../ui/skeleton';
 import { btnSecondary, card, focusRing, link } from '../ui/styles';
 
 type Filter = 'all' | 'unread';
 
-interface Page {
-  data: {
-    id: string;
-    kind: string;
-    title: string;
-    body: string;
-    resource_id: string | null;
-    read: boolean;
-    read_at: string | null;
-    created_at: string;
-  }[];
-  next_cursor: string | null;
-  unread_count: number;
-}
+type Page = RouterOutputs['notifications']['list'];
 
 const KIND_DOT: Record<string, string> = {
   'cluster.ready': 'bg-emerald-500',

@@ -9,19 +9,15 @@ import { useId, useRef, useState, useTransition } from 'react';
 import { createProject, setProjectRegion } from '~/app/arc/projects/actions';
 import { fullDate, timeAgo } from '../format';
 import { errorToast, useToast } from '../toast';
-import { useTRPC } from '../trpc-provider';
+import { useTRPC, type RouterOutputs } from '../trpc-provider';
 import { CopyButton } from '../ui/copy-button';
 import { EmptyState } from '../ui/empty-state';
 import { SkeletonRows } from '../ui/skeleton';
 import { btnPrimary, btnSecondary, card, input } from '../ui/styles';
 import { fieldErrors } from './action-errors';
+import { RegionOptions } from '../ui/region-options';
 
-interface Project {
-  id: string;
-  name: string;
-  default_region: string | null;
-  created_at: string;
-}
+type Project = RouterOutputs['projects']['list']['data'][number];
 
 const LIST_INPUT = { limit: 200 };
 
@@ -160,11 +156,7 @@ export function ProjectsManager({
                 className={input}
               >
                 <option value="">None (ask each time)</option>
-                {regions.map((r) => (
-                  <option key={r} value={r}>
-                    {r}
-                  </option>
-                ))}
+                <RegionOptions regions={regions} />
               </select>
               <span className="block text-xs text-slate-500 dark:text-slate-400">
                 {errors.default_region ?? 'Where its requests go when they name no region.'}
@@ -217,11 +209,7 @@ export function ProjectsManager({
                             <option value="">
                               {orgDefaultRegion ? `${orgDefaultRegion} (organization’s)` : 'none'}
                             </option>
-                            {regions.map((r) => (
-                              <option key={r} value={r}>
-                                {r}
-                              </option>
-                            ))}
+                            <RegionOptions regions={regions} />
                           </select>
                         </label>
                       )}

@@ -9,6 +9,7 @@ import { applyTheme, type Theme } from '../theme';
 import { errorToast, useToast } from '../toast';
 import { btnPrimary, card, input } from '../ui/styles';
 import { fieldErrors } from './action-errors';
+import { RegionOptions } from '../ui/region-options';
 
 const THEMES: { value: Theme; label: string; hint: string }[] = [
   { value: 'system', label: 'System', hint: 'Follow this device' },
@@ -165,11 +166,7 @@ export function SettingsForm({
                 className={`${input} font-mono`}
               >
                 <option value="">{orgDefaultRegion ? `Organization default (${orgDefaultRegion})` : 'None'}</option>
-                {regions.map((r) => (
-                  <option key={r} value={r}>
-                    {r}
-                  </option>
-                ))}
+                <RegionOptions regions={regions} />
               </select>
             </div>
             <button type="submit" className={btnPrimary} disabled={savingRegion || region === regionSaved}>

@@ -23,7 +23,7 @@ import {
   templateById,
   templateProblem,
 } from '../../clusters/templates';
-import { idempotentWrite, read } from '../../db/access';
+import { idempotentWrite, read, type IdempotentResult, type Tx } from '../../db/access';
 import { authSecret } from '../../env';
 import { AppError, isAppError } from '../../errors';
 import { isId } from '../../ids';
@@ -55,9 +55,17 @@ function invalid(path: string, message: string): AppError {
   return new AppError('invalid_request', message, { extra: { details: [{ path: [path], message }] } });
 }
 
-/** 202 Accepted answers point at the run that does the work. */
-function locateRun(ctx: Context, runId: string): void {
-  ctx.req.setHeader('Location', `/v1/workflow-runs/${runId}`);
+type Accepted = z.infer<typeof Accepted>;
+
+/** An idempotent write that starts a run: 202 Accepted, with `Location` pointing at the run (on replays too). */
+async function acceptRun(
+  ctx: Context,
+  request: unknown,
+  fn: (tx: Tx) => Promise<IdempotentResult<Accepted>>,
+): Promise<Accepted> {
+  const accepted = await idempotentWrite(ctx, request, fn);
+  ctx.req.setHeader('Location', `/v1/workflow-runs/${accepted.run_id}`);
+  return accepted;
 }
 
 function requester(ctx: Context): string | null {
@@ -193,7 +201,7 @@ export const clustersRouter = router({
       const version = input.version ?? template.versions[0]!;
       const problem = templateProblem(template, input.node_count, version);
       if (problem) throw invalid(problem.path, problem.message);
-      return idempotentWrite(ctx, { op: 'clusters.create', input, region }, async (tx) => {
+      return acceptRun(ctx, { op: 'clusters.create', input, region }, async (tx) => {
         const project = await tx.project.findFirst({ where: { id: input.project_id, orgId: org.id } });
         if (!project) throw new AppError('not_found', `no project ${input.project_id}`);
         await lockClusterName(tx, org.id, input.name);
@@ -225,9 +233,6 @@ export const clustersRouter = router({
           input: { template: template.id, node_count: input.node_count, version, requested_by: requester(ctx) },
         });
         return { status: 202, body: { cluster: toClusterView(cluster), run_id: runId } };
-      }).then((r) => {
-        locateRun(ctx, r.run_id);
-        return r;
       });
     }),
 
@@ -246,7 +251,7 @@ export const clustersRouter = router({
     .output(Accepted)
     .mutation(async ({ ctx, input }) => {
       const org = requireOrg(ctx);
-      return idempotentWrite(ctx, { op: 'clusters.delete', id: input.id }, async (tx) => {
+      return acceptRun(ctx, { op: 'clusters.delete', id: input.id }, async (tx) => {
         const cluster = await markDeleting(tx, org.id, input.id);
         if (!cluster) {
           const now = await tx.cluster.findFirst({
@@ -269,9 +274,6 @@ export const clustersRouter = router({
           input: { requested_by: requester(ctx) },
         });
         return { status: 202, body: { cluster: toClusterView(cluster), run_id: runId } };
-      }).then((r) => {
-        locateRun(ctx, r.run_id);
-        return r;
       });
     }),
 
