@@ -87,6 +87,12 @@ const CASES: Record<string, (api: Caller) => Promise<void>> = {
     expect(code(err)).toBe('not_found'); // acme's project is invisible, so no cluster anywhere
     expect(await primary().cluster.count({ where: { name } })).toBe(0);
   },
+  'compute.clusters.defaults': async (api) => {
+    const err = await api.compute.clusters.defaults({ project_id: fx.acme.projectId }).catch((e: unknown) => e);
+    expect(code(err)).toBe('not_found');
+    const own = await api.compute.clusters.defaults({});
+    expect(own.project_id).not.toBe(fx.acme.projectId);
+  },
   'compute.clusters.delete': async (api) => {
     expect(code(await api.compute.clusters.delete({ id: fx.acme.clusterId }).catch((e: unknown) => e))).toBe(
       'not_found',

@@ -44,6 +44,9 @@ export const TEMPLATES: readonly ClusterTemplate[] = [
   },
 ];
 
+/** The template a create uses when the caller names none. */
+export const DEFAULT_TEMPLATE_ID = 'k8s-standard';
+
 export const TEMPLATE_IDS = TEMPLATES.map((t) => t.id) as [string, ...string[]];
 
 export function templateById(id: string): ClusterTemplate | undefined {

@@ -32,6 +32,12 @@ export async function getProject(db: Db, orgId: string, id: string) {
   return row ? toView(row) : null;
 }
 
+/** The organization's first project by name (what a create uses when nothing names one). */
+export async function firstProject(db: Db, orgId: string) {
+  const row = await db.project.findFirst({ where: { orgId }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
+  return row ? toView(row) : null;
+}
+
 export async function createProject(tx: Tx, orgId: string, input: { name: string; defaultRegion: string | null }) {
   const row = await tx.project.create({
     data: { id: newId('prj'), orgId, name: input.name, defaultRegion: input.defaultRegion },

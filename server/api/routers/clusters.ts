@@ -3,6 +3,7 @@
 // and latency), and get.
 import { z } from 'zod';
 import { capacity } from '../../clusters/capacity';
+import { createDefaults } from '../../clusters/defaults';
 import { kubeconfig } from '../../clusters/kubeconfig';
 import {
   decodeCursor,
@@ -23,6 +24,7 @@ import {
   templateById,
   templateProblem,
 } from '../../clusters/templates';
+import { firstProject, getProject } from '../../projects/repository';
 import { idempotentWrite, read, type IdempotentResult, type Tx } from '../../db/access';
 import { authSecret } from '../../env';
 import { AppError, isAppError } from '../../errors';
@@ -160,6 +162,43 @@ export const clustersRouter = router({
       });
       if (!found) throw new AppError('not_found', `no cluster ${input.id}`);
       return found;
+    }),
+
+  defaults: orgProcedure
+    .meta({ region: 'gateway' })
+    .input(z.object({ project_id: z.string().optional() }).optional())
+    .output(
+      z.object({
+        project_id: z.string().nullable(),
+        template: z.string(),
+        node_count: z.number(),
+        version: z.string(),
+        region: z.string().nullable(),
+        region_source: z.enum(['project', 'user', 'organization', 'first-allowed']).nullable(),
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const org = requireOrg(ctx);
+      const wanted = input?.project_id ?? (ctx.identity.kind === 'session' ? ctx.identity.project?.id : undefined);
+      if (input?.project_id !== undefined && !isId(input.project_id, 'prj')) {
+        throw invalid('project_id', 'project_id must be a project ID (prj_…)');
+      }
+      const project = await read(
+        ctx,
+        async (db) =>
+          (wanted ? await getProject(db, org.id, wanted) : null) ??
+          (input?.project_id ? null : firstProject(db, org.id)),
+      );
+      if (input?.project_id && !project) throw new AppError('not_found', `no project ${input.project_id}`);
+      return {
+        project_id: project?.id ?? null,
+        ...createDefaults({
+          allowedRegions: org.allowedRegions,
+          projectRegion: project?.default_region,
+          userRegion: ctx.identity.kind === 'session' ? ctx.identity.userRegion : null,
+          orgRegion: org.defaultRegion,
+        }),
+      };
     }),
 
   create: orgProcedure
