@@ -2,6 +2,26 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
+// Import boundaries: app/ and components/ → server/api → domain modules (server/<area>) →
+// server/db. lib/ is pure code shared by server and UI. dev/ (embedded databases, launcher
+// support, test harness) and scripts/ never ship, so nothing under server/ may import them.
+// Each entry is a regex over the import specifier; relative specifiers climb with `../`.
+const up = String.raw`^(~/|(\.\./)+|\./)`;
+const fromServer = (area) => ({ regex: String.raw`^(~/server/|(\.\./)+)${area}(/|$)` });
+const boundary = (files, patterns, extra = {}) => ({
+  files,
+  ...extra,
+  rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
+});
+const DEV_TOOLING = {
+  regex: String.raw`${up}(dev|scripts|bench|e2e)(/|$)`,
+  message: 'dev tooling (dev/, scripts/, bench/, e2e/) never ships: server/ may not import it',
+};
+const UI = {
+  regex: String.raw`${up}(app|components)(/|$)`,
+  message: 'server code does not depend on pages or components',
+};
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -11,6 +31,64 @@ export default defineConfig([
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
+  // Everything under server/ that ships (tests may use the dev harness).
+  boundary(['server/**/*.ts'], [DEV_TOOLING, UI], { ignores: ['server/**/*.test.ts'] }),
+  // Domain modules and the data layer never reach up into the API layer.
+  boundary(
+    ['server/**/*.ts'],
+    [
+      DEV_TOOLING,
+      UI,
+      {
+        ...fromServer('api'),
+        message: 'domain modules and server/db do not import server/api: the API layer calls them',
+      },
+    ],
+    { ignores: ['server/api/**', 'server/**/*.test.ts'] },
+  ),
+  // The data layer knows nothing of the domains above it.
+  boundary(
+    ['server/db/**/*.ts'],
+    [
+      DEV_TOOLING,
+      UI,
+      { ...fromServer('api'), message: 'server/db does not import server/api' },
+      {
+        regex: String.raw`^(~/server/|\.\./)(?!db/|env$|errors$|ids|telemetry/|process-singletons$|region/catalog$|region/code$)[^.]`,
+        message: 'server/db depends only on env, errors, ids, telemetry and process singletons',
+      },
+    ],
+    { ignores: ['server/**/*.test.ts'] },
+  ),
+  // Routers are thin: they call domain functions and never touch the database themselves.
+  boundary(
+    ['server/api/routers/**/*.ts'],
+    [
+      DEV_TOOLING,
+      UI,
+      {
+        regex: String.raw`^(~/server/|(\.\./)+)db(/|$)`,
+        message: 'routers call a domain function (server/<area>); only domain modules use server/db',
+      },
+    ],
+    { ignores: ['server/**/*.test.ts'] },
+  ),
+  // React components may use server code's types only (the browser bundle gets none of it).
+  boundary(
+    ['components/**/*.{ts,tsx}'],
+    [
+      {
+        regex: String.raw`^(~/server/|(\.\./)+server/)`,
+        allowTypeImports: true,
+        message: 'components import server code as types only (import type …)',
+      },
+    ],
+  ),
+  // lib/ is pure and shared: no server, UI or dev imports.
+  boundary(
+    ['lib/**/*.ts'],
+    [{ regex: String.raw`${up}(server|app|components|dev|scripts)(/|$)`, message: 'lib/ is pure shared code' }],
+  ),
   globalIgnores([
     '.next/**',
     '.data/**',

@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { encode, decode } from 'next-auth/jwt';
-import { apiKeySecretMatches, parseApiKey } from '../server/auth/api-key-format';
-import { findApiKey } from '../server/auth/api-key';
+import { apiKeySecretMatches, parseApiKey } from '../server/api-keys/format';
+import { findApiKey } from '../server/api-keys/authenticate';
 import { sessionSubject } from '../server/auth/users';
 import { disconnectAll, replica } from '../server/db/client';
-import { prepareLocal } from '../scripts/lib/local-stack';
+import { prepareLocal } from '../dev/local-stack';
 import { summarize, type Benchmark, type BenchResult } from './lib';
 
 async function timeAsync(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { EmbeddedTopology } from '../server/db/embedded/topology';
+import { EmbeddedTopology } from '../dev/embedded-pg/servers';
 import { summarize, type Benchmark, type BenchResult } from './lib';
 
 const REGIONS = ['sfo1', 'lax1', 'ams1'];

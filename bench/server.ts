@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureBuild } from '../scripts/lib/build';
-import { prepareLocal, type LocalStack } from '../scripts/lib/local-stack';
-import { freePort, waitForHttp } from '../server/net/ports';
+import { ensureBuild } from '../dev/build';
+import { prepareLocal, type LocalStack } from '../dev/local-stack';
+import { freePort, waitForHttp } from '../dev/ports';
 
 export interface BenchServer {
   baseUrl: string;

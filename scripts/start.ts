@@ -6,9 +6,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { env } from '../server/env';
-import { waitForHttp } from '../server/net/ports';
-import { prepareLocal, type LocalStack } from './lib/local-stack';
-import { ensureBuild } from './lib/build';
+import { waitForHttp } from '../dev/ports';
+import { prepareLocal, type LocalStack } from '../dev/local-stack';
+import { ensureBuild } from '../dev/build';
 
 const log = (line: string) => console.log(`[meridian] ${line}`);
 

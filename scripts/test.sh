@@ -34,4 +34,4 @@ echo "[test] browser journeys (Playwright, Chromium)"
 rm -rf .data/e2e
 CI=1 npx playwright test
 
-node scripts/lib/test-summary.mjs test-results/vitest.json test-results/faults.json test-results/e2e.json "$(( $(date +%s) - start ))"
+node dev/test-summary.mjs test-results/vitest.json test-results/faults.json test-results/e2e.json "$(( $(date +%s) - start ))"

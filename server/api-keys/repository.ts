@@ -1,7 +1,7 @@
 // API keys of one organization: every function requires the organization's ID.
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
-import { mintApiKey } from '../auth/api-key-format';
+import { mintApiKey } from './format';
 import { newId } from '../ids';
 
 export interface ApiKeyView {

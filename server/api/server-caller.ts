@@ -2,17 +2,17 @@
 import 'server-only';
 import { headers } from 'next/headers';
 import { cache } from 'react';
+import { requestOrigin } from '../net/host';
 import { createContext } from './context';
 import { createCaller } from './root';
 
 export const serverApi = cache(async () => {
   const h = new Headers(await headers());
-  const host = h.get('host') ?? 'localhost';
   return createCaller(
     createContext({
       transport: 'trpc',
       method: 'GET',
-      url: new URL(`http://${host}/`),
+      url: new URL('/', requestOrigin(h)),
       headers: h,
       setHeader: () => {},
     }),

@@ -4,9 +4,9 @@
 import { TRPCError } from '@trpc/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { primary } from '../db/client';
-import type { DemoCredentials } from '../demo/seed';
-import { callerFor, sessionCookie, useDemoDatabase } from '../testing/app';
-import { topology, waitForReplay } from '../testing/db';
+import type { DemoCredentials } from '../../dev/demo/seed';
+import { callerFor, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
+import { topology, waitForReplay } from '../../dev/testing/db';
 import type { RouteMeta } from './middleware/request';
 import { appRouter } from './root';
 
@@ -263,7 +263,7 @@ describe('API keys', () => {
   });
 
   it('records last_used_at in batches, not with a write per request', async () => {
-    const { flushKeyUse } = await import('../auth/key-usage');
+    const { flushKeyUse } = await import('../api-keys/usage');
     await flushKeyUse();
     const key = creds.api_keys.find((k) => k.org === 'globex' && k.region === 'sfo1')!.key;
     const prefix = key.split('_')[2]!;

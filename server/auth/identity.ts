@@ -1,11 +1,8 @@
 // Who is calling: nobody, a browser session, or an API key. Permission comes only from here,
 // never from anything the client says about itself.
-export interface OrgContext {
-  id: string;
-  slug: string;
-  defaultRegion: string | null;
-  allowedRegions: string[];
-}
+import type { OrgContext } from '../organizations/context';
+
+export type { OrgContext };
 
 export type Identity =
   | { kind: 'anonymous' }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DemoCredentials } from '../demo/seed';
-import { useDemoDatabase } from '../testing/app';
+import type { DemoCredentials } from '../../dev/demo/seed';
+import { useDemoDatabase } from '../../dev/testing/app';
 import { checkCredentials } from './sign-in';
 
 let creds: DemoCredentials;

@@ -1,5 +1,6 @@
 // Users, memberships and the organization context a signed-in user acts in.
 import type { Db } from '../db/client';
+import { ORG_CONTEXT_INCLUDE, toOrgContext } from '../organizations/context';
 import type { OrgContext } from './identity';
 
 export async function findUserByEmail(db: Db, email: string) {
@@ -15,17 +16,12 @@ export interface MembershipView {
 export async function membershipsOf(db: Db, userId: string): Promise<MembershipView[]> {
   const rows = await db.membership.findMany({
     where: { userId },
-    include: { organization: { include: { allowedRegions: true } } },
+    include: { organization: { include: ORG_CONTEXT_INCLUDE } },
   });
   return rows
     .map((m) => ({
       role: m.role,
-      org: {
-        id: m.organization.id,
-        slug: m.organization.slug,
-        defaultRegion: m.organization.defaultRegion,
-        allowedRegions: m.organization.allowedRegions.map((r) => r.region).sort(),
-      },
+      org: toOrgContext(m.organization),
     }))
     .sort((a, b) => (a.role === b.role ? a.org.slug.localeCompare(b.org.slug) : a.role === 'admin' ? -1 : 1));
 }
@@ -40,7 +36,7 @@ export async function sessionSubject(db: Db, userId: string, orgId: string | nul
   const membership = orgId
     ? await db.membership.findUnique({
         where: { userId_orgId: { userId, orgId } },
-        include: { organization: { include: { allowedRegions: true } } },
+        include: { organization: { include: ORG_CONTEXT_INCLUDE } },
       })
     : null;
   const project =
@@ -56,12 +52,7 @@ export async function sessionSubject(db: Db, userId: string, orgId: string | nul
     membership: membership
       ? {
           role: membership.role,
-          org: {
-            id: membership.organization.id,
-            slug: membership.organization.slug,
-            defaultRegion: membership.organization.defaultRegion,
-            allowedRegions: membership.organization.allowedRegions.map((r) => r.region).sort(),
-          },
+          org: toOrgContext(membership.organization),
         }
       : null,
   };

@@ -1,8 +1,9 @@
 // Capacity of a region for a template: servers of the right kind that are available, less the
 // nodes already promised to clusters that have not allocated theirs yet.
 import type { Db } from '../db/client';
-import type { Tx } from '../db/access';
-import { TEMPLATES } from './templates';
+import { read, type Tx } from '../db/access';
+import type { DataRequest } from '../db/request-state';
+import { DEFAULT_VERSION, TEMPLATES } from './templates';
 
 const GPU_TEMPLATES = TEMPLATES.filter((t) => t.gpu).map((t) => t.id);
 
@@ -28,4 +29,22 @@ export async function capacity(db: Db | Tx, regions: string[]): Promise<Map<stri
     slot[r.gpu ? 'gpu' : 'cpu'] = Math.max(0, Number(r.free));
   }
   return out;
+}
+
+/** Every template with its free nodes in each of the organization's regions. */
+export async function templatesWithCapacity(req: DataRequest, allowedRegions: string[]) {
+  const free = await read(req, (db) => capacity(db, allowedRegions));
+  return {
+    data: TEMPLATES.map((t) => ({
+      id: t.id,
+      label: t.label,
+      description: t.description,
+      min_nodes: t.minNodes,
+      max_nodes: t.maxNodes,
+      gpu: t.gpu,
+      versions: t.versions,
+      default_version: t.versions.includes(DEFAULT_VERSION) ? DEFAULT_VERSION : t.versions[0]!,
+      capacity: Object.fromEntries(allowedRegions.map((r) => [r, free.get(r)![t.gpu ? 'gpu' : 'cpu']])),
+    })),
+  };
 }

@@ -1,6 +1,7 @@
 // Clusters of one organization. Every function takes the organization's ID.
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
+import { DELETABLE_CLUSTER_STATUSES, type ClusterStatus, type ListedClusterStatus } from '~/lib/cluster-status';
 import { newId } from '../ids';
 
 export interface ClusterView {
@@ -11,7 +12,7 @@ export interface ClusterView {
   template: string;
   node_count: number;
   version: string;
-  status: string;
+  status: ClusterStatus;
   status_reason: string | null;
   created_at: string;
   updated_at: string;
@@ -26,7 +27,7 @@ type Row = {
   template: string;
   nodeCount: number;
   version: string;
-  status: string;
+  status: ClusterStatus;
   statusReason: string | null;
   createdAt: Date;
   updatedAt: Date;
@@ -67,7 +68,7 @@ export function decodeCursor(raw: string): ClusterCursor | undefined {
 export interface ClusterFilter {
   region: string;
   projectId?: string;
-  status?: string;
+  status?: ListedClusterStatus;
   after?: ClusterCursor;
   limit: number;
 }
@@ -79,7 +80,7 @@ export async function listClusters(db: Db, orgId: string, f: ClusterFilter) {
       orgId,
       region: f.region,
       ...(f.projectId ? { projectId: f.projectId } : {}),
-      ...(f.status ? { status: f.status as 'ready' } : { status: { not: 'deleted' } }),
+      ...(f.status ? { status: f.status } : { status: { not: 'deleted' } }),
       ...(f.after
         ? {
             OR: [{ createdAt: { lt: f.after.createdAt } }, { createdAt: f.after.createdAt, id: { lt: f.after.id } }],
@@ -133,10 +134,15 @@ export async function insertCluster(tx: Tx, c: NewCluster) {
   return tx.cluster.create({ data: { id: newId('cls'), status: 'pending', ...c } });
 }
 
+/** A cluster that is not deleted, in whatever state it is (null when not the organization's). */
+export async function liveCluster(tx: Tx, orgId: string, id: string) {
+  return tx.cluster.findFirst({ where: { id, orgId, status: { not: 'deleted' } } });
+}
+
 /** Moves a ready or failed cluster to `deleting`; null when it is in another state (or not ours). */
 export async function markDeleting(tx: Tx, orgId: string, id: string) {
   const n = await tx.cluster.updateMany({
-    where: { id, orgId, status: { in: ['ready', 'failed'] } },
+    where: { id, orgId, status: { in: [...DELETABLE_CLUSTER_STATUSES] } },
     data: { status: 'deleting', statusReason: null },
   });
   return n.count ? tx.cluster.findUniqueOrThrow({ where: { id } }) : null;

@@ -5,11 +5,11 @@
 // the primary, marked degraded when that is because of a failure. Primary down: writes fail
 // fast with 503 primary_unavailable + Retry-After; reads go on from replicas.
 import { createHash } from 'node:crypto';
-import type { Context } from '../api/context';
 import { env } from '../env';
 import { AppError } from '../errors';
 import { metrics } from '../telemetry/metrics';
 import { laterLsn } from './bookmark';
+import type { DataRequest } from './request-state';
 import { primary, replica, type Db } from './client';
 import {
   ensureHealthMonitor,
@@ -66,10 +66,10 @@ function primaryUnavailable(cause?: unknown): AppError {
 }
 
 /** The region whose replica serves this request's reads. */
-export function readRegion(ctx: Context): string | undefined {
-  if (ctx.gatewayRegion !== 'global') return ctx.gatewayRegion;
-  return ctx.region && ctx.region.source !== 'fan-out' && ctx.region.source !== 'gateway'
-    ? ctx.region.region
+export function readRegion(req: DataRequest): string | undefined {
+  if (req.gatewayRegion !== 'global') return req.gatewayRegion;
+  return req.region && req.region.source !== 'fan-out' && req.region.source !== 'gateway'
+    ? req.region.region
     : undefined;
 }
 
@@ -113,7 +113,7 @@ async function waitForBookmark(region: string, bookmark: bigint): Promise<boolea
   }
 }
 
-async function planRead(ctx: Context, region: string | undefined): Promise<ReadPlan> {
+async function planRead(req: DataRequest, region: string | undefined): Promise<ReadPlan> {
   await ensureHealthMonitor();
   const primaryUp = primaryHealth().up;
   if (!region || !replica(region)) {
@@ -129,7 +129,7 @@ async function planRead(ctx: Context, region: string | undefined): Promise<ReadP
     if (primaryUp) return onPrimary('replica_lagging');
     return { db: replica(region)!, servedBy: `replica:${region}`, degraded: 'primary_down' };
   }
-  const bookmark = ctx.data.bookmark;
+  const bookmark = req.consistency.bookmark;
   if (bookmark !== undefined && !(await waitForBookmark(region, bookmark))) {
     // Not there yet: the primary has it. Normal, not degraded.
     if (primaryUp) return onPrimary();
@@ -145,19 +145,19 @@ function unavailable(region?: string): never {
   });
 }
 
-function note(ctx: Context, plan: ReadPlan): void {
+function recordServedBy(req: DataRequest, plan: ReadPlan): void {
   // With several reads in one request, report the least fresh source and the first degradation.
-  if (!ctx.data.servedBy || plan.servedBy !== 'primary') ctx.data.servedBy = plan.servedBy;
-  ctx.data.degraded ??= plan.degraded;
+  if (!req.consistency.servedBy || plan.servedBy !== 'primary') req.consistency.servedBy = plan.servedBy;
+  req.consistency.degraded ??= plan.degraded;
   metrics.reads.inc({ served_by: plan.servedBy, degraded: plan.degraded ?? '' });
 }
 
 /** Runs a read on the right database for this request (see the file's header). */
-export async function read<T>(ctx: Context, fn: (db: Db) => Promise<T>, region = readRegion(ctx)): Promise<T> {
-  const plan = await planRead(ctx, region);
+export async function read<T>(req: DataRequest, fn: (db: Db) => Promise<T>, region = readRegion(req)): Promise<T> {
+  const plan = await planRead(req, region);
   try {
     const out = await fn(plan.db);
-    note(ctx, plan);
+    recordServedBy(req, plan);
     return out;
   } catch (e) {
     if (!isConnectionError(e)) throw e;
@@ -166,7 +166,7 @@ export async function read<T>(ctx: Context, fn: (db: Db) => Promise<T>, region =
       const fallback = otherReplica(region);
       if (!fallback) throw primaryUnavailable(e);
       const out = await fn(fallback.db);
-      note(ctx, { ...fallback, degraded: 'primary_down' });
+      recordServedBy(req, { ...fallback, degraded: 'primary_down' });
       return out;
     }
     reportDown(region!, (e as Error).message);
@@ -176,13 +176,13 @@ export async function read<T>(ctx: Context, fn: (db: Db) => Promise<T>, region =
         cause: e,
       });
     const out = await fn(primary());
-    note(ctx, onPrimary('replica_down'));
+    recordServedBy(req, onPrimary('replica_down'));
     return out;
   }
 }
 
 /** Runs `fn` in one transaction on the primary; on success the caller gets a newer bookmark. */
-export async function write<T>(ctx: Context, fn: (tx: Tx) => Promise<T>): Promise<T> {
+export async function write<T>(req: DataRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
   await ensureHealthMonitor();
   if (!primaryHealth().up) throw primaryUnavailable();
   let out: T;
@@ -197,9 +197,9 @@ export async function write<T>(ctx: Context, fn: (tx: Tx) => Promise<T>): Promis
   }
   // Committed. From here on nothing may report failure.
   const lsn = await primaryInsertLsn();
-  ctx.data.newBookmark = laterLsn(ctx.data.newBookmark, lsn);
-  ctx.data.bookmark = laterLsn(ctx.data.bookmark, lsn); // later reads in this request see it too
-  ctx.data.servedBy ??= 'primary';
+  req.consistency.newBookmark = laterLsn(req.consistency.newBookmark, lsn);
+  req.consistency.bookmark = laterLsn(req.consistency.bookmark, lsn); // later reads in this request see it too
+  req.consistency.servedBy ??= 'primary';
   return out;
 }
 
@@ -214,17 +214,17 @@ export interface IdempotentResult<T> {
  * reuse with another body gets 409 conflict.
  */
 export async function idempotentWrite<T>(
-  ctx: Context,
+  req: DataRequest,
   request: unknown,
   fn: (tx: Tx) => Promise<IdempotentResult<T>>,
 ): Promise<T> {
-  const key = ctx.data.idempotencyKey;
-  if (!key || !ctx.org) {
-    const r = await write(ctx, fn);
-    ctx.responseStatus = r.status;
+  const key = req.consistency.idempotencyKey;
+  if (!key || !req.org) {
+    const r = await write(req, fn);
+    req.response.status = r.status;
     return r.body;
   }
-  const orgId = ctx.org.id;
+  const orgId = req.org.id;
   const hash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
   const replay = async (): Promise<T | undefined> => {
     const prior = await primary().idempotencyKey.findUnique({ where: { orgId_key: { orgId, key } } });
@@ -232,9 +232,9 @@ export async function idempotentWrite<T>(
     if (prior.requestHash !== hash) {
       throw new AppError('conflict', 'this Idempotency-Key was used with a different request');
     }
-    ctx.responseStatus = prior.responseStatus;
-    ctx.data.replayed = true;
-    ctx.data.servedBy = 'primary';
+    req.response.status = prior.responseStatus;
+    req.consistency.replayed = true;
+    req.consistency.servedBy = 'primary';
     return prior.responseBody as T;
   };
   await ensureHealthMonitor();
@@ -250,14 +250,14 @@ export async function idempotentWrite<T>(
     throw e;
   }
   try {
-    const r = await write(ctx, async (tx) => {
+    const r = await write(req, async (tx) => {
       const result = await fn(tx);
       await tx.idempotencyKey.create({
         data: { orgId, key, requestHash: hash, responseStatus: result.status, responseBody: result.body as object },
       });
       return result;
     });
-    ctx.responseStatus = r.status;
+    req.response.status = r.status;
     return r.body;
   } catch (e) {
     // A concurrent request with the same key won the race: answer with its outcome.

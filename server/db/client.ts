@@ -6,6 +6,7 @@ import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { PrismaClient } from './generated/client';
 import { logger } from '../telemetry/logger';
 import { primaryUrl, replicaUrl } from './topology';
+import { processSingleton } from '../process-singletons';
 
 const tracer = trace.getTracer('meridian.db');
 
@@ -48,27 +49,29 @@ interface Clients {
   replicas: Map<string, Db>;
 }
 
-const g = globalThis as typeof globalThis & { __meridianDb?: Clients };
-const clients: Clients = (g.__meridianDb ??= { replicas: new Map() });
+const clients = () => processSingleton<Clients>('db-clients', () => ({ replicas: new Map() }));
 
 /** The primary: every write, and reads that must see the latest state. */
 export function primary(): Db {
-  return (clients.primary ??= connect(primaryUrl(), 10, 'primary'));
+  return (clients().primary ??= connect(primaryUrl(), 10, 'primary'));
 }
 
 /** The replica of `region`; undefined when the region has no replica configured. */
 export function replica(region: string): Db | undefined {
-  const existing = clients.replicas.get(region);
+  const existing = clients().replicas.get(region);
   if (existing) return existing;
   const url = replicaUrl(region);
   if (!url) return undefined;
   const client = connect(url, 5, `replica:${region}`);
-  clients.replicas.set(region, client);
+  clients().replicas.set(region, client);
   return client;
 }
 
 export async function disconnectAll(): Promise<void> {
-  await Promise.all([clients.primary?.$disconnect(), ...[...clients.replicas.values()].map((c) => c.$disconnect())]);
-  clients.primary = undefined;
-  clients.replicas.clear();
+  await Promise.all([
+    clients().primary?.$disconnect(),
+    ...[...clients().replicas.values()].map((c) => c.$disconnect()),
+  ]);
+  clients().primary = undefined;
+  clients().replicas.clear();
 }

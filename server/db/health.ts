@@ -10,6 +10,7 @@ import { metrics } from '../telemetry/metrics';
 import { logger } from '../telemetry/logger';
 import { parseLsn } from './lsn';
 import { primaryUrl, replicaRegions, replicaUrl } from './topology';
+import { processSingleton } from '../process-singletons';
 
 export type ReplicaStatus = 'healthy' | 'lagging' | 'down' | 'unknown';
 
@@ -41,17 +42,17 @@ interface State {
   probing?: Promise<void>;
 }
 
-const g = globalThis as typeof globalThis & { __meridianHealth?: State };
-const state: State = (g.__meridianHealth ??= {
-  startedAt: Date.now(),
-  primary: { up: true },
-  replicas: new Map(),
-  pools: new Map(),
-});
+const state = () =>
+  processSingleton<State>('db-health', () => ({
+    startedAt: Date.now(),
+    primary: { up: true },
+    replicas: new Map(),
+    pools: new Map(),
+  }));
 
 /** A small pool for probes and LSN checks: short timeouts, never the app's query pool. */
 export function probePool(url: string): pg.Pool {
-  let pool = state.pools.get(url);
+  let pool = state().pools.get(url);
   if (!pool) {
     pool = new pg.Pool({
       connectionString: url,
@@ -62,17 +63,17 @@ export function probePool(url: string): pg.Pool {
       query_timeout: 1_500,
     });
     pool.on('error', () => {}); // a dying server must not crash the process; probes report it
-    state.pools.set(url, pool);
+    state().pools.set(url, pool);
   }
   return pool;
 }
 
 export function primaryHealth(): PrimaryHealth {
-  return state.primary;
+  return state().primary;
 }
 
 export function replicaHealth(region: string): ReplicaHealth {
-  return state.replicas.get(region) ?? { region, status: 'unknown' };
+  return state().replicas.get(region) ?? { region, status: 'unknown' };
 }
 
 export function allReplicaHealth(): ReplicaHealth[] {
@@ -80,16 +81,16 @@ export function allReplicaHealth(): ReplicaHealth[] {
 }
 
 export function uptimeSeconds(): number {
-  return (Date.now() - state.startedAt) / 1000;
+  return (Date.now() - state().startedAt) / 1000;
 }
 
 /** Called when a query proves a server unreachable, so the next request doesn't wait for a probe. */
 export function reportDown(target: 'primary' | string, error: string): void {
   if (target === 'primary') {
-    state.primary = { ...state.primary, up: false, error, checkedAt: Date.now() };
+    state().primary = { ...state().primary, up: false, error, checkedAt: Date.now() };
     metrics.primaryUp.set(0);
   } else {
-    state.replicas.set(target, { ...replicaHealth(target), status: 'down', error, checkedAt: Date.now() });
+    state().replicas.set(target, { ...replicaHealth(target), status: 'down', error, checkedAt: Date.now() });
     metrics.replicaUp.set({ region: target }, 0);
   }
   void probeNow();
@@ -98,13 +99,13 @@ export function reportDown(target: 'primary' | string, error: string): void {
 async function probePrimary(): Promise<void> {
   try {
     const r = await probePool(primaryUrl()).query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
-    if (!state.primary.up) logger.warn('primary reachable again');
-    state.primary = { up: true, lsn: parseLsn(r.rows[0]!.lsn), checkedAt: Date.now() };
+    if (!state().primary.up) logger.warn('primary reachable again');
+    state().primary = { up: true, lsn: parseLsn(r.rows[0]!.lsn), checkedAt: Date.now() };
   } catch (e) {
-    if (state.primary.up) logger.error({ err: (e as Error).message }, 'primary unreachable');
-    state.primary = { up: false, lsn: state.primary.lsn, checkedAt: Date.now(), error: (e as Error).message };
+    if (state().primary.up) logger.error({ err: (e as Error).message }, 'primary unreachable');
+    state().primary = { up: false, lsn: state().primary.lsn, checkedAt: Date.now(), error: (e as Error).message };
   }
-  metrics.primaryUp.set(state.primary.up ? 1 : 0);
+  metrics.primaryUp.set(state().primary.up ? 1 : 0);
 }
 
 async function probeReplica(region: string): Promise<void> {
@@ -121,7 +122,7 @@ async function probeReplica(region: string): Promise<void> {
     );
     const row = r.rows[0]!;
     const replayLsn = row.replay ? parseLsn(row.replay) : undefined;
-    const primaryLsn = state.primary.up ? state.primary.lsn : undefined;
+    const primaryLsn = state().primary.up ? state().primary.lsn : undefined;
     const behind = primaryLsn !== undefined && replayLsn !== undefined ? primaryLsn - replayLsn : 0n;
     const lagBytes = behind > 0n ? Number(behind) : 0;
     const lagSeconds = lagBytes > 0 ? Math.max(0, row.ts_lag ?? 0) : 0;
@@ -134,7 +135,7 @@ async function probeReplica(region: string): Promise<void> {
   }
   if (next.status !== before && before !== 'unknown')
     logger.warn({ region, from: before, to: next.status }, 'replica status changed');
-  state.replicas.set(region, next);
+  state().replicas.set(region, next);
   metrics.replicaUp.set({ region }, next.status === 'down' ? 0 : 1);
   metrics.replicaServing.set({ region }, next.status === 'healthy' ? 1 : 0);
   if (next.lagBytes !== undefined) metrics.replicaLagBytes.set({ region }, next.lagBytes);
@@ -143,26 +144,27 @@ async function probeReplica(region: string): Promise<void> {
 
 /** One round of probes (primary first: replica lag is measured against its position). */
 export function probeNow(): Promise<void> {
-  return (state.probing ??= (async () => {
+  return (state().probing ??= (async () => {
     try {
       await probePrimary();
       await Promise.all(replicaRegions().map(probeReplica));
     } finally {
-      state.probing = undefined;
+      state().probing = undefined;
     }
   })());
 }
 
 /** Starts the probe loop once per process; resolves after the first round. */
 export async function ensureHealthMonitor(): Promise<void> {
-  if (state.timer) return;
+  if (state().timer) return;
   const interval = env().HEALTH_PROBE_INTERVAL_MS;
   const tick = () => {
-    state.timer = setTimeout(
+    const timer = setTimeout(
       () => void probeNow().finally(tick),
       interval * (0.8 + Math.random() * 0.4), // jitter: gateways don't probe in lockstep
     );
-    state.timer.unref();
+    timer.unref();
+    state().timer = timer;
   };
   tick();
   await probeNow();
@@ -192,10 +194,10 @@ export async function primaryInsertLsn(): Promise<bigint | undefined> {
 
 /** For tests that restart servers: forget state and pools. */
 export async function resetHealth(): Promise<void> {
-  if (state.timer) clearTimeout(state.timer);
-  state.timer = undefined;
-  state.primary = { up: true };
-  state.replicas.clear();
-  await Promise.all([...state.pools.values()].map((p) => p.end().catch(() => {})));
-  state.pools.clear();
+  if (state().timer) clearTimeout(state().timer);
+  state().timer = undefined;
+  state().primary = { up: true };
+  state().replicas.clear();
+  await Promise.all([...state().pools.values()].map((p) => p.end().catch(() => {})));
+  state().pools.clear();
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freshDatabase, query } from '../testing/db';
+import { freshDatabase, query } from '../../dev/testing/db';
 import { migrate, readMigrations } from './migrate';
 
 describe('migrate (prisma migrate deploy, offline)', () => {

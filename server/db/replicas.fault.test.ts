@@ -2,11 +2,11 @@
 // replay paused and delayed, a replica stopped, the primary stopped under load, a replica lagging.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { EmbeddedTopology } from './embedded/topology';
+import { EmbeddedTopology } from '../../dev/embedded-pg/servers';
 import { resetEnvCache } from '../env';
-import { sessionCookie } from '../testing/app';
-import { query } from '../testing/db';
-import { parsePrometheusText } from '../testing/prometheus';
+import { sessionCookie } from '../../dev/testing/app';
+import { query } from '../../dev/testing/db';
+import { parsePrometheusText } from '../../dev/testing/prometheus';
 
 const f = () => inject('faults');
 const key = (org: string, region: string) => f().keys.find((k) => k.org === org && k.region === region)!.key;

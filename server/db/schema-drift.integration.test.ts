@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freshDatabase, query } from '../testing/db';
+import { freshDatabase, query } from '../../dev/testing/db';
 import { actualShape, diffShapes, expectedShape } from './schema-drift';
 
 describe('schema.prisma and the migrations agree', () => {

@@ -27,7 +27,7 @@ export async function listProjects(db: Db, orgId: string, opts: { limit: number;
   return { data: page.map(toView), next_cursor: rows.length > opts.limit ? page.at(-1)!.id : null };
 }
 
-export async function getProject(db: Db, orgId: string, id: string) {
+export async function getProject(db: Db | Tx, orgId: string, id: string) {
   const row = await db.project.findFirst({ where: { id, orgId } });
   return row ? toView(row) : null;
 }
@@ -36,6 +36,10 @@ export async function getProject(db: Db, orgId: string, id: string) {
 export async function firstProject(db: Db, orgId: string) {
   const row = await db.project.findFirst({ where: { orgId }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
   return row ? toView(row) : null;
+}
+
+export async function projectNamed(tx: Tx, orgId: string, name: string) {
+  return tx.project.findFirst({ where: { orgId, name }, select: { id: true } });
 }
 
 export async function createProject(tx: Tx, orgId: string, input: { name: string; defaultRegion: string | null }) {

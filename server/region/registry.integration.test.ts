@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { primary } from '../db/client';
-import { useDemoDatabase } from '../testing/app';
+import { useDemoDatabase } from '../../dev/testing/app';
 import { loadedRegionRegistry, REGIONS_CHANGED_CHANNEL, regionRegistry } from './registry';
 
 beforeAll(async () => {

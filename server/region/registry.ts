@@ -5,7 +5,10 @@
 import { primary, replica } from '../db/client';
 import { listen, type Listener } from '../db/listen';
 import { primaryUrl, replicaRegions } from '../db/topology';
+import { AppError } from '../errors';
+import { isRegionCode } from './code';
 import { listRegions, type RegionRow } from './repository';
+import { processSingleton } from '../process-singletons';
 
 export const REGIONS_CHANGED_CHANNEL = 'meridian_regions';
 const SAFETY_REFRESH_MS = 5 * 60_000;
@@ -42,20 +45,28 @@ interface State {
   timer?: NodeJS.Timeout;
 }
 
-const g = globalThis as typeof globalThis & { __meridianRegions?: State };
-const state: State = (g.__meridianRegions ??= {});
+const state = () => processSingleton<State>('region-registry', () => ({}));
 
 /** The registry; loads it on first call. Later calls return the in-memory copy. */
 export function regionRegistry(): Promise<RegionRegistry> {
-  if (state.current) return Promise.resolve(state.current);
-  return (state.loading ??= load().finally(() => {
-    state.loading = undefined;
+  const s = state();
+  if (s.current) return Promise.resolve(s.current);
+  return (s.loading ??= load().finally(() => {
+    s.loading = undefined;
   }));
+}
+
+/** One region by code, for callers that name it (Atlas): invalid_region or not_found otherwise. */
+export async function regionByCode(code: string): Promise<RegionRow> {
+  if (!isRegionCode(code)) throw new AppError('invalid_region', `"${code}" is not a region code`);
+  const region = (await regionRegistry()).get(code);
+  if (!region) throw new AppError('not_found', `no region ${code}`);
+  return region;
 }
 
 /** The registry if it is loaded already (synchronous, for hot paths). */
 export function loadedRegionRegistry(): RegionRegistry | undefined {
-  return state.current;
+  return state().current;
 }
 
 /** Reloads from the database now (after an operator's change, or on NOTIFY). */
@@ -64,8 +75,9 @@ export async function refreshRegionRegistry(): Promise<RegionRegistry> {
   let lastError: unknown;
   for (const db of [() => primary(), ...replicaRegions().map((r) => () => replica(r)!)]) {
     try {
-      state.current = new RegionRegistry(await listRegions(db()));
-      return state.current;
+      const registry = new RegionRegistry(await listRegions(db()));
+      state().current = registry;
+      return registry;
     } catch (e) {
       lastError = e;
     }
@@ -76,16 +88,22 @@ export async function refreshRegionRegistry(): Promise<RegionRegistry> {
 async function load(): Promise<RegionRegistry> {
   const registry = await refreshRegionRegistry();
   listenForChanges();
-  if (!state.timer) {
-    state.timer = setInterval(() => void refreshRegionRegistry().catch(() => {}), SAFETY_REFRESH_MS);
-    state.timer.unref();
+  const s = state();
+  if (!s.timer) {
+    s.timer = setInterval(() => void refreshRegionRegistry().catch(() => {}), SAFETY_REFRESH_MS);
+    s.timer.unref();
   }
   return registry;
 }
 
 /** LISTEN for changes (reconnecting when the primary goes away), catching up after each connect. */
 function listenForChanges(): void {
-  state.listener ??= listen(primaryUrl(), REGIONS_CHANGED_CHANNEL, () => void refreshRegionRegistry().catch(() => {}), {
-    onListening: () => void refreshRegionRegistry().catch(() => {}),
-  });
+  state().listener ??= listen(
+    primaryUrl(),
+    REGIONS_CHANGED_CHANNEL,
+    () => void refreshRegionRegistry().catch(() => {}),
+    {
+      onListening: () => void refreshRegionRegistry().catch(() => {}),
+    },
+  );
 }

@@ -1,6 +1,7 @@
-// Prometheus metrics (prom-client), in one registry held on globalThis so that every Next
+// Prometheus metrics (prom-client), in one registry held as a process singleton so that every Next
 // bundle (route handlers, actions, pages) records into the same one. Scraped at GET /metrics.
 import client from 'prom-client';
+import { processSingleton } from '../process-singletons';
 
 interface Metrics {
   registry: client.Registry;
@@ -16,8 +17,6 @@ interface Metrics {
   reads: client.Counter<'served_by' | 'degraded'>;
   bookmarkWaitSeconds: client.Histogram<'outcome'>;
 }
-
-const g = globalThis as typeof globalThis & { __meridianMetrics?: Metrics };
 
 function create(): Metrics {
   const registry = new client.Registry();
@@ -95,4 +94,4 @@ function create(): Metrics {
   };
 }
 
-export const metrics: Metrics = (g.__meridianMetrics ??= create());
+export const metrics: Metrics = processSingleton('metrics', create);

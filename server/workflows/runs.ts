@@ -1,9 +1,12 @@
-// Starting a workflow run: the run, its steps and the first step's job, in the caller's
-// transaction (with the change that asked for the run).
-import type { Tx } from '../db/access';
+// Workflow runs as the API sees them: starting one (the run, its steps and the first step's
+// job, in the caller's transaction, with the change that asked for the run), and reading one.
+import { read, type Tx } from '../db/access';
+import type { DataRequest } from '../db/request-state';
+import { AppError } from '../errors';
 import { newId } from '../ids';
 import { WORKFLOWS, type WorkflowKind } from './definitions';
 import { enqueueStep, RUN_STARTED_CHANNEL } from './queue';
+import { getRun } from './repository';
 
 export interface StartRun {
   orgId: string;
@@ -31,4 +34,11 @@ export async function startRun(tx: Tx, r: StartRun): Promise<string> {
   // Delivered at commit: the region's workers fetch the job now rather than at their next poll.
   await tx.$executeRaw`SELECT pg_notify(${RUN_STARTED_CHANNEL}, ${r.region})`;
   return id;
+}
+
+/** A run of the organization with its steps; 404 when it is not theirs. */
+export async function runOf(req: DataRequest, orgId: string, id: string) {
+  const run = await read(req, (db) => getRun(db, orgId, id));
+  if (!run) throw new AppError('not_found', `no workflow run ${id}`);
+  return run;
 }

@@ -5,8 +5,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { primary } from '../db/client';
 import { resetEnvCache } from '../env';
-import { rest, sessionCookie, useDemoDatabase } from '../testing/app';
-import { waitForReplay } from '../testing/db';
+import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
+import { waitForReplay } from '../../dev/testing/db';
 import { startWorkers, type Workers } from './worker';
 
 let urls: { primary: string; replicas: Record<string, string> };

@@ -4,8 +4,10 @@
 import { cookies, headers } from 'next/headers';
 import { BOOKMARK_COOKIE, signBookmark } from '../../db/bookmark';
 import { errorBody, type ErrorBody } from '../../errors';
+import { requestHost, requestOrigin } from '../../net/host';
 import { createContext } from '../context';
-import { toAppError } from '../middleware/request';
+import { BOOKMARK_COOKIE_OPTIONS } from '../middleware/consistency-headers';
+import { toAppError } from '../middleware/error-mapping';
 import { createCaller } from '../root';
 
 export interface ActionMeta {
@@ -20,9 +22,8 @@ type Caller = ReturnType<typeof createCaller>;
 
 /** The page URL the action was posted from: its query string counts as `?region=`. */
 function actionUrl(h: Headers): URL {
-  const host = h.get('x-forwarded-host') ?? h.get('host') ?? 'localhost';
-  const proto = h.get('x-forwarded-proto') ?? 'http';
-  const origin = `${proto}://${host}`;
+  const host = requestHost(h);
+  const origin = requestOrigin(h);
   const referer = h.get('referer');
   if (referer) {
     try {
@@ -48,19 +49,14 @@ export function serverAction<I, O>(run: (api: Caller, input: I) => Promise<O>) {
     const api = createCaller(ctx);
     const meta = (): ActionMeta => ({
       requestId: ctx.requestId,
-      region: ctx.responseHeaders['X-Region'] ?? ctx.gatewayRegion,
-      regionSource: ctx.responseHeaders['X-Region-Source'] ?? 'gateway',
+      region: ctx.response.headers['X-Region'] ?? ctx.gatewayRegion,
+      regionSource: ctx.response.headers['X-Region-Source'] ?? 'gateway',
     });
     try {
       const data = await run(api, input);
-      if (ctx.data.newBookmark !== undefined) {
+      if (ctx.consistency.newBookmark !== undefined) {
         // The browser carries its bookmark without help: its next read sees this write.
-        (await cookies()).set(BOOKMARK_COOKIE, signBookmark(ctx.data.newBookmark), {
-          httpOnly: true,
-          sameSite: 'lax',
-          path: '/',
-          maxAge: 3600,
-        });
+        (await cookies()).set(BOOKMARK_COOKIE, signBookmark(ctx.consistency.newBookmark), BOOKMARK_COOKIE_OPTIONS);
       }
       return { ok: true, data, meta: meta() };
     } catch (e) {

@@ -3,7 +3,7 @@
 import { createOpenApiFetchHandler } from 'trpc-to-openapi';
 import { AppError, type ErrorBody } from '../../errors';
 import { createContext, type Context } from '../context';
-import { toAppError } from '../middleware/request';
+import { toAppError } from '../middleware/error-mapping';
 import { appRouter } from '../root';
 import { runService } from './service-route';
 
@@ -24,7 +24,7 @@ export async function handleRest(req: Request): Promise<Response> {
       }),
     responseMeta: ({ ctx, errors }: { ctx?: Context; errors: unknown[] }) => {
       if (errors.length > 0) return { status: toAppError(errors[0]).status };
-      return ctx?.responseStatus ? { status: ctx.responseStatus } : {};
+      return ctx?.response.status ? { status: ctx.response.status } : {};
     },
   } as unknown as Parameters<typeof createOpenApiFetchHandler>[0]);
 

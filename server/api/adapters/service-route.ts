@@ -2,7 +2,8 @@
 // that match no procedure) run through the same request middleware as every procedure.
 import { errorBody } from '../../errors';
 import { createContext, type Context } from '../context';
-import { requestMiddleware, toAppError, type RouteMeta } from '../middleware/request';
+import { toAppError } from '../middleware/error-mapping';
+import { requestMiddleware, type RouteMeta } from '../middleware/request';
 
 export type ServiceHandler = (ctx: Context, req: Request) => Promise<Response>;
 
@@ -33,7 +34,7 @@ export async function runService(
       getRawInput: async () => undefined,
       next: async () => {
         response = await handler(ctx, req);
-        ctx.responseStatus = response.status;
+        ctx.response.status = response.status;
         return { ok: true };
       },
     });

@@ -2,7 +2,7 @@
 // httpLink), so each response carries that procedure's request ID and region headers.
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { createContext } from '../context';
-import { toAppError } from '../middleware/request';
+import { toAppError } from '../middleware/error-mapping';
 import { appRouter } from '../root';
 import { runService } from './service-route';
 

@@ -1,7 +1,7 @@
 // Who is calling. `Authorization: Bearer mk_…` is an API key; browser sessions are read by the
 // identity layer (server/auth). Nothing here trusts what a client says about its permissions.
-import { authenticateApiKey, findApiKey } from '../../auth/api-key';
-import { recordKeyUse } from '../../auth/key-usage';
+import { authenticateApiKey, findApiKey } from '../../api-keys/authenticate';
+import { recordKeyUse } from '../../api-keys/usage';
 import { read } from '../../db/access';
 import { primary } from '../../db/client';
 import { primaryHealth } from '../../db/health';
@@ -21,7 +21,7 @@ export async function authenticate(ctx: Context): Promise<Identity> {
     // for a key too new to have replicated yet.
     const identity = await authenticateApiKey(m[1]!, async (prefix) => {
       const row = await read(ctx, (db) => findApiKey(db, prefix));
-      if (row || !primaryHealth().up || ctx.data.servedBy === 'primary') return row;
+      if (row || !primaryHealth().up || ctx.consistency.servedBy === 'primary') return row;
       return findApiKey(primary(), prefix);
     });
     recordKeyUse(identity.keyId);

@@ -1,16 +1,13 @@
 // The region of the gateway a request arrived at: the host's `{region}.` label when it names a
 // known region, else this deployment's MERIDIAN_GATEWAY_REGION (`global` at the global address).
 import { env } from '../../env';
+import { requestHost } from '../../net/host';
 import { hostRegion } from '../../region/host';
 import type { RegionRegistry } from '../../region/registry';
 import type { RequestMeta } from '../context';
 
-export function requestHost(req: RequestMeta): string | null {
-  return req.headers.get('x-forwarded-host') ?? req.headers.get('host') ?? req.url.host;
-}
-
 export function subdomainLabel(req: RequestMeta): string | undefined {
-  const h = hostRegion(requestHost(req), env().MERIDIAN_HOST);
+  const h = hostRegion(requestHost(req.headers, req.url.host), env().MERIDIAN_HOST);
   return h.label && h.label !== 'global' ? h.label : undefined;
 }
 

@@ -4,12 +4,12 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { TRPCError } from '@trpc/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { primary } from '../../db/client';
-import type { DemoCredentials } from '../../demo/seed';
+import type { DemoCredentials } from '../../../dev/demo/seed';
 import { parseRequestId } from '../../ids';
 import { metrics } from '../../telemetry/metrics';
-import { callerFor, useDemoDatabase } from '../../testing/app';
-import { parsePrometheusText } from '../../testing/prometheus';
-import { topology, waitForReplay } from '../../testing/db';
+import { callerFor, useDemoDatabase } from '../../../dev/testing/app';
+import { parsePrometheusText } from '../../../dev/testing/prometheus';
+import { topology, waitForReplay } from '../../../dev/testing/db';
 
 const exporter = new InMemorySpanExporter();
 // As NodeSDK does in production: a provider plus the async-context manager.

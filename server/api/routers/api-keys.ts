@@ -2,11 +2,8 @@
 // region is where its requests resolve: the cascade decides it, so a single-region organization
 // never names one. The secret is shown once, in the create response.
 import { z } from 'zod';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../api-keys/repository';
-import { idempotentWrite, read, write } from '../../db/access';
-import { AppError } from '../../errors';
-import { requireOrg, type Context } from '../context';
-import { orgProcedure, router } from '../trpc';
+import { apiKeysOf, createApiKeyIn, revokeApiKeyOf } from '../../api-keys/api-keys';
+import { orgAdminProcedure, orgProcedure, router } from '../trpc';
 
 const Key = z.object({
   id: z.string(),
@@ -18,14 +15,6 @@ const Key = z.object({
   revoked_at: z.string().nullable(),
 });
 
-function requireAdmin(ctx: Context) {
-  const org = requireOrg(ctx);
-  if (ctx.identity.kind !== 'session' || ctx.identity.orgRole !== 'admin') {
-    throw new AppError('forbidden', 'only organization admins, signed in, manage API keys');
-  }
-  return { org, userId: ctx.identity.userId };
-}
-
 export const apiKeysRouter = router({
   list: orgProcedure
     .meta({
@@ -34,12 +23,9 @@ export const apiKeysRouter = router({
     })
     .input(z.object({}).optional())
     .output(z.object({ data: z.array(Key), next_cursor: z.null() }))
-    .query(async ({ ctx }) => {
-      const org = requireOrg(ctx);
-      return { data: await read(ctx, (db) => listApiKeys(db, org.id)), next_cursor: null };
-    }),
+    .query(({ ctx }) => apiKeysOf(ctx, ctx.org.id)),
 
-  create: orgProcedure
+  create: orgAdminProcedure
     .meta({
       openapi: {
         method: 'POST',
@@ -51,26 +37,20 @@ export const apiKeysRouter = router({
     })
     .input(z.object({ name: z.string().trim().min(1).max(80), region: z.string().optional() }))
     .output(Key.extend({ key: z.string() }))
-    .mutation(async ({ ctx, input }) => {
-      const { org, userId } = requireAdmin(ctx);
-      const region = ctx.region!.region; // resolved by the cascade, already checked against the org's regions
-      return idempotentWrite(ctx, { op: 'api-keys.create', name: input.name, region }, async (tx) => ({
-        status: 201,
-        body: await createApiKey(tx, org.id, { name: input.name, region, createdById: userId }),
-      }));
-    }),
+    .mutation(({ ctx, input }) =>
+      createApiKeyIn(
+        ctx,
+        { orgId: ctx.org.id, userId: ctx.identity.userId },
+        { name: input.name, region: ctx.region.region },
+      ),
+    ),
 
-  revoke: orgProcedure
+  revoke: orgAdminProcedure
     .meta({
       region: 'gateway',
       openapi: { method: 'DELETE', path: '/api-keys/{id}', summary: 'Revoke an API key', tags: ['arc'] },
     })
     .input(z.object({ id: z.string() }))
     .output(Key)
-    .mutation(async ({ ctx, input }) => {
-      const { org } = requireAdmin(ctx);
-      const revoked = await write(ctx, (tx) => revokeApiKey(tx, org.id, input.id));
-      if (!revoked) throw new AppError('not_found', `no API key ${input.id}`);
-      return revoked;
-    }),
+    .mutation(({ ctx, input }) => revokeApiKeyOf(ctx, ctx.org.id, input.id)),
 });

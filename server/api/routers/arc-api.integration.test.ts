@@ -3,9 +3,9 @@
 // templates, the organization, notifications (mark all read) and the session's project.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { primary } from '../../db/client';
-import type { DemoCredentials } from '../../demo/seed';
+import type { DemoCredentials } from '../../../dev/demo/seed';
 import { isId, parseRequestId } from '../../ids';
-import { rest, sessionCookie, useDemoDatabase } from '../../testing/app';
+import { rest, sessionCookie, useDemoDatabase } from '../../../dev/testing/app';
 
 interface Accepted {
   cluster: { id: string; status: string; region: string; name: string; node_count: number; version: string };

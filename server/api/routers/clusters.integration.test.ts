@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { primary } from '../../db/client';
 import { refreshRegionRegistry } from '../../region/registry';
-import { callerFor, sessionCookie, useDemoDatabase } from '../../testing/app';
-import { topology, waitForReplay } from '../../testing/db';
+import { callerFor, sessionCookie, useDemoDatabase } from '../../../dev/testing/app';
+import { topology, waitForReplay } from '../../../dev/testing/db';
 
 let bobCookie: string;
 let globexId: string;

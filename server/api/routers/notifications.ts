@@ -1,9 +1,13 @@
 // Arc notifications: list (with the unread count), mark one read, mark all read.
 import { z } from 'zod';
-import { read, write } from '../../db/access';
-import { AppError } from '../../errors';
-import { listNotifications, markAllRead, markRead } from '../../notifications/repository';
-import { requireOrg, type Context } from '../context';
+import {
+  markAllNotificationsRead,
+  markNotificationRead,
+  notificationsFor,
+  type Reader,
+} from '../../notifications/notifications';
+import type { Context } from '../context';
+import { pageInput } from '../schemas';
 import { orgProcedure, router } from '../trpc';
 
 const Notification = z.object({
@@ -17,8 +21,8 @@ const Notification = z.object({
   created_at: z.string(),
 });
 
-function who(ctx: Context) {
-  return { orgId: requireOrg(ctx).id, userId: ctx.identity.kind === 'session' ? ctx.identity.userId : null };
+function reader(ctx: Context & { org: { id: string } }): Reader {
+  return { orgId: ctx.org.id, userId: ctx.identity.kind === 'session' ? ctx.identity.userId : null };
 }
 
 export const notificationsRouter = router({
@@ -30,21 +34,17 @@ export const notificationsRouter = router({
     .input(
       z.object({
         unread: z.enum(['true', 'false']).optional(),
-        limit: z.coerce.number().int().min(1).max(200).default(50),
-        cursor: z.string().max(64).optional(),
+        ...pageInput(),
       }),
     )
     .output(z.object({ data: z.array(Notification), next_cursor: z.string().nullable(), unread_count: z.number() }))
-    .query(({ ctx, input }) => {
-      const { orgId, userId } = who(ctx);
-      return read(ctx, (db) =>
-        listNotifications(db, orgId, userId, {
-          unreadOnly: input.unread === 'true',
-          limit: input.limit,
-          cursor: input.cursor,
-        }),
-      );
-    }),
+    .query(({ ctx, input }) =>
+      notificationsFor(ctx, reader(ctx), {
+        unreadOnly: input.unread === 'true',
+        limit: input.limit,
+        cursor: input.cursor,
+      }),
+    ),
 
   markRead: orgProcedure
     .meta({
@@ -58,12 +58,7 @@ export const notificationsRouter = router({
     })
     .input(z.object({ id: z.string() }))
     .output(Notification)
-    .mutation(async ({ ctx, input }) => {
-      const { orgId, userId } = who(ctx);
-      const n = await write(ctx, (tx) => markRead(tx, orgId, userId, input.id));
-      if (!n) throw new AppError('not_found', `no notification ${input.id}`);
-      return n;
-    }),
+    .mutation(({ ctx, input }) => markNotificationRead(ctx, reader(ctx), input.id)),
 
   markAllRead: orgProcedure
     .meta({
@@ -77,9 +72,5 @@ export const notificationsRouter = router({
     })
     .input(z.object({}).optional())
     .output(z.object({ updated: z.number(), unread_count: z.number() }))
-    .mutation(async ({ ctx }) => {
-      const { orgId, userId } = who(ctx);
-      const updated = await write(ctx, (tx) => markAllRead(tx, orgId, userId));
-      return { updated, unread_count: 0 };
-    }),
+    .mutation(({ ctx }) => markAllNotificationsRead(ctx, reader(ctx))),
 });

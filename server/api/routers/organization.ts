@@ -1,9 +1,6 @@
 // GET /v1/organization: the caller's organization (regions, default region, members).
 import { z } from 'zod';
-import { read } from '../../db/access';
-import { AppError } from '../../errors';
-import { organizationView } from '../../organizations/repository';
-import { requireOrg } from '../context';
+import { organizationOf } from '../../organizations/organization';
 import { orgProcedure, router } from '../trpc';
 
 export const organizationRouter = router({
@@ -32,10 +29,8 @@ export const organizationRouter = router({
         role: z.enum(['member', 'admin']).nullable().describe('yours; null for an API key'),
       }),
     )
-    .query(async ({ ctx }) => {
-      const org = requireOrg(ctx);
-      const view = await read(ctx, (db) => organizationView(db, org.id));
-      if (!view) throw new AppError('not_found', 'your organization no longer exists');
-      return { ...view, role: ctx.identity.kind === 'session' ? ctx.identity.orgRole : null };
-    }),
+    .query(async ({ ctx }) => ({
+      ...(await organizationOf(ctx, ctx.org.id)),
+      role: ctx.identity.kind === 'session' ? ctx.identity.orgRole : null,
+    })),
 });

@@ -1,22 +1,8 @@
 // Arc projects: list, create (with an optional default region), get, change the default region.
 import { z } from 'zod';
-import { idempotentWrite, read, write } from '../../db/access';
-import type { OrgContext } from '../../auth/identity';
-import { AppError } from '../../errors';
-import { isRegionCode } from '../../region/code';
-import { createProject, getProject, listProjects, setProjectRegion } from '../../projects/repository';
-import { requireOrg } from '../context';
+import { createProjectIn, projectOf, projectsOf, setProjectDefaultRegion } from '../../projects/projects';
+import { pageInput, resourceName } from '../schemas';
 import { orgProcedure, router } from '../trpc';
-
-/** A project's default region must be one of the organization's. */
-function checkedRegion(org: OrgContext, region: string | null): string | null {
-  if (region === null) return null;
-  if (!isRegionCode(region)) throw new AppError('invalid_region', `"${region}" is not a region code`);
-  if (!org.allowedRegions.includes(region)) {
-    throw new AppError('region_not_allowed', `${region} is not one of your organization’s regions`);
-  }
-  return region;
-}
 
 const Project = z.object({
   id: z.string(),
@@ -30,27 +16,18 @@ export const projectsRouter = router({
     .meta({ openapi: { method: 'GET', path: '/projects', summary: 'Your organization’s projects', tags: ['arc'] } })
     .input(
       z.object({
-        limit: z.coerce.number().int().min(1).max(200).default(50),
-        cursor: z.string().max(64).optional(),
+        ...pageInput(),
         region: z.string().optional(),
       }),
     )
     .output(z.object({ data: z.array(Project), next_cursor: z.string().nullable() }))
-    .query(({ ctx, input }) => {
-      const org = requireOrg(ctx);
-      return read(ctx, (db) => listProjects(db, org.id, { limit: input.limit, cursor: input.cursor }));
-    }),
+    .query(({ ctx, input }) => projectsOf(ctx, ctx.org.id, { limit: input.limit, cursor: input.cursor })),
 
   get: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/projects/{id}', summary: 'One project', tags: ['arc'] } })
     .input(z.object({ id: z.string() }))
     .output(Project)
-    .query(async ({ ctx, input }) => {
-      const org = requireOrg(ctx);
-      const project = await read(ctx, (db) => getProject(db, org.id, input.id));
-      if (!project) throw new AppError('not_found', `no project ${input.id}`);
-      return project;
-    }),
+    .query(({ ctx, input }) => projectOf(ctx, ctx.org.id, input.id)),
 
   create: orgProcedure
     .meta({
@@ -59,26 +36,13 @@ export const projectsRouter = router({
     })
     .input(
       z.object({
-        name: z
-          .string()
-          .trim()
-          .min(1)
-          .max(63)
-          .regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and dashes'),
+        name: resourceName(63, /^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and dashes'),
         default_region: z.string().nullable().optional(),
         region: z.string().optional(),
       }),
     )
     .output(Project)
-    .mutation(async ({ ctx, input }) => {
-      const org = requireOrg(ctx);
-      const defaultRegion = checkedRegion(org, input.default_region ?? null);
-      return idempotentWrite(ctx, { op: 'projects.create', input }, async (tx) => {
-        const exists = await tx.project.findFirst({ where: { orgId: org.id, name: input.name }, select: { id: true } });
-        if (exists) throw new AppError('conflict', `a project named ${input.name} exists already`);
-        return { status: 201, body: await createProject(tx, org.id, { name: input.name, defaultRegion }) };
-      });
-    }),
+    .mutation(({ ctx, input }) => createProjectIn(ctx, ctx.org, input)),
 
   update: orgProcedure
     .meta({
@@ -92,11 +56,5 @@ export const projectsRouter = router({
     })
     .input(z.object({ id: z.string(), default_region: z.string().nullable() }))
     .output(Project)
-    .mutation(async ({ ctx, input }) => {
-      const org = requireOrg(ctx);
-      const region = checkedRegion(org, input.default_region);
-      const project = await write(ctx, (tx) => setProjectRegion(tx, org.id, input.id, region));
-      if (!project) throw new AppError('not_found', `no project ${input.id}`);
-      return project;
-    }),
+    .mutation(({ ctx, input }) => setProjectDefaultRegion(ctx, ctx.org, input.id, input.default_region)),
 });

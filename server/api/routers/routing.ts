@@ -1,7 +1,7 @@
 // "Where does this request go, and why?": the resolution cascade's answer for the caller's
 // own request. Useful to users and the anchor of the cross-entry-point contract test.
 import { z } from 'zod';
-import type { Context } from '../context';
+import type { Context, RegionContext } from '../context';
 import { publicProcedure, router } from '../trpc';
 
 const Resolution = z.object({
@@ -16,10 +16,10 @@ const Resolution = z.object({
   request_id: z.string(),
 });
 
-const explain = (ctx: Context) => ({
-  region: ctx.region!.region,
-  source: ctx.region!.source,
-  fan_out: ctx.region!.fanOut ?? null,
+const explain = (ctx: Context & { region: RegionContext }) => ({
+  region: ctx.region.region,
+  source: ctx.region.source,
+  fan_out: ctx.region.fanOut ?? null,
   gateway: ctx.gatewayRegion,
   request_id: ctx.requestId,
 });

@@ -1,10 +1,7 @@
 // GET /v1/compute/templates: the cluster templates, with how many nodes each of your regions
 // can take right now.
 import { z } from 'zod';
-import { capacity } from '../../clusters/capacity';
-import { DEFAULT_VERSION, TEMPLATES } from '../../clusters/templates';
-import { read } from '../../db/access';
-import { requireOrg } from '../context';
+import { templatesWithCapacity } from '../../clusters/capacity';
 import { orgProcedure, router } from '../trpc';
 
 export const templatesRouter = router({
@@ -36,21 +33,5 @@ export const templatesRouter = router({
         ),
       }),
     )
-    .query(async ({ ctx }) => {
-      const org = requireOrg(ctx);
-      const free = await read(ctx, (db) => capacity(db, org.allowedRegions));
-      return {
-        data: TEMPLATES.map((t) => ({
-          id: t.id,
-          label: t.label,
-          description: t.description,
-          min_nodes: t.minNodes,
-          max_nodes: t.maxNodes,
-          gpu: t.gpu,
-          versions: t.versions,
-          default_version: t.versions.includes(DEFAULT_VERSION) ? DEFAULT_VERSION : t.versions[0]!,
-          capacity: Object.fromEntries(org.allowedRegions.map((r) => [r, free.get(r)![t.gpu ? 'gpu' : 'cpu']])),
-        })),
-      };
-    }),
+    .query(({ ctx }) => templatesWithCapacity(ctx, ctx.org.allowedRegions)),
 });

@@ -1,9 +1,6 @@
 // GET /v1/workflow-runs/{id}: a run and its steps.
 import { z } from 'zod';
-import { read } from '../../db/access';
-import { AppError } from '../../errors';
-import { getRun } from '../../workflows/repository';
-import { requireOrg } from '../context';
+import { runOf } from '../../workflows/runs';
 import { orgProcedure, router } from '../trpc';
 
 const Step = z.object({
@@ -37,10 +34,5 @@ export const workflowRunsRouter = router({
         steps: z.array(Step),
       }),
     )
-    .query(async ({ ctx, input }) => {
-      const orgId = requireOrg(ctx).id;
-      const run = await read(ctx, (db) => getRun(db, orgId, input.id));
-      if (!run) throw new AppError('not_found', `no workflow run ${input.id}`);
-      return run;
-    }),
+    .query(({ ctx, input }) => runOf(ctx, ctx.org.id, input.id)),
 });

@@ -1,8 +1,6 @@
 // Atlas: the region registry as operators see it.
 import { z } from 'zod';
-import { AppError } from '../../../errors';
-import { isRegionCode } from '../../../region/code';
-import { regionRegistry } from '../../../region/registry';
+import { regionByCode, regionRegistry } from '../../../region/registry';
 import { operatorProcedure, router } from '../../trpc';
 
 const Region = z.object({
@@ -33,10 +31,5 @@ export const atlasRegionsRouter = router({
     })
     .input(z.object({ code: z.string() }))
     .output(Region)
-    .query(async ({ input }) => {
-      if (!isRegionCode(input.code)) throw new AppError('invalid_region', `"${input.code}" is not a region code`);
-      const region = (await regionRegistry()).get(input.code);
-      if (!region) throw new AppError('not_found', `no region ${input.code}`);
-      return region;
-    }),
+    .query(({ input }) => regionByCode(input.code)),
 });

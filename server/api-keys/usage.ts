@@ -1,6 +1,7 @@
 // API keys' last_used_at without a write per request: uses are collected in memory and written
 // in one statement every FLUSH_MS (a key used a thousand times in that window costs one row).
 import { primary } from '../db/client';
+import { processSingleton } from '../process-singletons';
 import { logger } from '../telemetry/logger';
 
 const FLUSH_MS = 30_000;
@@ -10,10 +11,10 @@ interface State {
   timer?: NodeJS.Timeout;
 }
 
-const g = globalThis as typeof globalThis & { __meridianKeyUsage?: State };
-const state: State = (g.__meridianKeyUsage ??= { pending: new Map() });
+const usage = () => processSingleton<State>('api-key-usage', () => ({ pending: new Map() }));
 
 export function recordKeyUse(keyId: string, at = new Date()): void {
+  const state = usage();
   state.pending.set(keyId, at);
   if (!state.timer) {
     state.timer = setInterval(() => void flushKeyUse(), FLUSH_MS);
@@ -23,6 +24,7 @@ export function recordKeyUse(keyId: string, at = new Date()): void {
 
 /** Writes the collected uses (one UPDATE); kept for the next round if the primary is away. */
 export async function flushKeyUse(): Promise<number> {
+  const state = usage();
   if (state.pending.size === 0) return 0;
   const batch = [...state.pending];
   state.pending.clear();

@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { ensureBuild } from '../../scripts/lib/build';
-import { prepareLocal, type LocalStack } from '../../scripts/lib/local-stack';
-import { freePort, waitForHttp } from '../net/ports';
+import { ensureBuild } from '../build';
+import { prepareLocal, type LocalStack } from '../local-stack';
+import { freePort, waitForHttp } from '../ports';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -3,13 +3,13 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { disconnectAll, primary } from '../../server/db/client';
-import { EmbeddedTopology } from '../../server/db/embedded/topology';
-import { migrate } from '../../server/db/migrate';
-import { seedDemo, type DemoCredentials } from '../../server/demo/seed';
-import { env, resetEnvCache } from '../../server/env';
-import { localRegionUrl } from '../../server/region/catalog';
-import { installQueues } from '../../server/workflows/queue';
+import { disconnectAll, primary } from '../server/db/client';
+import { EmbeddedTopology } from './embedded-pg/servers';
+import { migrate } from '../server/db/migrate';
+import { seedDemo, type DemoCredentials } from './demo/seed';
+import { env, resetEnvCache } from '../server/env';
+import { localRegionUrl } from '../server/region/catalog';
+import { installQueues } from '../server/workflows/queue';
 
 export interface LocalStack {
   /** Variables the Next server needs (database URLs, auth secret). */

@@ -1,10 +1,11 @@
 // Integration-test wiring for code that uses the app's own database clients: a fresh migrated
 // database with the demo data, made the app's DATABASE_URL for this test file.
-import { disconnectAll, primary } from '../db/client';
+import { disconnectAll, primary } from '../../server/db/client';
 import { seedDemo, type DemoCredentials } from '../demo/seed';
-import { authSecret, resetEnvCache } from '../env';
-import { createContext, type RequestMeta } from '../api/context';
-import { createCaller } from '../api/root';
+import { authSecret, resetEnvCache } from '../../server/env';
+import { createContext, type RequestMeta } from '../../server/api/context';
+import { createCaller } from '../../server/api/root';
+import { resetProcessSingleton } from '../../server/process-singletons';
 import { freshDatabase } from './db';
 
 const REGIONS = ['sfo1', 'lax1', 'ams1'];
@@ -19,8 +20,7 @@ export async function useDemoDatabase(
     .join(',');
   resetEnvCache();
   await disconnectAll();
-  const g = globalThis as { __meridianRegions?: unknown };
-  g.__meridianRegions = undefined;
+  resetProcessSingleton('region-registry');
   const credentials = await seedDemo(primary(), {
     regions: REGIONS,
     globalUrl: 'http://localhost:3000',
@@ -78,7 +78,7 @@ export async function rest<T = Record<string, unknown>>(
   path: string,
   opts: { headers?: Record<string, string>; body?: unknown; host?: string } = {},
 ): Promise<RestResponse<T>> {
-  const { handleRest } = await import('../api/adapters/rest');
+  const { handleRest } = await import('../../server/api/adapters/rest');
   const host = opts.host ?? 'localhost:3000';
   const res = await handleRest(
     new Request(`http://${host}${path}`, {

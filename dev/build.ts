@@ -8,6 +8,7 @@ import path from 'node:path';
 const INPUTS = [
   'app',
   'components',
+  'lib',
   'server',
   'public',
   'next.config.ts',

@@ -2,8 +2,9 @@
 // time, refuse revoked keys. Unknown and wrong keys fail identically (same work, same error).
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
-import { apiKeySecretMatches, hashApiKeySecret, parseApiKey } from './api-key-format';
-import type { Identity } from './identity';
+import { ORG_CONTEXT_INCLUDE, toOrgContext } from '../organizations/context';
+import { apiKeySecretMatches, hashApiKeySecret, parseApiKey } from './format';
+import type { Identity } from '../auth/identity';
 
 /** Compared against when no key matches, so a miss costs what a hit costs. */
 const DECOY_HASH = hashApiKeySecret('decoy-secret-that-matches-nothing');
@@ -11,7 +12,7 @@ const DECOY_HASH = hashApiKeySecret('decoy-secret-that-matches-nothing');
 export function findApiKey(db: Db, prefix: string) {
   return db.apiKey.findUnique({
     where: { prefix },
-    include: { organization: { include: { allowedRegions: true } } },
+    include: { organization: { include: ORG_CONTEXT_INCLUDE } },
   });
 }
 
@@ -31,8 +32,8 @@ export async function authenticateApiKey(
   if (!row || !matches || row.revokedAt || row.region !== parsed.region) {
     throw new AppError('unauthenticated', 'the API key is not valid');
   }
-  const org = row.organization;
-  const allowed = org.allowedRegions.map((r) => r.region).sort();
+  const org = toOrgContext(row.organization);
+  const allowed = org.allowedRegions;
   if (!allowed.includes(row.region)) {
     // The organization moved away from the key's region. Said only now, after the secret
     // verified: a guesser learns nothing beyond what the key string itself says.
@@ -46,11 +47,6 @@ export async function authenticateApiKey(
     kind: 'api_key',
     keyId: row.id,
     region: row.region,
-    org: {
-      id: org.id,
-      slug: org.slug,
-      defaultRegion: org.defaultRegion,
-      allowedRegions: allowed,
-    },
+    org,
   };
 }

@@ -3,13 +3,13 @@
 // notifications and one API key per organization and allowed region. Idempotent: the data is
 // written once (marked in directory.settings); later runs only make sure the printed
 // credentials still work.
-import { hashPassword, verifyPassword } from '../auth/password';
-import { mintApiKey, parseApiKey } from '../auth/api-key-format';
-import type { Db } from '../db/client';
-import { newId, randomBase62 } from '../ids';
-import { describeRegion } from '../region/catalog';
-import { WORKFLOWS } from '../workflows/definitions';
-import { enqueueStep } from '../workflows/queue';
+import { hashPassword, verifyPassword } from '../../server/auth/password';
+import { mintApiKey, parseApiKey } from '../../server/api-keys/format';
+import type { Db } from '../../server/db/client';
+import { newId, randomBase62 } from '../../server/ids';
+import { describeRegion } from '../../server/region/catalog';
+import { WORKFLOWS } from '../../server/workflows/definitions';
+import { enqueueStep } from '../../server/workflows/queue';
 
 export interface DemoCredentials {
   global_url: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeySecretMatches, parseApiKey } from '../auth/api-key-format';
-import { verifyPassword } from '../auth/password';
-import { connect, type Db } from '../db/client';
+import { apiKeySecretMatches, parseApiKey } from '../../server/api-keys/format';
+import { verifyPassword } from '../../server/auth/password';
+import { connect, type Db } from '../../server/db/client';
 import { freshDatabase } from '../testing/db';
 import { seedDemo, type DemoCredentials, type SeedOptions } from './seed';
 

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { EmbeddedTopology, type TopologyUrls } from '../db/embedded/topology';
-import { migrate } from '../db/migrate';
+import { EmbeddedTopology, type TopologyUrls } from '../embedded-pg/servers';
+import { migrate } from '../../server/db/migrate';
 
 export const TEST_REGIONS = ['sfo1', 'lax1', 'ams1'];
 

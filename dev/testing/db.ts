@@ -2,8 +2,8 @@
 // for a replica to replay up to the primary's current WAL position.
 import pg from 'pg';
 import { inject } from 'vitest';
-import { migrate } from '../db/migrate';
-import { installQueues } from '../workflows/queue';
+import { migrate } from '../../server/db/migrate';
+import { installQueues } from '../../server/workflows/queue';
 
 export function topology() {
   return inject('topology');

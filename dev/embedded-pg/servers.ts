@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, portInUse } from '../../net/ports';
+import { freePort, portInUse } from '../ports';
 import { chownTree, pgRunAs, reachableBinDir, reachableDataDir, type RunAs } from './os-user';
 
 export interface TopologyOptions {
@@ -386,7 +386,7 @@ export class EmbeddedTopology {
     const file = path.join(this.dataDir(region), 'postgresql.auto.conf');
     const conninfo = `host=127.0.0.1 port=${this.state.primary.port} user=${ADMIN_ROLE} password=${this.state.adminPassword} application_name=${region}`;
     const lines = [
-      '# Written by Meridian (server/db/embedded/topology.ts) on every start.',
+      '# Written by Meridian (dev/embedded-pg/servers.ts) on every start.',
       `primary_conninfo = '${conninfo}'`,
       `primary_slot_name = '${slotName(region)}'`,
       '',

@@ -6,9 +6,17 @@ import { AppError } from '../../errors';
 import { cookieValue } from '../../net/cookies';
 import type { Context } from '../context';
 
+/** The bookmark cookie's attributes, for every door that sets it (tRPC headers, server actions). */
+export const BOOKMARK_COOKIE_OPTIONS = { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 3600 } as const;
+
+function bookmarkSetCookie(token: string): string {
+  const o = BOOKMARK_COOKIE_OPTIONS;
+  return `${BOOKMARK_COOKIE}=${token}; Path=${o.path}; HttpOnly; SameSite=Lax; Max-Age=${o.maxAge}`;
+}
+
 const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
-export function readDataHeaders(ctx: Context, mutation: boolean): void {
+export function readConsistencyHeaders(ctx: Context, mutation: boolean): void {
   const header = ctx.req.headers.get(BOOKMARK_HEADER);
   let bookmark: bigint | undefined;
   if (header) {
@@ -20,19 +28,19 @@ export function readDataHeaders(ctx: Context, mutation: boolean): void {
   // A stale or foreign cookie (e.g. after a secret rotation) is ignored, never an error.
   const raw = cookieValue(ctx.req.headers, BOOKMARK_COOKIE);
   const fromCookie = raw ? decodeURIComponent(raw) : undefined;
-  ctx.data.bookmark = laterLsn(bookmark, fromCookie ? verifyBookmark(fromCookie) : undefined);
+  ctx.consistency.bookmark = laterLsn(bookmark, fromCookie ? verifyBookmark(fromCookie) : undefined);
 
   const key = ctx.req.headers.get('idempotency-key');
   if (key !== null && mutation) {
     if (!IDEMPOTENCY_KEY_RE.test(key)) {
       throw new AppError('invalid_request', 'Idempotency-Key must be 1–255 visible ASCII characters');
     }
-    ctx.data.idempotencyKey = key;
+    ctx.consistency.idempotencyKey = key;
   }
 }
 
-export function stampDataHeaders(ctx: Context): void {
-  const d = ctx.data;
+export function stampConsistencyHeaders(ctx: Context): void {
+  const d = ctx.consistency;
   if (d.servedBy) ctx.req.setHeader('X-Meridian-Served-By', d.servedBy);
   if (d.degraded) {
     ctx.req.setHeader('X-Degraded', 'true');
@@ -43,7 +51,7 @@ export function stampDataHeaders(ctx: Context): void {
     const token = signBookmark(d.newBookmark);
     ctx.req.setHeader(BOOKMARK_HEADER, token);
     if (ctx.req.transport === 'trpc') {
-      ctx.req.setHeader('Set-Cookie', `${BOOKMARK_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600`);
+      ctx.req.setHeader('Set-Cookie', bookmarkSetCookie(token));
     }
   }
 }

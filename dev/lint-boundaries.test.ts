@@ -1,0 +1,51 @@
+// The import boundaries in eslint.config.mjs, exercised: each rule refuses a real violation (so a
+// weakened config fails here, not silently) and allows the imports the layering intends.
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+let eslint: ESLint;
+
+async function restricted(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
+}
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: process.cwd() });
+}, 60_000);
+
+describe('import boundaries', () => {
+  it.each([
+    ['server/db/x.ts', "import { createContext } from '../api/context';\nexport const a = createContext;"],
+    [
+      'server/db/x.ts',
+      "import { clusterKubeconfig } from '../clusters/kubeconfig';\nexport const a = clusterKubeconfig;",
+    ],
+    ['server/clusters/x.ts', "import { router } from '../api/trpc';\nexport const a = router;"],
+    ['server/api/routers/x.ts', "import { primary } from '../../db/client';\nexport const a = primary;"],
+    ['server/region/x.ts', "import { freePort } from '../../dev/ports';\nexport const a = freePort;"],
+    ['server/api/x.ts', "import { seedDemo } from '~/dev/demo/seed';\nexport const a = seedDemo;"],
+    ['server/x.ts', "import { ensureBuild } from '../dev/build';\nexport const a = ensureBuild;"],
+    ['components/x.tsx', "import { read } from '~/server/db/access';\nexport const a = read;"],
+    ['lib/x.ts', "import { env } from '../server/env';\nexport const a = env;"],
+  ])('%s: refuses %s', async (file, code) => {
+    expect(await restricted(file, code)).not.toEqual([]);
+  });
+
+  it.each([
+    [
+      'server/api/routers/x.ts',
+      "import { createCluster } from '../../clusters/create';\nexport const a = createCluster;",
+    ],
+    ['server/clusters/x.ts', "import { read } from '../db/access';\nexport const a = read;"],
+    ['server/db/x.ts', "import { env } from '../env';\nexport const a = env;"],
+    ['components/x.tsx', "import type { AppRouter } from '~/server/api/root';\nexport type A = AppRouter;"],
+    [
+      'components/x.tsx',
+      "import { IN_PROGRESS_STATUSES } from '~/lib/cluster-status';\nexport const a = IN_PROGRESS_STATUSES;",
+    ],
+    ['server/db/x.test.ts', "import { query } from '../../dev/testing/db';\nexport const a = query;"],
+  ])('%s: allows %s', async (file, code) => {
+    expect(await restricted(file, code)).toEqual([]);
+  });
+});

@@ -1,0 +1,112 @@
+// Creating a cluster: checks that need no database (region up, IDs, template limits), then one
+// idempotent transaction on the primary that checks the project, the name and the region's free
+// capacity, inserts the cluster (`pending`) and starts its create-cluster run.
+import type { OrgContext } from '../auth/identity';
+import { idempotentWrite, read } from '../db/access';
+import type { DataRequest } from '../db/request-state';
+import { AppError } from '../errors';
+import { isId } from '../ids';
+import { firstProject, getProject } from '../projects/repository';
+import { regionRegistry } from '../region/registry';
+import { startRun } from '../workflows/runs';
+import { capacity } from './capacity';
+import { createDefaults } from './defaults';
+import { insertCluster, liveClusterNamed, lockClusterName, toClusterView } from './repository';
+import { templateById, templateProblem } from './templates';
+
+/** Who asks: the organization, the region the cascade chose, and the person (null for a key). */
+export interface ClusterRequester {
+  org: OrgContext;
+  region: string;
+  userId: string | null;
+}
+
+export interface CreateClusterInput {
+  name: string;
+  project_id: string;
+  template: string;
+  node_count: number;
+  version?: string;
+}
+
+/** A field-level invalid_request, as zod's are. */
+export function invalidField(path: string, message: string): AppError {
+  return new AppError('invalid_request', message, { extra: { details: [{ path: [path], message }] } });
+}
+
+export async function createCluster(req: DataRequest, who: ClusterRequester, input: CreateClusterInput) {
+  const { org, region } = who;
+  if ((await regionRegistry()).get(region)?.status === 'down') {
+    throw new AppError('region_unavailable', `${region} is down: nothing was created, retry later`, {
+      retryAfter: 60,
+    });
+  }
+  if (!isId(input.project_id, 'prj')) throw invalidField('project_id', 'project_id must be a project ID (prj_…)');
+  const template = templateById(input.template)!;
+  const version = input.version ?? template.versions[0]!;
+  const problem = templateProblem(template, input.node_count, version);
+  if (problem) throw invalidField(problem.path, problem.message);
+  return idempotentWrite(req, { op: 'clusters.create', input: { ...input }, region }, async (tx) => {
+    const project = await getProject(tx, org.id, input.project_id);
+    if (!project) throw new AppError('not_found', `no project ${input.project_id}`);
+    await lockClusterName(tx, org.id, input.name);
+    const clash = await liveClusterNamed(tx, org.id, input.name);
+    if (clash) throw new AppError('conflict', `a cluster named ${input.name} exists already (${clash.id})`);
+    const free = (await capacity(tx, [region])).get(region)!;
+    const available = template.gpu ? free.gpu : free.cpu;
+    if (available < input.node_count) {
+      throw new AppError(
+        'insufficient_capacity',
+        `${region} has ${available} ${template.gpu ? 'GPU' : 'CPU'} servers free for ${template.id}; ${input.node_count} requested`,
+        { extra: { region, available } },
+      );
+    }
+    const cluster = await insertCluster(tx, {
+      orgId: org.id,
+      projectId: project.id,
+      region,
+      name: input.name,
+      template: template.id,
+      nodeCount: input.node_count,
+      version,
+    });
+    const runId = await startRun(tx, {
+      orgId: org.id,
+      kind: 'create-cluster',
+      region,
+      clusterId: cluster.id,
+      input: { template: template.id, node_count: input.node_count, version, requested_by: who.userId },
+    });
+    return { status: 202, body: { cluster: toClusterView(cluster), run_id: runId } };
+  });
+}
+
+export interface DefaultsCaller {
+  org: OrgContext;
+  /** The session's project and the user's own default region (none for an API key). */
+  sessionProjectId?: string | null;
+  userRegion?: string | null;
+}
+
+/** What a create would use for the fields left out, for `project_id` or the caller's project. */
+export async function clusterCreateDefaults(req: DataRequest, who: DefaultsCaller, projectId?: string) {
+  if (projectId !== undefined && !isId(projectId, 'prj')) {
+    throw invalidField('project_id', 'project_id must be a project ID (prj_…)');
+  }
+  const wanted = projectId ?? who.sessionProjectId ?? undefined;
+  const project = await read(
+    req,
+    async (db) =>
+      (wanted ? await getProject(db, who.org.id, wanted) : null) ?? (projectId ? null : firstProject(db, who.org.id)),
+  );
+  if (projectId && !project) throw new AppError('not_found', `no project ${projectId}`);
+  return {
+    project_id: project?.id ?? null,
+    ...createDefaults({
+      allowedRegions: who.org.allowedRegions,
+      projectRegion: project?.default_region,
+      userRegion: who.userRegion,
+      orgRegion: who.org.defaultRegion,
+    }),
+  };
+}

@@ -1,0 +1,37 @@
+// What the data layer needs to know about the request it serves, and what it records for the
+// response. The API context (server/api/context.ts) extends this; nothing here knows about
+// HTTP doors, tRPC or authentication.
+
+/** Causal consistency for one request: what it must read, and where its answers came from. */
+export interface ConsistencyState {
+  /** The caller's causal bookmark (header or cookie): reads must see at least this position. */
+  bookmark?: bigint;
+  /** The position after this request's committed write: sent back as the new bookmark. */
+  newBookmark?: bigint;
+  /** `primary` or `replica:<region>`: the database that served the reads. */
+  servedBy?: string;
+  /** Why an answer is degraded, if it is (X-Degraded-Reason). */
+  degraded?: string;
+  idempotencyKey?: string;
+  /** The response is the first outcome of an earlier request with the same Idempotency-Key. */
+  replayed?: boolean;
+}
+
+/** The response as it is being built: shared by reference with every middleware and adapter. */
+export interface ResponseState {
+  /** A success status other than the route's default (e.g. 202), or a replayed one. */
+  status?: number;
+  /** Response headers set so far (server actions return them, since they can't send headers). */
+  headers: Record<string, string>;
+}
+
+export interface DataRequest {
+  /** The region of the gateway the request arrived at (`global` at the global address). */
+  gatewayRegion: string;
+  /** The region the request resolved to (set before any procedure runs). */
+  region?: { region: string; source: string };
+  /** The caller's organization, which idempotency records belong to. */
+  org: { id: string } | null;
+  consistency: ConsistencyState;
+  response: ResponseState;
+}

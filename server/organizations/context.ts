@@ -1,0 +1,26 @@
+// The organization a caller acts in, as every request carries it: read from the database with
+// its allowed regions, for sessions and API keys alike.
+
+export interface OrgContext {
+  id: string;
+  slug: string;
+  defaultRegion: string | null;
+  allowedRegions: string[];
+}
+
+/** What to `include` when loading an organization for a request. */
+export const ORG_CONTEXT_INCLUDE = { allowedRegions: true } as const;
+
+export function toOrgContext(org: {
+  id: string;
+  slug: string;
+  defaultRegion: string | null;
+  allowedRegions: { region: string }[];
+}): OrgContext {
+  return {
+    id: org.id,
+    slug: org.slug,
+    defaultRegion: org.defaultRegion,
+    allowedRegions: org.allowedRegions.map((r) => r.region).sort(),
+  };
+}

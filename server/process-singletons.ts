@@ -1,0 +1,24 @@
+// Process-wide singletons (database clients, health state, the region registry, metrics, the
+// logger, pending API-key use). Next bundles route handlers and server actions separately, so
+// module state is not shared between them: these live on globalThis, under one key, by name.
+
+export type SingletonName = 'db-clients' | 'db-health' | 'region-registry' | 'metrics' | 'logger' | 'api-key-usage';
+
+const KEY = Symbol.for('meridian.process-singletons');
+
+function registry(): Map<SingletonName, unknown> {
+  const g = globalThis as typeof globalThis & { [KEY]?: Map<SingletonName, unknown> };
+  return (g[KEY] ??= new Map());
+}
+
+/** The process's one `name`, created on first use. Call it where it is used, not once at import. */
+export function processSingleton<T>(name: SingletonName, create: () => T): T {
+  const all = registry();
+  if (!all.has(name)) all.set(name, create());
+  return all.get(name) as T;
+}
+
+/** Forgets `name`, so the next use creates it afresh (tests that point the app at a new database). */
+export function resetProcessSingleton(name: SingletonName): void {
+  registry().delete(name);
+}
