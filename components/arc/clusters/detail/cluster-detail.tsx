@@ -3,7 +3,7 @@
 // its kubeconfig once it is ready (copy or download), and deletion behind a confirmation.
 // While the cluster is changing state the page polls it every 2 s.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { IN_PROGRESS_STATUSES } from '~/lib/cluster-status';
 import { trpcErrorBody } from '../../../toast';
 import { useTRPC } from '../../../trpc-provider';
@@ -13,6 +13,7 @@ import { ClusterDetailSkeleton } from './cluster-detail-skeleton';
 import { ClusterFacts } from './cluster-facts';
 import { ClusterHeader } from './cluster-header';
 import { ClusterUnavailable } from './cluster-unavailable';
+import { DeleteClusterDialog } from './delete-cluster-dialog';
 import { KubeconfigPanel } from './kubeconfig-panel';
 import { useKubeconfig } from './use-kubeconfig';
 
@@ -32,6 +33,7 @@ export function ClusterDetail({ id }: { id: string }) {
   );
   const projects = useQuery(trpc.projects.list.queryOptions({ limit: 200 }));
   const kube = useKubeconfig(id);
+  const deleteDialog = useRef<HTMLDialogElement>(null);
 
   const c = cluster.data;
   const runId = deleteRunId ?? c?.latest_run_id ?? null;
@@ -65,7 +67,7 @@ export function ClusterDetail({ id }: { id: string }) {
         cluster={c}
         fetchingKubeconfig={kube.fetching}
         onDownloadKubeconfig={() => void kube.download(c.name)}
-        onDeleted={onDeleted}
+        onDelete={() => deleteDialog.current?.showModal()}
       />
       <ClusterFacts cluster={c} projectName={projects.data?.data.find((p) => p.id === c.project_id)?.name} />
       {kube.kubeconfig && c.status === 'ready' && (
@@ -78,6 +80,7 @@ export function ClusterDetail({ id }: { id: string }) {
           This cluster has no workflow runs.
         </div>
       )}
+      <DeleteClusterDialog ref={deleteDialog} cluster={c} onDeleted={onDeleted} />
     </div>
   );
 }

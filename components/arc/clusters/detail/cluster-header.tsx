@@ -1,12 +1,12 @@
 'use client';
 // The top of a cluster's page: its name and status, its ID (copyable), the kubeconfig download
 // once it is ready, deletion, and why it failed when it did.
+import { DELETABLE_CLUSTER_STATUSES } from '~/lib/cluster-status';
 import type { RouterOutputs } from '../../../trpc-provider';
 import { CopyButton } from '../../../ui/copy-button';
 import { PageHeader } from '../../../ui/page-header';
 import { StatusBadge } from '../../../ui/status-badge';
-import { btnPrimary, noticeDanger } from '../../../ui/styles';
-import { DeleteClusterButton } from './delete-cluster-button';
+import { btnDangerOutline, btnPrimary, noticeDanger } from '../../../ui/styles';
 
 type Cluster = RouterOutputs['compute']['clusters']['get'];
 
@@ -14,13 +14,15 @@ export function ClusterHeader({
   cluster: c,
   fetchingKubeconfig,
   onDownloadKubeconfig,
-  onDeleted,
+  onDelete,
 }: {
   cluster: Cluster;
   fetchingKubeconfig: boolean;
   onDownloadKubeconfig: () => void;
-  onDeleted: (runId: string) => void;
+  /** Asks for confirmation (the page's delete dialog). */
+  onDelete: () => void;
 }) {
+  const deletable = (DELETABLE_CLUSTER_STATUSES as readonly string[]).includes(c.status);
   return (
     <PageHeader
       breadcrumb={{ up: { href: '/arc/clusters', label: 'Clusters' }, current: c.name }}
@@ -48,7 +50,15 @@ export function ClusterHeader({
               {fetchingKubeconfig ? 'Fetching…' : 'Download kubeconfig'}
             </button>
           )}
-          <DeleteClusterButton cluster={c} onDeleted={onDeleted} />
+          <button
+            type="button"
+            className={btnDangerOutline}
+            disabled={!deletable}
+            title={deletable ? undefined : `A ${c.status} cluster cannot be deleted yet`}
+            onClick={onDelete}
+          >
+            Delete cluster
+          </button>
         </div>
       }
     >
