@@ -16,6 +16,7 @@ export function PageHeader({
   tone = 'arc',
   actions,
   children,
+  centered = false,
   className = '',
 }: {
   title: ReactNode;
@@ -25,12 +26,14 @@ export function PageHeader({
   tone?: keyof typeof EYEBROW_TONES;
   actions?: ReactNode;
   children?: ReactNode;
+  /** A page with nothing beside its title (sign-in, sign-out). */
+  centered?: boolean;
   className?: string;
 }) {
   return (
     <header className={`space-y-2 ${className}`}>
       {breadcrumb && <Breadcrumb {...breadcrumb} />}
-      <div className="flex flex-wrap items-end justify-between gap-4">
+      <div className={`flex flex-wrap items-end gap-4 ${centered ? 'justify-center text-center' : 'justify-between'}`}>
         <div className="min-w-0 space-y-1">
           {eyebrow && <p className={`text-sm font-medium ${EYEBROW_TONES[tone]}`}>{eyebrow}</p>}
           <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>

@@ -34,3 +34,5 @@ export const noticeDanger =
 
 export const link = `rounded font-medium text-indigo-700 hover:underline dark:text-indigo-300 ${focus}`;
 export const focusRing = focus;
+/** For small controls packed in a row or a scrolling strip, where a wider ring would be clipped. */
+export const focusRingTight = 'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500';
