@@ -11,10 +11,12 @@ import { errorToast, trpcErrorBody, useToast } from '../../../toast';
 import { useTRPC } from '../../../trpc-provider';
 import { ErrorAlert } from '../../../ui/error-alert';
 import { SelectField } from '../../../ui/select-field';
-import { btnPrimary, btnSecondary, card, link, noticeWarning } from '../../../ui/styles';
+import { btnPrimary, btnSecondary, card } from '../../../ui/styles';
 import { TextField } from '../../../ui/text-field';
 import { fieldErrors } from '../../action-errors';
+import { CapacityWarning } from './capacity-warning';
 import { CreateFormSkeleton } from './create-form-skeleton';
+import { NoProjectsNotice } from './no-projects-notice';
 import { RegionPicker } from './region-picker';
 import { TemplatePicker } from './template-picker';
 import { useClusterDraft } from './use-cluster-draft';
@@ -81,17 +83,7 @@ export function ClusterCreateForm({
     const err = trpcErrorBody(draft.error);
     return <ErrorAlert requestId={err.request_id}>Could not load the form: {err.message}</ErrorAlert>;
   }
-  if (draft.projects.length === 0) {
-    return (
-      <div className={`${card} p-5 text-sm`}>
-        A cluster belongs to a project, and your organization has none yet.{' '}
-        <Link href="/arc/projects" className={link}>
-          Create a project
-        </Link>{' '}
-        first.
-      </div>
-    );
-  }
+  if (draft.projects.length === 0) return <NoProjectsNotice />;
 
   return (
     <form onSubmit={submit} noValidate className={`${card} space-y-6 p-4 sm:p-6`}>
@@ -181,10 +173,7 @@ export function ClusterCreateForm({
       </div>
 
       {free !== undefined && free < nodeCount && (
-        <p role="status" className={noticeWarning}>
-          {region} has {free} {template?.gpu ? 'GPU' : 'CPU'} servers free right now: fewer than the {nodeCount} nodes
-          asked for.
-        </p>
+        <CapacityWarning region={region} free={free} nodeCount={nodeCount} gpu={!!template?.gpu} />
       )}
 
       <div className="flex flex-wrap items-center justify-end gap-3 border-t border-slate-100 pt-4 dark:border-slate-800">
