@@ -1,4 +1,6 @@
+// The 403 page (forbidden() in Atlas's layout): Atlas is for operators; Arc is the way on.
 import Link from 'next/link';
+import { link } from '~/components/ui/styles';
 
 export default function Forbidden() {
   return (
@@ -10,10 +12,7 @@ export default function Forbidden() {
       <p className="text-sm text-slate-700 dark:text-slate-300">
         Your account can&apos;t open this page. Your organization&apos;s clusters and settings are in Arc.
       </p>
-      <Link
-        href="/arc"
-        className="inline-block text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300"
-      >
+      <Link href="/arc" className={`${link} inline-block text-sm`}>
         Go to Arc →
       </Link>
     </div>

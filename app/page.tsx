@@ -1,5 +1,8 @@
+// /: what Meridian is, the way into Arc and Atlas, and every region with its gateway.
 import Link from 'next/link';
 import { StatusDot } from '~/components/ui/status-dot';
+import { btnPrimary, btnSecondary, card, link } from '~/components/ui/styles';
+import { Tag } from '~/components/ui/tag';
 import { serverApi } from '~/server/api/server-caller';
 
 export const dynamic = 'force-dynamic';
@@ -17,16 +20,10 @@ export default async function Home() {
           <strong>Atlas</strong>.
         </p>
         <div className="flex gap-3 pt-2">
-          <Link
-            href="/arc"
-            className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-          >
+          <Link href="/arc" className={btnPrimary}>
             Open Arc
           </Link>
-          <Link
-            href="/atlas"
-            className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-          >
+          <Link href="/atlas" className={btnSecondary}>
             Open Atlas
           </Link>
         </div>
@@ -37,27 +34,17 @@ export default async function Home() {
         </h2>
         <ul className="grid gap-3 sm:grid-cols-3">
           {regions.map((r) => (
-            <li
-              key={r.code}
-              className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
-            >
+            <li key={r.code} className={`${card} p-4`}>
               <div className="flex items-baseline justify-between">
                 <span className="font-mono text-sm font-semibold">{r.code}</span>
-                {r.isPrimary && (
-                  <span className="rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
-                    mothership
-                  </span>
-                )}
+                {r.isPrimary && <Tag tone="indigo">mothership</Tag>}
               </div>
               <div className="mt-1 text-base">{r.label}</div>
               <div className="mt-2 flex items-center justify-between text-xs text-slate-500 dark:text-slate-400">
                 <StatusDot status={r.status} />
                 <span>{r.timezone}</span>
               </div>
-              <a
-                href={r.baseUrl}
-                className="mt-2 block truncate font-mono text-xs text-indigo-600 hover:underline dark:text-indigo-400"
-              >
+              <a href={r.baseUrl} className={`${link} mt-2 block truncate font-mono text-xs`}>
                 {r.baseUrl}
               </a>
             </li>

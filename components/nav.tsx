@@ -2,6 +2,7 @@
 // The top bar: product switch between Arc (customers) and Atlas (operators).
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { focusRingTight } from './ui/styles';
 import { UserMenu, type MenuUser } from './user-menu';
 
 const ITEMS = [
@@ -35,7 +36,7 @@ export function Nav({ region, user }: { region: string; user: MenuUser | null })
                 <Link
                   href={item.href}
                   aria-current={active ? 'page' : undefined}
-                  className={`block whitespace-nowrap rounded-md px-2.5 py-1.5 transition-colors sm:px-3 focus-visible:outline-2 focus-visible:outline-indigo-500 ${
+                  className={`block whitespace-nowrap rounded-md px-2.5 py-1.5 transition-colors sm:px-3 ${focusRingTight} ${
                     active
                       ? 'bg-slate-900 text-white dark:bg-white dark:text-slate-900'
                       : 'text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800'

@@ -3,6 +3,9 @@
 // an email exists.
 import { signIn } from 'next-auth/react';
 import { useState, useTransition } from 'react';
+import { ErrorAlert } from './ui/error-alert';
+import { btnPrimary, card } from './ui/styles';
+import { TextField } from './ui/text-field';
 
 export function SignInForm({ next }: { next: string }) {
   const [error, setError] = useState<string | null>(null);
@@ -10,7 +13,7 @@ export function SignInForm({ next }: { next: string }) {
 
   return (
     <form
-      className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+      className={`${card} space-y-4 p-6 shadow-sm`}
       onSubmit={(e) => {
         e.preventDefault();
         const data = new FormData(e.currentTarget);
@@ -33,39 +36,10 @@ export function SignInForm({ next }: { next: string }) {
         });
       }}
     >
-      <label className="block space-y-1.5">
-        <span className="text-sm font-medium">Email</span>
-        <input
-          name="email"
-          type="email"
-          autoComplete="username"
-          required
-          className="w-full rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-700"
-        />
-      </label>
-      <label className="block space-y-1.5">
-        <span className="text-sm font-medium">Password</span>
-        <input
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          className="w-full rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-700"
-        />
-      </label>
-      {error && (
-        <p
-          role="alert"
-          className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700 dark:bg-rose-950 dark:text-rose-300"
-        >
-          {error}
-        </p>
-      )}
-      <button
-        type="submit"
-        disabled={pending}
-        className="w-full rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:opacity-60"
-      >
+      <TextField label="Email" name="email" type="email" autoComplete="username" required />
+      <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
+      {error && <ErrorAlert>{error}</ErrorAlert>}
+      <button type="submit" disabled={pending} className={`${btnPrimary} w-full`}>
         {pending ? 'Signing in…' : 'Sign in'}
       </button>
     </form>

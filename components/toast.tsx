@@ -3,6 +3,7 @@
 // request ID (copyable) so a user can quote it to support.
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { CopyButton } from './ui/copy-button';
+import { focusRingTight } from './ui/styles';
 
 export type ToastKind = 'success' | 'error' | 'info';
 
@@ -141,7 +142,7 @@ function ToastCard({ toast, onDismiss }: { toast: Toast; onDismiss: () => void }
         type="button"
         onClick={onDismiss}
         aria-label="Dismiss"
-        className="h-6 w-6 shrink-0 rounded text-slate-400 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-slate-200"
+        className={`h-6 w-6 shrink-0 rounded text-slate-400 hover:text-slate-700 dark:hover:text-slate-200 ${focusRingTight}`}
       >
         ×
       </button>

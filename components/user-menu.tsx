@@ -4,6 +4,7 @@ import { useSession } from 'next-auth/react';
 import Link from 'next/link';
 import { useTransition } from 'react';
 import { SignOutButton } from './sign-out-button';
+import { focusRingTight } from './ui/styles';
 
 export interface MenuUser {
   email: string;
@@ -20,7 +21,7 @@ export function UserMenu({ user }: { user: MenuUser | null }) {
     return (
       <Link
         href="/sign-in"
-        className="rounded-md px-3 py-1.5 text-sm font-medium text-indigo-700 hover:bg-indigo-50 dark:text-indigo-300 dark:hover:bg-slate-800"
+        className={`rounded-md px-3 py-1.5 text-sm font-medium text-indigo-700 hover:bg-indigo-50 dark:text-indigo-300 dark:hover:bg-slate-800 ${focusRingTight}`}
       >
         Sign in
       </Link>
@@ -42,7 +43,7 @@ export function UserMenu({ user }: { user: MenuUser | null }) {
                 window.location.reload();
               });
             }}
-            className="max-w-40 rounded-md border border-slate-300 bg-transparent px-2 py-1 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-700"
+            className={`max-w-40 rounded-md border border-slate-300 bg-transparent px-2 py-1 dark:border-slate-700 ${focusRingTight}`}
           >
             {user.organizations.map((o) => (
               <option key={o.id} value={o.id}>

@@ -1,5 +1,9 @@
+// /atlas: the platform's regions, for operators.
 import type { Metadata } from 'next';
+import { DataTable } from '~/components/ui/data-table';
+import { PageHeader } from '~/components/ui/page-header';
 import { StatusDot } from '~/components/ui/status-dot';
+import { card } from '~/components/ui/styles';
 import { serverApi } from '~/server/api/server-caller';
 
 export const metadata: Metadata = { title: 'Atlas' };
@@ -10,51 +14,24 @@ export default async function AtlasHome() {
   const regions = await api.region.list();
   return (
     <div className="space-y-6">
-      <header>
-        <p className="text-sm font-medium text-cyan-700 dark:text-cyan-400">Atlas</p>
-        <h1 className="text-2xl font-semibold tracking-tight">Platform operations</h1>
-      </header>
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Regions</caption>
-          <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 dark:border-slate-800">
-            <tr>
-              <th scope="col" className="px-4 py-2">
-                Region
-              </th>
-              <th scope="col" className="px-4 py-2">
-                Location
-              </th>
-              <th scope="col" className="px-4 py-2">
-                Provider
-              </th>
-              <th scope="col" className="px-4 py-2">
-                Status
-              </th>
-              <th scope="col" className="px-4 py-2">
-                Gateway
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {regions.map((r) => (
-              <tr key={r.code} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
-                <td className="px-4 py-2 font-mono font-semibold">
-                  {r.code}
-                  {r.isPrimary ? ' ★' : ''}
-                </td>
-                <td className="px-4 py-2">
-                  {r.label}, {r.country}
-                </td>
-                <td className="px-4 py-2">{r.provider}</td>
-                <td className="px-4 py-2">
-                  <StatusDot status={r.status} />
-                </td>
-                <td className="px-4 py-2 font-mono text-xs">{r.baseUrl}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <PageHeader eyebrow="Atlas" tone="atlas" title="Platform operations" />
+      <div className={card}>
+        <DataTable
+          caption="Regions"
+          rows={regions}
+          rowKey={(r) => r.code}
+          columns={[
+            {
+              header: 'Region',
+              className: 'font-mono font-semibold',
+              cell: (r) => `${r.code}${r.isPrimary ? ' ★' : ''}`,
+            },
+            { header: 'Location', cell: (r) => `${r.label}, ${r.country}` },
+            { header: 'Provider', cell: (r) => r.provider },
+            { header: 'Status', cell: (r) => <StatusDot status={r.status} /> },
+            { header: 'Gateway', className: 'font-mono text-xs', cell: (r) => r.baseUrl },
+          ]}
+        />
       </div>
     </div>
   );

@@ -1,5 +1,7 @@
+// /sign-in: email and password, then back to the page that asked (same site only).
 import type { Metadata } from 'next';
 import { SignInForm } from '~/components/sign-in-form';
+import { PageHeader } from '~/components/ui/page-header';
 
 export const metadata: Metadata = { title: 'Sign in' };
 
@@ -9,10 +11,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const next = callbackUrl?.startsWith('/') && !callbackUrl.startsWith('//') ? callbackUrl : '/arc';
   return (
     <div className="mx-auto mt-8 max-w-sm space-y-6">
-      <div className="space-y-1 text-center">
-        <h1 className="text-2xl font-semibold tracking-tight">Sign in to Meridian</h1>
-        <p className="text-sm text-slate-600 dark:text-slate-300">Arc for your organization, Atlas for operators.</p>
-      </div>
+      <PageHeader title="Sign in to Meridian" description="Arc for your organization, Atlas for operators." centered />
       <SignInForm next={next} />
     </div>
   );

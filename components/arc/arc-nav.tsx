@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useTRPC } from '../trpc-provider';
+import { focusRingTight } from '../ui/styles';
 
 const ITEMS = [
   { href: '/arc', label: 'Overview', exact: true },
@@ -45,7 +46,7 @@ export function ArcNav({ orgSlug }: { orgSlug: string | null }) {
               <Link
                 href={item.href}
                 aria-current={active ? 'page' : undefined}
-                className={`flex items-center justify-between gap-2 whitespace-nowrap rounded-md px-3 py-1.5 transition-colors focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500 ${
+                className={`flex items-center justify-between gap-2 whitespace-nowrap rounded-md px-3 py-1.5 transition-colors ${focusRingTight} ${
                   active
                     ? 'bg-indigo-50 font-medium text-indigo-700 dark:bg-indigo-950/70 dark:text-indigo-200'
                     : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white'

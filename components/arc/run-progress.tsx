@@ -9,7 +9,9 @@ import { useTRPC } from '../trpc-provider';
 import { CopyButton } from '../ui/copy-button';
 import { Skeleton } from '../ui/skeleton';
 import { StatusBadge } from '../ui/status-badge';
-import { card } from '../ui/styles';
+import { card, noticeDanger } from '../ui/styles';
+import { Tag } from '../ui/tag';
+import { RunStepIcon } from './run-step-icon';
 
 const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
 
@@ -17,38 +19,6 @@ const RUN_TITLES: Record<string, string> = {
   'create-cluster': 'Provisioning',
   'delete-cluster': 'Deletion',
 };
-
-function StepIcon({ status }: { status: string }) {
-  const base = 'flex h-6 w-6 shrink-0 items-center justify-center rounded-full';
-  switch (status) {
-    case 'succeeded':
-      return (
-        <span className={`${base} bg-emerald-500 text-white`}>
-          <svg aria-hidden viewBox="0 0 16 16" className="h-3.5 w-3.5 fill-none stroke-current stroke-[2.5]">
-            <path d="M3.5 8.5l3 3 6-6.5" />
-          </svg>
-        </span>
-      );
-    case 'failed':
-      return (
-        <span className={`${base} bg-rose-500 text-white`}>
-          <svg aria-hidden viewBox="0 0 16 16" className="h-3 w-3 fill-none stroke-current stroke-[2.5]">
-            <path d="M4 4l8 8M12 4l-8 8" />
-          </svg>
-        </span>
-      );
-    case 'running':
-      return (
-        <span className={`${base} border-2 border-sky-200 dark:border-sky-900`}>
-          <span className="h-6 w-6 rounded-full border-2 border-transparent border-t-sky-500 motion-safe:animate-spin" />
-        </span>
-      );
-    case 'skipped':
-      return <span className={`${base} border-2 border-dashed border-slate-300 dark:border-slate-600`} />;
-    default:
-      return <span className={`${base} border-2 border-slate-300 bg-white dark:border-slate-600 dark:bg-slate-900`} />;
-  }
-}
 
 export function RunProgress({ runId, onFinished }: { runId: string; onFinished?: (status: string) => void }) {
   const trpc = useTRPC();
@@ -141,11 +111,7 @@ export function RunProgress({ runId, onFinished }: { runId: string; onFinished?:
           style={{ width: `${pct}%` }}
         />
       </div>
-      {r.error && (
-        <p className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800 dark:bg-rose-950/60 dark:text-rose-200">
-          {r.error}
-        </p>
-      )}
+      {r.error && <p className={noticeDanger}>{r.error}</p>}
       <ol className="space-y-0" aria-label="Steps">
         {steps.map((s, i) => {
           const took = duration(s.started_at, s.finished_at);
@@ -164,7 +130,7 @@ export function RunProgress({ runId, onFinished }: { runId: string; onFinished?:
                   }`}
                 />
               )}
-              <StepIcon status={s.status} />
+              <RunStepIcon status={s.status} />
               <div className="min-w-0 flex-1 pt-0.5">
                 <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
                   <span
@@ -173,11 +139,7 @@ export function RunProgress({ runId, onFinished }: { runId: string; onFinished?:
                     {humanize(s.name)}
                   </span>
                   <span className="sr-only">: {s.status}</span>
-                  {s.attempts > 1 && (
-                    <span className="rounded bg-amber-100 px-1.5 py-0.5 text-[11px] font-medium text-amber-800 dark:bg-amber-950 dark:text-amber-300">
-                      attempt {s.attempts}
-                    </span>
-                  )}
+                  {s.attempts > 1 && <Tag tone="amber">attempt {s.attempts}</Tag>}
                   {took && (
                     <span
                       className="text-xs tabular-nums text-slate-500 dark:text-slate-400"

@@ -1,6 +1,7 @@
 'use client';
 // Copies a value to the clipboard and says so (visibly and to screen readers).
 import { useEffect, useState } from 'react';
+import { focusRingTight } from './styles';
 
 async function copy(text: string): Promise<boolean> {
   try {
@@ -46,7 +47,7 @@ export function CopyButton({
       aria-label={label}
       title={copied ? 'Copied' : label}
       onClick={() => void copy(value).then(setCopied)}
-      className={`inline-flex shrink-0 items-center gap-1 rounded-md border border-slate-300 px-1.5 py-0.5 text-xs text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500 dark:border-slate-700 dark:text-slate-300 dark:hover:bg-slate-800 ${className}`}
+      className={`inline-flex shrink-0 items-center gap-1 rounded-md border border-slate-300 px-1.5 py-0.5 text-xs text-slate-600 hover:bg-slate-100 dark:border-slate-700 dark:text-slate-300 dark:hover:bg-slate-800 ${focusRingTight} ${className}`}
     >
       {copied ? (
         <svg aria-hidden viewBox="0 0 16 16" className="h-3.5 w-3.5 fill-none stroke-current stroke-2">

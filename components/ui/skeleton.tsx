@@ -1,4 +1,6 @@
 // Loading placeholders: grey blocks shaped like what is coming.
+import { card } from './styles';
+
 export function Skeleton({ className = '' }: { className?: string }) {
   return (
     <div aria-hidden className={`rounded-md bg-slate-200 motion-safe:animate-pulse dark:bg-slate-800 ${className}`} />
@@ -26,7 +28,7 @@ export function PageSkeleton() {
       <span className="sr-only">Loading…</span>
       <Skeleton className="h-8 w-64" />
       <Skeleton className="h-4 w-96 max-w-full" />
-      <div className="rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+      <div className={card}>
         <SkeletonRows rows={6} />
       </div>
     </div>

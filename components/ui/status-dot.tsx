@@ -1,3 +1,4 @@
+// A coloured dot and the status word, for regions and servers (Atlas, the landing page).
 const COLORS: Record<string, string> = {
   active: 'bg-emerald-500',
   ready: 'bg-emerald-500',

@@ -1,27 +1,20 @@
+// /arc/organization: the organization's identity and defaults, its regions and its members.
 import type { Metadata } from 'next';
+import { arcMe } from '~/app/arc/me';
 import { fullDate } from '~/components/format';
 import { CopyButton } from '~/components/ui/copy-button';
 import { EmptyState } from '~/components/ui/empty-state';
+import { Fact } from '~/components/ui/fact';
+import { PageHeader } from '~/components/ui/page-header';
 import { card } from '~/components/ui/styles';
-import { arcMe } from '~/app/arc/me';
+import { Tag } from '~/components/ui/tag';
 import { serverApi } from '~/server/api/server-caller';
 
 export const metadata: Metadata = { title: 'Organization' };
 export const dynamic = 'force-dynamic';
 
-function RoleBadge({ role }: { role: string }) {
-  return (
-    <span
-      className={`rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${
-        role === 'admin'
-          ? 'bg-indigo-50 text-indigo-700 ring-indigo-600/20 dark:bg-indigo-950 dark:text-indigo-300 dark:ring-indigo-400/30'
-          : 'bg-slate-100 text-slate-700 ring-slate-500/20 dark:bg-slate-800 dark:text-slate-300 dark:ring-slate-400/30'
-      }`}
-    >
-      {role}
-    </span>
-  );
-}
+/** Admins stand out from members. */
+const roleTone = (role: string) => (role === 'admin' ? 'indigo' : 'slate');
 
 export default async function OrganizationPage() {
   const me = await arcMe();
@@ -29,31 +22,29 @@ export default async function OrganizationPage() {
   const members = [...org.members].sort((a, b) => a.email.localeCompare(b.email));
   return (
     <div className="space-y-8">
-      <header className="space-y-2">
-        <p className="text-sm font-medium text-indigo-600 dark:text-indigo-400">Organization</p>
-        <h1 className="text-2xl font-semibold tracking-tight">{org.name}</h1>
-        <dl className="flex flex-wrap gap-x-8 gap-y-2 text-sm">
-          <div>
-            <dt className="text-slate-500 dark:text-slate-400">Slug</dt>
-            <dd className="font-mono">{org.slug}</dd>
-          </div>
-          <div>
-            <dt className="text-slate-500 dark:text-slate-400">ID</dt>
-            <dd className="flex items-center gap-1.5">
+      <PageHeader eyebrow="Organization" title={org.name}>
+        <dl className="flex flex-wrap gap-x-8 gap-y-2">
+          <Fact label="Slug">
+            <span className="font-mono">{org.slug}</span>
+          </Fact>
+          <Fact label="ID">
+            <span className="flex items-center gap-1.5">
               <code className="font-mono text-xs">{org.id}</code>
               <CopyButton value={org.id} label="Copy organization ID" compact />
-            </dd>
-          </div>
-          <div>
-            <dt className="text-slate-500 dark:text-slate-400">Default region</dt>
-            <dd className="font-mono" data-testid="org-default-region">
-              {org.default_region ?? 'none'}
-            </dd>
-          </div>
-          <div>
-            <dt className="text-slate-500 dark:text-slate-400">Your role</dt>
-            <dd>{org.role ? <RoleBadge role={org.role} /> : '—'}</dd>
-          </div>
+            </span>
+          </Fact>
+          <Fact label="Default region" testId="org-default-region">
+            <span className="font-mono">{org.default_region ?? 'none'}</span>
+          </Fact>
+          <Fact label="Your role">
+            {org.role ? (
+              <Tag tone={roleTone(org.role)} pill>
+                {org.role}
+              </Tag>
+            ) : (
+              '—'
+            )}
+          </Fact>
         </dl>
         {!org.default_region && org.allowed_regions.length > 1 && (
           <p className="max-w-2xl text-sm text-slate-600 dark:text-slate-300">
@@ -61,7 +52,7 @@ export default async function OrganizationPage() {
             default region.
           </p>
         )}
-      </header>
+      </PageHeader>
 
       <section aria-labelledby="regions-heading" className="space-y-3">
         <h2 id="regions-heading" className="text-lg font-semibold">
@@ -79,16 +70,8 @@ export default async function OrganizationPage() {
               <div className="min-w-0 flex-1">
                 <p className="flex items-center gap-2">
                   <span className="font-mono font-semibold">{r.code}</span>
-                  {r.code === org.default_region && (
-                    <span className="rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
-                      default
-                    </span>
-                  )}
-                  {r.code === me.settings?.default_region && r.code !== org.default_region && (
-                    <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-300">
-                      your default
-                    </span>
-                  )}
+                  {r.code === org.default_region && <Tag tone="indigo">default</Tag>}
+                  {r.code === me.settings?.default_region && r.code !== org.default_region && <Tag>your default</Tag>}
                 </p>
                 <p className="truncate text-sm text-slate-600 dark:text-slate-400">
                   {r.label} · {r.country}
@@ -123,7 +106,9 @@ export default async function OrganizationPage() {
                     </p>
                     <p className="truncate text-xs text-slate-500 dark:text-slate-400">{m.email}</p>
                   </div>
-                  <RoleBadge role={m.role} />
+                  <Tag tone={roleTone(m.role)} pill>
+                    {m.role}
+                  </Tag>
                   <span className="w-full pl-12 text-xs text-slate-500 sm:w-auto sm:pl-0 dark:text-slate-400">
                     joined {fullDate(m.joined_at).slice(0, 10)}
                   </span>

@@ -1,5 +1,6 @@
+// /arc/clusters/[id]: one cluster, rendered on the client so it can follow its runs live.
 import type { Metadata } from 'next';
-import { ClusterDetail } from '~/components/arc/cluster-detail';
+import { ClusterDetail } from '~/components/arc/clusters/detail/cluster-detail';
 
 export const metadata: Metadata = { title: 'Cluster' };
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,8 @@
+// /arc/settings/api-keys: the organization's region-bound API keys.
 import type { Metadata } from 'next';
 import { arcMe } from '~/app/arc/me';
-import { ApiKeysManager } from '~/components/api-keys-manager';
+import { ApiKeysManager } from '~/components/arc/api-keys/api-keys-manager';
+import { PageHeader } from '~/components/ui/page-header';
 
 export const metadata: Metadata = { title: 'API keys' };
 export const dynamic = 'force-dynamic';
@@ -9,13 +11,10 @@ export default async function ApiKeysPage() {
   const me = await arcMe();
   return (
     <div className="space-y-6">
-      <header className="space-y-1">
-        <h1 className="text-2xl font-semibold tracking-tight">API keys</h1>
-        <p className="max-w-2xl text-sm text-slate-600 dark:text-slate-300">
-          A key works at its own region&apos;s gateway only; its requests resolve there. The secret is shown once, when
-          you create the key.
-        </p>
-      </header>
+      <PageHeader
+        title="API keys"
+        description="A key works at its own region's gateway only; its requests resolve there. The secret is shown once, when you create the key."
+      />
       <ApiKeysManager regions={me.organization?.allowed_regions ?? []} isAdmin={me.role === 'admin'} />
     </div>
   );

@@ -1,0 +1,56 @@
+'use client';
+// Lists, creates and revokes the organization's API keys (tRPC). The region picker appears only
+// for organizations with several regions; a new key's secret is shown once.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { trpcErrorBody } from '../../toast';
+import { useTRPC } from '../../trpc-provider';
+import { ErrorAlert } from '../../ui/error-alert';
+import { card } from '../../ui/styles';
+import { ApiKeyTable } from './api-key-table';
+import { NewApiKeyForm } from './new-api-key-form';
+import { NewKeySecret } from './new-key-secret';
+
+export function ApiKeysManager({ regions, isAdmin }: { regions: string[]; isAdmin: boolean }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const keys = useQuery(trpc.apiKeys.list.queryOptions({}));
+  const [secret, setSecret] = useState<string | null>(null);
+  const refresh = () => qc.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
+  const create = useMutation(
+    trpc.apiKeys.create.mutationOptions({
+      onSuccess: (k) => {
+        setSecret(k.key);
+        void refresh();
+      },
+    }),
+  );
+  const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions({ onSuccess: () => void refresh() }));
+  const failed = create.error ?? revoke.error;
+  const error = failed ? trpcErrorBody(failed) : null;
+
+  return (
+    <div className="space-y-6">
+      {isAdmin && (
+        <NewApiKeyForm
+          regions={regions}
+          pending={create.isPending}
+          onCreate={(input) => {
+            setSecret(null);
+            return create.mutateAsync(input);
+          }}
+        />
+      )}
+      {secret && <NewKeySecret secret={secret} />}
+      {error && <ErrorAlert requestId={error.request_id}>{error.message}</ErrorAlert>}
+      <div className={card}>
+        <ApiKeyTable
+          keys={keys.data?.data ?? []}
+          empty={keys.isLoading ? 'Loading…' : keys.data ? 'No API keys yet.' : null}
+          canRevoke={isAdmin}
+          onRevoke={(k) => revoke.mutate({ id: k.id })}
+        />
+      </div>
+    </div>
+  );
+}
