@@ -1,7 +1,15 @@
-// Next.js instrumentation hook: starts OpenTelemetry's Node SDK in the Node.js runtime when an
-// exporter is configured by the standard OTEL_* variables (default: none).
+// Next.js instrumentation hook, run once when the server starts: refuses to serve without an
+// AUTH_SECRET (a fallback secret would let anyone forge sessions), then starts OpenTelemetry's
+// Node SDK when an exporter is configured by the standard OTEL_* variables (default: none).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { assertAuthSecret } = await import('./server/env');
+  try {
+    assertAuthSecret();
+  } catch (e) {
+    console.error(`[meridian] ${(e as Error).message}`);
+    process.exit(1);
+  }
   const exporter = process.env.OTEL_TRACES_EXPORTER ?? 'none';
   if (exporter === 'none') return;
   const { NodeSDK } = await import('@opentelemetry/sdk-node');

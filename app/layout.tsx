@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { GeistMono } from 'geist/font/mono';
 import { GeistSans } from 'geist/font/sans';
+import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
 import { Nav } from '~/components/nav';
 import { themeScript } from '~/components/theme';
@@ -32,10 +33,11 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // The signed-in user's saved theme wins over this browser's; the script applies it before
   // first paint and keeps localStorage in step.
   const theme = me?.kind === 'session' ? (me.settings?.theme ?? null) : null;
+  const nonce = (await headers()).get('x-nonce') ?? undefined; // set by proxy.ts, allowed by the CSP
   return (
     <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`} suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: themeScript(theme) }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeScript(theme) }} />
       </head>
       <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         <a

@@ -2,7 +2,6 @@
 import Link from 'next/link';
 import { StatusDot } from '~/components/ui/status-dot';
 import { btnPrimary, btnSecondary, card, link } from '~/components/ui/styles';
-import { Tag } from '~/components/ui/tag';
 import { serverApi } from '~/server/api/server-caller';
 
 export const dynamic = 'force-dynamic';
@@ -37,7 +36,6 @@ export default async function Home() {
             <li key={r.code} className={`${card} p-4`}>
               <div className="flex items-baseline justify-between">
                 <span className="font-mono text-sm font-semibold">{r.code}</span>
-                {r.isPrimary && <Tag tone="indigo">mothership</Tag>}
               </div>
               <div className="mt-1 text-base">{r.label}</div>
               <div className="mt-2 flex items-center justify-between text-xs text-slate-500 dark:text-slate-400">

@@ -8,7 +8,8 @@ test.describe('the shell', () => {
       .getByRole('region', { name: 'Regions' })
       .or(page.locator('section[aria-labelledby="regions-heading"]'));
     for (const code of ['sfo1', 'lax1', 'ams1']) await expect(regions.getByText(code, { exact: true })).toBeVisible();
-    await expect(page.getByText('mothership')).toBeVisible();
+    // Which region holds the primary is infrastructure detail for Atlas, not the public page.
+    await expect(page.getByText('mothership')).toHaveCount(0);
     await expect(page.getByTitle('The region this gateway serves')).toHaveText('global');
     await page.screenshot({ path: 'e2e/.artifacts/shell-home.png', fullPage: true, animations: 'disabled' });
   });

@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { env, resetEnvCache } from './env';
+import { authSecret, env, resetEnvCache } from './env';
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -25,4 +26,34 @@ describe('env', () => {
     resetEnvCache();
     expect(env().MERIDIAN_REGIONS).toEqual(['sfo1', 'lax1', 'ams1']);
   });
+});
+
+describe('authSecret', () => {
+  it('refuses to sign anything outside tests without AUTH_SECRET', () => {
+    delete process.env.AUTH_SECRET;
+    for (const mode of ['production', 'development']) {
+      (process.env as Record<string, string>).NODE_ENV = mode;
+      resetEnvCache();
+      expect(() => authSecret()).toThrow(/AUTH_SECRET is not set/);
+    }
+  });
+
+  it('uses the configured secret', () => {
+    (process.env as Record<string, string>).NODE_ENV = 'production';
+    process.env.AUTH_SECRET = 'x'.repeat(40);
+    resetEnvCache();
+    expect(authSecret()).toBe('x'.repeat(40));
+  });
+
+  it('a workflow worker started without AUTH_SECRET refuses to start', () => {
+    const childEnv: NodeJS.ProcessEnv = { ...saved, NODE_ENV: 'production' };
+    delete childEnv.AUTH_SECRET;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/workflows/main.ts'], {
+      env: childEnv,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(1);
+    expect(r.stdout + r.stderr).toMatch(/AUTH_SECRET is not set/);
+  }, 40_000);
 });

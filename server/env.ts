@@ -52,6 +52,20 @@ const schema = z.object({
     )
     .pipe(z.array(regionCode).min(1)),
   AUTH_SECRET: z.string().min(32).optional(),
+  /** Largest request body accepted on /v1 and /api/trpc, checked before parsing or authentication. */
+  MERIDIAN_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .default(100 * 1024),
+  /**
+   * How many reverse proxies in front of the gateway append to X-Forwarded-For. 0: the client is
+   * the socket's peer and X-Forwarded-For is ignored (a client can write anything there).
+   */
+  MERIDIAN_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
+  /** Bearer token for GET /metrics; unset: only loopback clients may scrape. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   /** A replica further behind than this (bytes of WAL not yet replayed) serves no reads. */
   REPLICA_MAX_LAG_BYTES: z.coerce
     .number()
@@ -116,11 +130,21 @@ export function env(): Env {
 }
 
 /**
- * The secret behind sessions and bookmarks. `npm start` always provides one (generated once,
- * kept in .data/auth-secret); the fixed fallback only serves unit tests and tools run bare.
+ * The secret behind sessions, bookmarks and kubeconfig tokens. `npm start` always provides one
+ * (generated once, kept in .data/auth-secret). Without it only tests run (on a fixed value that
+ * signs nothing real); anything else refuses, since a public fallback would let anyone forge an
+ * admin session.
  */
 export function authSecret(): string {
-  return env().AUTH_SECRET ?? 'meridian-dev-secret-not-for-production-use-0000';
+  const secret = env().AUTH_SECRET;
+  if (secret) return secret;
+  if (env().NODE_ENV === 'test') return 'meridian-test-secret-signs-nothing-outside-tests-00';
+  throw new Error('AUTH_SECRET is not set: refusing to sign or verify sessions without a secret (32+ characters)');
+}
+
+/** Called at process start (the app, workers): fail fast rather than on the first request. */
+export function assertAuthSecret(): void {
+  authSecret();
 }
 
 /** For tests that change process.env between cases. */

@@ -2,7 +2,17 @@
 // logger, pending API-key use). Next bundles route handlers and server actions separately, so
 // module state is not shared between them: these live on globalThis, under one key, by name.
 
-export type SingletonName = 'db-clients' | 'db-health' | 'region-registry' | 'metrics' | 'logger' | 'api-key-usage';
+export type SingletonName =
+  | 'db-clients'
+  | 'db-health'
+  | 'replay-watch'
+  | 'region-registry'
+  | 'metrics'
+  | 'logger'
+  | 'api-key-usage'
+  | 'api-key-blocks'
+  | 'rate-limiters'
+  | 'identity-cache';
 
 const KEY = Symbol.for('meridian.process-singletons');
 

@@ -11,7 +11,7 @@ export const dynamic = 'force-dynamic';
 
 export default async function AtlasHome() {
   const api = await serverApi();
-  const regions = await api.region.list();
+  const { data: regions } = await api.atlas.regions.list({});
   return (
     <div className="space-y-6">
       <PageHeader eyebrow="Atlas" tone="atlas" title="Platform operations" />

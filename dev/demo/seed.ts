@@ -105,6 +105,10 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<DemoCredentia
         ? await db.apiKey.findFirst({ where: { prefix: parsed.prefix, orgId: org.id, region, revokedAt: null } })
         : null;
       if (existing && prev) {
+        // The demo keys do everything an admin may (keys made before scopes existed got `write`).
+        if (!existing.scopes.includes('admin')) {
+          await db.apiKey.update({ where: { id: existing.id }, data: { scopes: ['admin'] } });
+        }
         apiKeys.push({ org: org.slug, region, key: prev });
         continue;
       }
@@ -118,6 +122,7 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<DemoCredentia
           region,
           prefix: minted.prefix,
           secretHash: minted.secretHash,
+          scopes: ['admin'],
         },
       });
       apiKeys.push({ org: org.slug, region, key: minted.key });

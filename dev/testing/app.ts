@@ -5,7 +5,11 @@ import { seedDemo, type DemoCredentials } from '../demo/seed';
 import { authSecret, resetEnvCache } from '../../server/env';
 import { createContext, type RequestMeta } from '../../server/api/context';
 import { createCaller } from '../../server/api/root';
+import { resetIdentityCache } from '../../server/auth/identity-cache';
+import { resetHealth } from '../../server/db/health';
+import { resetReplayWatches } from '../../server/db/replay-watch';
 import { resetProcessSingleton } from '../../server/process-singletons';
+import { resetRateLimiters } from '../../server/rate-limits/limiters';
 import { freshDatabase } from './db';
 
 const REGIONS = ['sfo1', 'lax1', 'ams1'];
@@ -21,6 +25,7 @@ export async function useDemoDatabase(
   resetEnvCache();
   await disconnectAll();
   resetProcessSingleton('region-registry');
+  await Promise.all([resetIdentityCache(), resetRateLimiters(), resetReplayWatches(), resetHealth()]);
   const credentials = await seedDemo(primary(), {
     regions: REGIONS,
     globalUrl: 'http://localhost:3000',
@@ -35,11 +40,12 @@ export async function sessionCookie(
   userId: string,
   orgId: string | null,
   projectId: string | null = null,
+  sessionVersion = 0,
 ): Promise<string> {
   const { encode } = await import('next-auth/jwt');
   const name = 'authjs.session-token';
   const token = await encode({
-    token: { uid: userId, org: orgId, sub: userId, ...(projectId ? { project: projectId } : {}) },
+    token: { uid: userId, org: orgId, sub: userId, sv: sessionVersion, ...(projectId ? { project: projectId } : {}) },
     secret: authSecret(),
     salt: name,
   });
@@ -60,7 +66,12 @@ export function callerFor(r: FakeRequest = {}) {
     transport: r.transport ?? 'trpc',
     method: r.method ?? 'GET',
     url: new URL(r.url ?? 'http://localhost:3000/'),
-    headers: new Headers({ host: new URL(r.url ?? 'http://localhost:3000/').host, ...r.headers }),
+    // As a browser on one of our pages sends it: the Origin is our own (see same-origin.ts).
+    headers: new Headers({
+      host: new URL(r.url ?? 'http://localhost:3000/').host,
+      origin: new URL(r.url ?? 'http://localhost:3000/').origin,
+      ...r.headers,
+    }),
     setHeader: (k, v) => responseHeaders.set(k, v),
   });
   return { api: createCaller(ctx), ctx, responseHeaders };
@@ -86,6 +97,8 @@ export async function rest<T = Record<string, unknown>>(
       headers: {
         host,
         ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        // A browser session's requests come with the page's Origin; API clients send none.
+        ...(opts.headers?.cookie ? { origin: `http://${host}` } : {}),
         ...opts.headers,
       },
       body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,

@@ -1,6 +1,14 @@
-// API-key authentication: find the key by its prefix, compare the secret's hash in constant
-// time, refuse revoked keys. Unknown and wrong keys fail identically (same work, same error).
+// API-key authentication: find the key by its prefix (identity cache, else the gateway's replica;
+// the primary only when the replica is behind), compare the secret's hash in constant time,
+// refuse revoked keys. Unknown and wrong keys fail identically (same work, same error), and each
+// failure counts against the client's address: past APIKEY_FAILURES a minute it gets 429.
+import { LRUCache } from 'lru-cache';
+import { cachedLookup } from '../auth/identity-cache';
 import type { Db } from '../db/client';
+import type { DataRequest } from '../db/request-state';
+import { processSingleton } from '../process-singletons';
+import { limiter, rateLimited, type LimitPolicy } from '../rate-limits/limiters';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../errors';
 import { ORG_CONTEXT_INCLUDE, toOrgContext } from '../organizations/context';
 import { apiKeySecretMatches, hashApiKeySecret, parseApiKey } from './format';
@@ -47,6 +55,46 @@ export async function authenticateApiKey(
     kind: 'api_key',
     keyId: row.id,
     region: row.region,
+    scopes: row.scopes,
     org,
   };
+}
+
+export const APIKEY_FAILURES: LimitPolicy = { name: 'apikey_fail_ip', points: 60, duration: 60 };
+const TOO_MANY = 'too many requests with invalid API keys from your address: try again later';
+
+/** Addresses refused recently, so a blocked guesser costs no lookup (per process; the count is shared). */
+const blocked = () =>
+  processSingleton('api-key-blocks', () => new LRUCache<string, RateLimiterRes>({ max: 10_000, ttl: 60_000 }));
+
+/** Authenticates `raw` for a request from `address` (see the file's header). */
+export async function authenticateApiKeyFor(req: DataRequest, raw: string, address: string) {
+  // Behind a server that doesn't record the peer every caller is `unknown`: limiting that one
+  // bucket would let one guesser lock every client out, so it is not limited.
+  const limited = address !== 'unknown';
+  const refused = limited ? blocked().get(address) : undefined;
+  if (refused && refused.msBeforeNext > 0) throw rateLimited(APIKEY_FAILURES, refused, TOO_MANY);
+  try {
+    return await authenticateApiKey(raw, (prefix) =>
+      cachedLookup(req, {
+        cacheKey: `key:${prefix}`,
+        subjects: [`key:${prefix}`],
+        subjectsOf: (row) => [`org:${row!.orgId}`],
+        load: (db) => findApiKey(db, prefix),
+        recheckMissOnPrimary: true,
+      }),
+    );
+  } catch (e) {
+    if (limited && e instanceof AppError && e.code === 'unauthenticated') {
+      try {
+        await limiter(APIKEY_FAILURES).consume(address);
+      } catch (res) {
+        if (res instanceof RateLimiterRes) {
+          blocked().set(address, res, { ttl: Math.max(1, res.msBeforeNext) });
+          throw rateLimited(APIKEY_FAILURES, res, TOO_MANY);
+        }
+      }
+    }
+    throw e;
+  }
 }

@@ -24,6 +24,22 @@ export function mintApiKey(region: string): { key: string; prefix: string; secre
   return { key: `mk_${region}_${prefix}_${secret}`, prefix, secretHash: hashApiKeySecret(secret) };
 }
 
+/** The key with its secret replaced: what an idempotent replay shows (the secret is shown once). */
+export function redactedApiKey(key: string): string {
+  const parsed = parseApiKey(key);
+  return parsed ? `mk_${parsed.region}_${parsed.prefix}_redacted` : 'redacted';
+}
+
+/** What a key may do. Each scope includes the ones before it: admin ⊃ write ⊃ read. */
+export const API_KEY_SCOPES = ['read', 'write', 'admin'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/** Whether a key holding `scopes` may do what needs `needed`. */
+export function scopeGrants(scopes: readonly string[], needed: ApiKeyScope): boolean {
+  const rank = API_KEY_SCOPES.indexOf(needed);
+  return scopes.some((s) => API_KEY_SCOPES.indexOf(s as ApiKeyScope) >= rank);
+}
+
 export function hashApiKeySecret(secret: string): string {
   return createHash('sha256').update(`meridian-api-key:${secret}`).digest('hex');
 }

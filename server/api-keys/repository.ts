@@ -1,7 +1,7 @@
 // API keys of one organization: every function requires the organization's ID.
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
-import { mintApiKey } from './format';
+import { API_KEY_SCOPES, mintApiKey, type ApiKeyScope } from './format';
 import { newId } from '../ids';
 
 export interface ApiKeyView {
@@ -12,6 +12,7 @@ export interface ApiKeyView {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  scopes: ApiKeyScope[];
 }
 
 type Row = {
@@ -22,6 +23,7 @@ type Row = {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  scopes: string[];
 };
 
 const view = (k: Row): ApiKeyView => ({
@@ -32,6 +34,7 @@ const view = (k: Row): ApiKeyView => ({
   created_at: k.createdAt.toISOString(),
   last_used_at: k.lastUsedAt?.toISOString() ?? null,
   revoked_at: k.revokedAt?.toISOString() ?? null,
+  scopes: API_KEY_SCOPES.filter((s) => k.scopes.includes(s)),
 });
 
 export async function listApiKeys(db: Db, orgId: string): Promise<ApiKeyView[]> {
@@ -43,7 +46,7 @@ export async function listApiKeys(db: Db, orgId: string): Promise<ApiKeyView[]> 
 export async function createApiKey(
   tx: Tx,
   orgId: string,
-  input: { name: string; region: string; createdById: string | null },
+  input: { name: string; region: string; scopes: ApiKeyScope[]; createdById: string | null },
 ): Promise<ApiKeyView & { key: string }> {
   const minted = mintApiKey(input.region);
   const row = await tx.apiKey.create({
@@ -55,6 +58,7 @@ export async function createApiKey(
       region: input.region,
       prefix: minted.prefix,
       secretHash: minted.secretHash,
+      scopes: input.scopes,
     },
   });
   return { ...view(row), key: minted.key };

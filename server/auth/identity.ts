@@ -24,6 +24,8 @@ export type Identity =
       keyId: string;
       /** The key's region: its requests resolve there, and only there. */
       region: string;
+      /** What the key may do (server/api-keys/format.ts: read ⊂ write ⊂ admin). */
+      scopes: string[];
       org: OrgContext;
     };
 

@@ -1,13 +1,18 @@
-// Auth.js (next-auth v5) for the browser: email + password, JWT sessions that carry the user and
-// the organization they act in. Roles and regions are not trusted from the token: the request
-// middleware reloads them on every request (server/api/middleware/session.ts).
+// Auth.js (next-auth v5) for the browser: email + password, JWT sessions that carry the user, the
+// organization they act in and the user's session version. Roles and regions are not trusted from
+// the token: the request middleware reloads them on every request and refuses a token whose
+// session version is stale (server/api/middleware/session.ts). Signing out ends every session of
+// the user (server/auth/sessions.ts). Configured lazily, so nothing reads the secret at build time.
 import NextAuth, { CredentialsSignin } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { primary } from '../db/client';
 import { authSecret } from '../env';
 import { isAppError } from '../errors';
-import { checkCredentials } from './sign-in';
-import { membershipsOf } from './users';
+import { recordAudit } from '../audit/audit';
+import { clientAddress } from '../net/client-address';
+import { endAllSessions } from './sessions';
+import { checkCredentials, type SignedInUser } from './sign-in';
+import { findUserByEmail, membershipsOf } from './users';
 
 class RateLimited extends CredentialsSignin {
   code = 'rate_limited';
@@ -15,7 +20,7 @@ class RateLimited extends CredentialsSignin {
 
 export const SESSION_MAX_AGE = 12 * 60 * 60;
 
-export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth({
+export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() => ({
   secret: authSecret(),
   trustHost: true, // behind `next start` the Host header names the gateway
   session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE },
@@ -24,9 +29,11 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth({
     Credentials({
       credentials: { email: { label: 'Email' }, password: { label: 'Password', type: 'password' } },
       async authorize(raw, request) {
-        const address = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'local';
+        const address = clientAddress(request.headers);
         try {
-          return await checkCredentials(raw, address);
+          const user = await checkCredentials(raw, address);
+          await auditSignIn(raw, address, user);
+          return user;
         } catch (e) {
           if (isAppError(e) && e.code === 'rate_limited') throw new RateLimited();
           throw e;
@@ -38,6 +45,7 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth({
     async jwt({ token, user, trigger, session }) {
       if (user?.id) {
         token.uid = user.id;
+        token.sv = (user as { sessionVersion?: number }).sessionVersion ?? 0;
         token.org = (await membershipsOf(primary(), user.id))[0]?.org.id ?? null;
       }
       if (trigger === 'update' && typeof (session as { orgId?: unknown })?.orgId === 'string' && token.uid) {
@@ -65,4 +73,27 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth({
       return { ...session, userId: token.uid as string, orgId: (token.org as string | null) ?? null };
     },
   },
-});
+  events: {
+    async signOut(message) {
+      const uid = 'token' in message ? message.token?.uid : undefined;
+      if (typeof uid !== 'string') return;
+      // A copied token must not outlive the sign-out: end every session of the user.
+      await endAllSessions(primary(), uid);
+      await recordAudit(primary(), { action: 'auth.sign_out', targetType: 'user', targetId: uid, actorId: uid });
+    },
+  },
+}));
+
+/** Every sign-in attempt, success or failure, is in the audit trail (no password, ever). */
+async function auditSignIn(raw: unknown, address: string, user: SignedInUser | null): Promise<void> {
+  const email = typeof (raw as { email?: unknown })?.email === 'string' ? (raw as { email: string }).email : '';
+  const known = user ?? (email ? await findUserByEmail(primary(), email) : null);
+  await recordAudit(primary(), {
+    action: user ? 'auth.sign_in' : 'auth.sign_in_failed',
+    targetType: 'user',
+    targetId: known?.id ?? null,
+    actorId: user?.id ?? null,
+    // An email that belongs to nobody is not kept: it may be a person's address mistyped.
+    metadata: { address, ...(known ? { email: known.email } : {}) },
+  }).catch(() => {}); // the audit write never decides a sign-in
+}

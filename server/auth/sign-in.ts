@@ -1,10 +1,14 @@
-// Email + password sign-in. Failures are rate-limited (per email and per client address) and
-// cost the same whether or not the email exists: an unknown email is checked against a dummy
-// argon2id hash, so timing reveals nothing.
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+// Email + password sign-in, hardened against guessing. Before the (deliberately slow) argon2id
+// check, each attempt atomically takes a point from its client address (30 per 15 min) and from
+// its email + address pair (10 per 15 min), so concurrent attempts cannot all slip through; a
+// success gives them back. Failures per email across all addresses never lock the account:
+// past 10 they slow every attempt for that email down (up to 5 s), so an attacker spread over
+// many addresses cannot lock the owner out, and gets very few guesses. An unknown email is
+// checked against a dummy hash, so timing reveals nothing. Limits live in PostgreSQL, shared by
+// every gateway process and kept across restarts.
 import { z } from 'zod';
 import { primary } from '../db/client';
-import { AppError } from '../errors';
+import { consumeOrRefuse, limiter, type LimitPolicy } from '../rate-limits/limiters';
 import { hashPassword, verifyPassword } from './password';
 import { findUserByEmail } from './users';
 
@@ -13,9 +17,16 @@ const Credentials = z.object({
   password: z.string().min(1).max(1024),
 });
 
-/** 10 failures per email and 30 per address per 15 minutes. */
-const byEmail = new RateLimiterMemory({ keyPrefix: 'signin_email', points: 10, duration: 15 * 60 });
-const byAddress = new RateLimiterMemory({ keyPrefix: 'signin_ip', points: 30, duration: 15 * 60 });
+export const SIGN_IN_LIMITS = {
+  byAddress: { name: 'signin_ip', points: 30, duration: 15 * 60 },
+  byEmailAndAddress: { name: 'signin_email_ip', points: 10, duration: 15 * 60 },
+  /** A failure counter per email (never refuses): past FREE_FAILURES it slows attempts down. */
+  byEmail: { name: 'signin_email', points: 1_000_000, duration: 15 * 60 },
+} satisfies Record<string, LimitPolicy>;
+
+const FREE_FAILURES = 10;
+const DELAY_PER_FAILURE_MS = 250;
+const MAX_DELAY_MS = 5_000;
 
 let dummyHash: Promise<string> | undefined;
 const dummy = () => (dummyHash ??= hashPassword('meridian-dummy-password-for-unknown-emails'));
@@ -24,30 +35,40 @@ export interface SignedInUser {
   id: string;
   email: string;
   name: string;
+  sessionVersion: number;
 }
 
-async function limited(limiter: RateLimiterMemory, key: string): Promise<void> {
-  const res = await limiter.get(key);
-  if (res && res.consumedPoints >= limiter.points) {
-    throw new AppError('rate_limited', 'too many failed sign-ins: try again later', {
-      retryAfter: Math.ceil(res.msBeforeNext / 1000),
-    });
-  }
+/** How long an attempt for an email with `failures` recent failures waits before it is checked. */
+export function slowdownMs(failures: number): number {
+  return Math.min(MAX_DELAY_MS, Math.max(0, failures - FREE_FAILURES) * DELAY_PER_FAILURE_MS);
 }
+
+const TOO_MANY = 'too many sign-in attempts: try again later';
 
 /** The user for these credentials, or null. Throws rate_limited when over the limits. */
 export async function checkCredentials(raw: unknown, address: string): Promise<SignedInUser | null> {
   const parsed = Credentials.safeParse(raw);
   const email = parsed.success ? parsed.data.email : '';
-  await limited(byAddress, address);
-  if (email) await limited(byEmail, email);
+  const pair = `${email}|${address}`;
+  await consumeOrRefuse(SIGN_IN_LIMITS.byAddress, address, TOO_MANY);
+  if (email) await consumeOrRefuse(SIGN_IN_LIMITS.byEmailAndAddress, pair, TOO_MANY);
+  const failures = email ? ((await limiter(SIGN_IN_LIMITS.byEmail).get(email))?.consumedPoints ?? 0) : 0;
+  const wait = slowdownMs(failures);
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+
   const user = parsed.success ? await findUserByEmail(primary(), email) : null;
   const ok = await verifyPassword(user?.passwordHash ?? (await dummy()), parsed.success ? parsed.data.password : '');
   if (user && ok) {
-    await byEmail.delete(email);
-    return { id: user.id, email: user.email, name: user.name };
+    await Promise.all([
+      limiter(SIGN_IN_LIMITS.byAddress).reward(address, 1),
+      limiter(SIGN_IN_LIMITS.byEmailAndAddress).delete(pair),
+      limiter(SIGN_IN_LIMITS.byEmail).delete(email),
+    ]).catch(() => {});
+    return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
   }
-  await byAddress.consume(address).catch(() => {});
-  if (email) await byEmail.consume(email).catch(() => {});
+  if (email)
+    await limiter(SIGN_IN_LIMITS.byEmail)
+      .penalty(email, 1)
+      .catch(() => {});
   return null;
 }

@@ -30,7 +30,13 @@ export async function membershipsOf(db: Db, userId: string): Promise<MembershipV
 export async function sessionSubject(db: Db, userId: string, orgId: string | null, projectId: string | null = null) {
   const user = await db.user.findUnique({
     where: { id: userId },
-    select: { id: true, email: true, platformRole: true, settings: { select: { defaultRegion: true } } },
+    select: {
+      id: true,
+      email: true,
+      platformRole: true,
+      sessionVersion: true,
+      settings: { select: { defaultRegion: true } },
+    },
   });
   if (!user) return null;
   const membership = orgId

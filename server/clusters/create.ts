@@ -2,7 +2,8 @@
 // idempotent transaction on the primary that checks the project, the name and the region's free
 // capacity, inserts the cluster (`pending`) and starts its create-cluster run.
 import type { OrgContext } from '../auth/identity';
-import { idempotentWrite, read } from '../db/access';
+import { read } from '../db/access';
+import { idempotentWrite } from '../db/idempotency';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { isId } from '../ids';

@@ -1,6 +1,6 @@
 // Deleting a cluster: a ready or failed cluster moves to `deleting` and a delete-cluster run
 // releases its servers, in one idempotent transaction; any other state is a 409 that says why.
-import { idempotentWrite } from '../db/access';
+import { idempotentWrite } from '../db/idempotency';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { startRun } from '../workflows/runs';

@@ -4,21 +4,15 @@
 // has replayed the caller's bookmark (bounded wait), and only while it is healthy; otherwise
 // the primary, marked degraded when that is because of a failure. Primary down: writes fail
 // fast with 503 primary_unavailable + Retry-After; reads go on from replicas.
-import { createHash } from 'node:crypto';
 import { env } from '../env';
 import { AppError } from '../errors';
 import { metrics } from '../telemetry/metrics';
 import { laterLsn } from './bookmark';
+import { parseLsn } from './lsn';
+import { waitForReplay } from './replay-watch';
 import type { DataRequest } from './request-state';
 import { primary, replica, type Db } from './client';
-import {
-  ensureHealthMonitor,
-  primaryHealth,
-  primaryInsertLsn,
-  replayLsnNow,
-  replicaHealth,
-  reportDown,
-} from './health';
+import { ensureHealthMonitor, primaryHealth, replicaHealth, reportDown } from './health';
 import { replicaRegions } from './topology';
 
 export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
@@ -53,7 +47,7 @@ export function isConnectionError(e: unknown, depth = 0): boolean {
   return isConnectionError(err.cause, depth + 1);
 }
 
-function primaryUnavailable(cause?: unknown): AppError {
+export function primaryUnavailable(cause?: unknown): AppError {
   const retryAfter = env().PRIMARY_RETRY_AFTER_SECONDS;
   return new AppError(
     'primary_unavailable',
@@ -98,19 +92,12 @@ async function waitForBookmark(region: string, bookmark: bigint): Promise<boolea
     return true;
   }
   const started = performance.now();
-  const deadline = started + env().BOOKMARK_WAIT_MS;
-  for (;;) {
-    const lsn = await replayLsnNow(region);
-    if (lsn !== undefined && lsn >= bookmark) {
-      metrics.bookmarkWaitSeconds.observe({ outcome: 'replica' }, (performance.now() - started) / 1000);
-      return true;
-    }
-    if (lsn === undefined || performance.now() >= deadline) {
-      metrics.bookmarkWaitSeconds.observe({ outcome: 'primary' }, (performance.now() - started) / 1000);
-      return false;
-    }
-    await new Promise((r) => setTimeout(r, 2));
-  }
+  const reached = await waitForReplay(region, bookmark, env().BOOKMARK_WAIT_MS);
+  metrics.bookmarkWaitSeconds.observe(
+    { outcome: reached ? 'replica' : 'primary' },
+    (performance.now() - started) / 1000,
+  );
+  return reached;
 }
 
 async function planRead(req: DataRequest, region: string | undefined): Promise<ReadPlan> {
@@ -154,20 +141,29 @@ function recordServedBy(req: DataRequest, plan: ReadPlan): void {
 
 /** Runs a read on the right database for this request (see the file's header). */
 export async function read<T>(req: DataRequest, fn: (db: Db) => Promise<T>, region = readRegion(req)): Promise<T> {
+  return (await readFrom(req, fn, region)).value;
+}
+
+/** `read`, also saying which database answered (`primary` or `replica:<region>`). */
+export async function readFrom<T>(
+  req: DataRequest,
+  fn: (db: Db) => Promise<T>,
+  region = readRegion(req),
+): Promise<{ value: T; servedBy: string }> {
   const plan = await planRead(req, region);
+  const answered = (p: ReadPlan, value: T) => {
+    recordServedBy(req, p);
+    return { value, servedBy: p.servedBy };
+  };
   try {
-    const out = await fn(plan.db);
-    recordServedBy(req, plan);
-    return out;
+    return answered(plan, await fn(plan.db));
   } catch (e) {
     if (!isConnectionError(e)) throw e;
     if (plan.servedBy === 'primary') {
       reportDown('primary', (e as Error).message);
       const fallback = otherReplica(region);
       if (!fallback) throw primaryUnavailable(e);
-      const out = await fn(fallback.db);
-      recordServedBy(req, { ...fallback, degraded: 'primary_down' });
-      return out;
+      return answered({ ...fallback, degraded: 'primary_down' }, await fn(fallback.db));
     }
     reportDown(region!, (e as Error).message);
     if (!primaryHealth().up)
@@ -175,9 +171,20 @@ export async function read<T>(req: DataRequest, fn: (db: Db) => Promise<T>, regi
         retryAfter: 5,
         cause: e,
       });
-    const out = await fn(primary());
-    recordServedBy(req, onPrimary('replica_down'));
-    return out;
+    return answered(onPrimary('replica_down'), await fn(primary()));
+  }
+}
+
+/**
+ * The primary's WAL insert position: taken after a commit, it covers that commit. On the app's
+ * own pool (never the health probes', which a burst of writes would starve).
+ */
+async function primaryInsertLsn(): Promise<bigint | undefined> {
+  try {
+    const rows = await primary().$queryRaw<{ lsn: string }[]>`SELECT pg_current_wal_insert_lsn()::text AS lsn`;
+    return parseLsn(rows[0]!.lsn);
+  } catch {
+    return undefined;
   }
 }
 
@@ -201,70 +208,4 @@ export async function write<T>(req: DataRequest, fn: (tx: Tx) => Promise<T>): Pr
   req.consistency.bookmark = laterLsn(req.consistency.bookmark, lsn); // later reads in this request see it too
   req.consistency.servedBy ??= 'primary';
   return out;
-}
-
-export interface IdempotentResult<T> {
-  status: number;
-  body: T;
-}
-
-/**
- * A write whose first outcome is kept under the caller's Idempotency-Key (in the same
- * transaction as the write, so the two commit together): a retry gets that outcome back, a
- * reuse with another body gets 409 conflict.
- */
-export async function idempotentWrite<T>(
-  req: DataRequest,
-  request: unknown,
-  fn: (tx: Tx) => Promise<IdempotentResult<T>>,
-): Promise<T> {
-  const key = req.consistency.idempotencyKey;
-  if (!key || !req.org) {
-    const r = await write(req, fn);
-    req.response.status = r.status;
-    return r.body;
-  }
-  const orgId = req.org.id;
-  const hash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
-  const replay = async (): Promise<T | undefined> => {
-    const prior = await primary().idempotencyKey.findUnique({ where: { orgId_key: { orgId, key } } });
-    if (!prior) return undefined;
-    if (prior.requestHash !== hash) {
-      throw new AppError('conflict', 'this Idempotency-Key was used with a different request');
-    }
-    req.response.status = prior.responseStatus;
-    req.consistency.replayed = true;
-    req.consistency.servedBy = 'primary';
-    return prior.responseBody as T;
-  };
-  await ensureHealthMonitor();
-  if (!primaryHealth().up) throw primaryUnavailable();
-  try {
-    const prior = await replay();
-    if (prior !== undefined) return prior;
-  } catch (e) {
-    if (isConnectionError(e)) {
-      reportDown('primary', (e as Error).message);
-      throw primaryUnavailable(e);
-    }
-    throw e;
-  }
-  try {
-    const r = await write(req, async (tx) => {
-      const result = await fn(tx);
-      await tx.idempotencyKey.create({
-        data: { orgId, key, requestHash: hash, responseStatus: result.status, responseBody: result.body as object },
-      });
-      return result;
-    });
-    req.response.status = r.status;
-    return r.body;
-  } catch (e) {
-    // A concurrent request with the same key won the race: answer with its outcome.
-    if ((e as { code?: string }).code === 'P2002') {
-      const prior = await replay();
-      if (prior !== undefined) return prior;
-    }
-    throw e;
-  }
 }

@@ -170,28 +170,6 @@ export async function ensureHealthMonitor(): Promise<void> {
   await probeNow();
 }
 
-/** The replica's replay position right now (for a bookmark wait); undefined if unreachable. */
-export async function replayLsnNow(region: string): Promise<bigint | undefined> {
-  const url = replicaUrl(region);
-  if (!url) return undefined;
-  try {
-    const r = await probePool(url).query<{ lsn: string | null }>('SELECT pg_last_wal_replay_lsn()::text AS lsn');
-    return r.rows[0]?.lsn ? parseLsn(r.rows[0].lsn) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The primary's WAL insert position: taken after a commit, it covers that commit. */
-export async function primaryInsertLsn(): Promise<bigint | undefined> {
-  try {
-    const r = await probePool(primaryUrl()).query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
-    return parseLsn(r.rows[0]!.lsn);
-  } catch {
-    return undefined;
-  }
-}
-
 /** For tests that restart servers: forget state and pools. */
 export async function resetHealth(): Promise<void> {
   if (state().timer) clearTimeout(state().timer);

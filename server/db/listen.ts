@@ -11,7 +11,7 @@ export function listen(
   url: string,
   channel: string,
   onNotify: (payload: string) => void,
-  opts: { onListening?: () => void; retryMs?: number } = {},
+  opts: { onListening?: () => void; onDisconnect?: () => void; retryMs?: number } = {},
 ): Listener {
   let client: pg.Client | undefined;
   let stopped = false;
@@ -23,6 +23,7 @@ export function listen(
     const retry = () => {
       if (client !== c) return;
       client = undefined;
+      opts.onDisconnect?.();
       c.end().catch(() => {});
       if (!stopped) timer = setTimeout(connect, opts.retryMs ?? 5_000).unref();
     };

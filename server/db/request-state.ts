@@ -26,6 +26,8 @@ export interface ResponseState {
 }
 
 export interface DataRequest {
+  /** `req_…`: recorded with what the request changes (audit events). */
+  requestId: string;
   /** The region of the gateway the request arrived at (`global` at the global address). */
   gatewayRegion: string;
   /** The region the request resolved to (set before any procedure runs). */

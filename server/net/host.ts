@@ -9,3 +9,8 @@ export function requestOrigin(headers: Headers, fallbackHost = 'localhost'): str
   const proto = headers.get('x-forwarded-proto') ?? 'http';
   return `${proto}://${requestHost(headers, fallbackHost)}`;
 }
+
+/** Whether the client reached us over HTTPS (cookies then get `Secure`). */
+export function isHttps(headers: Headers): boolean {
+  return headers.get('x-forwarded-proto') === 'https';
+}

@@ -1,9 +1,11 @@
 // Arc projects: list, get, create (names unique per organization, optional default region),
 // change the default region. Every function acts in one organization.
 import type { OrgContext } from '../auth/identity';
-import { idempotentWrite, read, write } from '../db/access';
+import { read, write } from '../db/access';
+import { idempotentWrite } from '../db/idempotency';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
+import { changed as identityChanged } from '../auth/identity-cache';
 import { allowedRegionOrNull } from '../region/allowed';
 import { createProject, getProject, listProjects, projectNamed, setProjectRegion } from './repository';
 
@@ -35,5 +37,6 @@ export async function setProjectDefaultRegion(req: DataRequest, org: OrgContext,
   const checked = allowedRegionOrNull(org.allowedRegions, region);
   const project = await write(req, (tx) => setProjectRegion(tx, org.id, id, checked));
   if (!project) throw new AppError('not_found', `no project ${id}`);
+  identityChanged([`project:${id}`]); // a session's project default is part of the session
   return project;
 }

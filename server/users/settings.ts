@@ -3,6 +3,7 @@
 import { write, type Tx } from '../db/access';
 import type { Db } from '../db/client';
 import type { DataRequest } from '../db/request-state';
+import { changed as identityChanged } from '../auth/identity-cache';
 import { allowedRegionOrNull } from '../region/allowed';
 
 export type Theme = 'system' | 'light' | 'dark';
@@ -23,17 +24,19 @@ async function upsertSettings(tx: Tx, userId: string, data: { theme?: Theme; def
 }
 
 /** Changes what the user sent; a default region must be one of their organization's. */
-export function updateSettings(
+export async function updateSettings(
   req: DataRequest,
   user: { userId: string; allowedRegions: readonly string[] | undefined },
   input: { theme?: Theme; default_region?: string | null },
 ): Promise<SettingsView> {
   const region = input.default_region;
   if (region) allowedRegionOrNull(user.allowedRegions, region);
-  return write(req, (tx) =>
+  const saved = await write(req, (tx) =>
     upsertSettings(tx, user.userId, {
       ...(input.theme ? { theme: input.theme } : {}),
       ...(region !== undefined ? { defaultRegion: region } : {}),
     }),
   );
+  identityChanged([`user:${user.userId}`]); // the default region is part of the session
+  return saved;
 }

@@ -7,6 +7,9 @@ import { btnDangerSm } from '../../ui/styles';
 
 type ApiKey = RouterOutputs['apiKeys']['list']['data'][number];
 
+// Scopes nest (read ⊂ write ⊂ admin): the widest one says it all.
+const ACCESS: Record<string, string> = { read: 'read', write: 'read, write', admin: 'admin' };
+
 export function ApiKeyTable({
   keys,
   empty,
@@ -22,6 +25,7 @@ export function ApiKeyTable({
   const columns: Column<ApiKey>[] = [
     { header: 'Name', cell: (k) => k.name },
     { header: 'Region', className: 'font-mono', cell: (k) => k.region },
+    { header: 'Access', cell: (k) => ACCESS[k.scopes.at(-1) ?? 'read'] },
     { header: 'Prefix', className: 'font-mono text-xs', cell: (k) => `mk_${k.region}_${k.prefix}_…` },
     { header: 'Created', className: 'text-xs', cell: (k) => new Date(k.created_at).toLocaleString() },
     {

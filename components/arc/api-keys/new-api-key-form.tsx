@@ -1,11 +1,20 @@
 'use client';
-// "Create key" (admins only): a name and, in organizations with several regions, the one region
-// the key will work in. A single-region organization's key gets that region without asking.
+// "Create key" (admins only): a name, what the key may do (read, write, admin: each includes the
+// one before) and, in organizations with several regions, the one region the key will work in.
+// A single-region organization's key gets that region without asking.
 import { useState } from 'react';
 import { RegionOptions } from '../../ui/region-options';
 import { SelectField } from '../../ui/select-field';
 import { btnPrimary, panel } from '../../ui/styles';
 import { TextField } from '../../ui/text-field';
+
+type Scope = 'read' | 'write' | 'admin';
+
+const SCOPE_HINTS: Record<Scope, string> = {
+  read: 'GET requests only.',
+  write: 'Reads and changes (create and delete clusters, projects…).',
+  admin: 'Everything a key can do, including cluster-admin kubeconfigs.',
+};
 
 export function NewApiKeyForm({
   regions,
@@ -15,9 +24,10 @@ export function NewApiKeyForm({
   regions: string[];
   pending: boolean;
   /** Resolves once the key exists (the name is then cleared); rejects when it was refused. */
-  onCreate: (input: { name: string; region?: string }) => Promise<unknown>;
+  onCreate: (input: { name: string; region?: string; scopes: Scope[] }) => Promise<unknown>;
 }) {
   const [name, setName] = useState('');
+  const [scope, setScope] = useState<Scope>('write');
   const [region, setRegion] = useState(regions[0] ?? '');
   const multiRegion = regions.length > 1;
   return (
@@ -26,7 +36,7 @@ export function NewApiKeyForm({
       onSubmit={(e) => {
         e.preventDefault();
         // A refusal is shown by the page (its error line): nothing to do here.
-        onCreate(multiRegion ? { name, region } : { name }).then(
+        onCreate(multiRegion ? { name, region, scopes: [scope] } : { name, scopes: [scope] }).then(
           () => setName(''),
           () => {},
         );
@@ -41,6 +51,17 @@ export function NewApiKeyForm({
         placeholder="ci deploys"
         className="w-full sm:w-64"
       />
+      <SelectField
+        label="Access"
+        value={scope}
+        onChange={(e) => setScope(e.target.value as Scope)}
+        hint={SCOPE_HINTS[scope]}
+        className="w-full sm:w-56"
+      >
+        <option value="read">Read</option>
+        <option value="write">Read and write</option>
+        <option value="admin">Admin</option>
+      </SelectField>
       {multiRegion && (
         <SelectField
           label="Region"

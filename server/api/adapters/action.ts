@@ -4,7 +4,7 @@
 import { cookies, headers } from 'next/headers';
 import { BOOKMARK_COOKIE, signBookmark } from '../../db/bookmark';
 import { errorBody, type ErrorBody } from '../../errors';
-import { requestHost, requestOrigin } from '../../net/host';
+import { isHttps, requestHost, requestOrigin } from '../../net/host';
 import { createContext } from '../context';
 import { BOOKMARK_COOKIE_OPTIONS } from '../middleware/consistency-headers';
 import { toAppError } from '../middleware/error-mapping';
@@ -56,7 +56,10 @@ export function serverAction<I, O>(run: (api: Caller, input: I) => Promise<O>) {
       const data = await run(api, input);
       if (ctx.consistency.newBookmark !== undefined) {
         // The browser carries its bookmark without help: its next read sees this write.
-        (await cookies()).set(BOOKMARK_COOKIE, signBookmark(ctx.consistency.newBookmark), BOOKMARK_COOKIE_OPTIONS);
+        (await cookies()).set(BOOKMARK_COOKIE, signBookmark(ctx.consistency.newBookmark), {
+          ...BOOKMARK_COOKIE_OPTIONS,
+          secure: isHttps(h),
+        });
       }
       return { ok: true, data, meta: meta() };
     } catch (e) {

@@ -5,11 +5,19 @@ import { AppError, type ErrorBody } from '../../errors';
 import { createContext, type Context } from '../context';
 import { toAppError } from '../middleware/error-mapping';
 import { appRouter } from '../root';
-import { runService } from './service-route';
+import { assertDecodable, withBoundedBody } from './request-guards';
+import { failedRequest } from './service-route';
 
 export const REST_BASE = '/v1';
 
-export async function handleRest(req: Request): Promise<Response> {
+export async function handleRest(raw: Request): Promise<Response> {
+  let req: Request;
+  try {
+    assertDecodable(new URL(raw.url));
+    req = await withBoundedBody(raw);
+  } catch (e) {
+    return failedRequest(raw, 'rest.refused', e);
+  }
   const res = await createOpenApiFetchHandler({
     endpoint: REST_BASE,
     router: appRouter,
@@ -31,10 +39,7 @@ export async function handleRest(req: Request): Promise<Response> {
   if (!res.headers.has('X-Request-Id')) {
     // Failed before any procedure ran (no such path, bad content type, unparsable JSON):
     // answer through the middleware so it still gets a request ID, a log line and metrics.
-    const failure = await restFailure(res);
-    return runService(req, { name: 'rest.unmatched' }, async () => {
-      throw failure;
-    });
+    return failedRequest(req, 'rest.unmatched', await restFailure(res));
   }
   if (res.status < 400) return res;
   const body = (await res.json()) as { data?: { error?: ErrorBody['error'] } };

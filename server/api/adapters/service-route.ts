@@ -46,3 +46,10 @@ export async function runService(
   headers.forEach((v, k) => out.headers.set(k, v));
   return out;
 }
+
+/** Answers `req` with `error` through the middleware (request ID, headers, log line, metrics). */
+export function failedRequest(req: Request, name: string, error: unknown): Promise<Response> {
+  return runService(req, { name }, async () => {
+    throw error;
+  });
+}

@@ -4,15 +4,26 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { createContext } from '../context';
 import { toAppError } from '../middleware/error-mapping';
 import { appRouter } from '../root';
-import { runService } from './service-route';
+import { assertDecodable, assertJsonBody, withBoundedBody } from './request-guards';
+import { failedRequest, runService } from './service-route';
 
 export const TRPC_ENDPOINT = '/api/trpc';
 
-export async function handleTrpc(req: Request): Promise<Response> {
+export async function handleTrpc(raw: Request): Promise<Response> {
+  let req: Request;
+  try {
+    assertDecodable(new URL(raw.url));
+    assertJsonBody(raw);
+    req = await withBoundedBody(raw);
+  } catch (e) {
+    return failedRequest(raw, 'trpc.refused', e);
+  }
   const res = await (fetchRequestHandler({
     endpoint: TRPC_ENDPOINT,
     req,
     router: appRouter,
+    // One procedure per HTTP request (the client uses httpLink): no unbounded batches.
+    allowBatching: false,
     createContext: ({ resHeaders }) =>
       createContext({
         transport: 'trpc',

@@ -1,12 +1,11 @@
 // Who is calling. `Authorization: Bearer mk_…` is an API key; browser sessions are read by the
 // identity layer (server/auth). Nothing here trusts what a client says about its permissions.
-import { authenticateApiKey, findApiKey } from '../../api-keys/authenticate';
+import { authenticateApiKeyFor } from '../../api-keys/authenticate';
+import { scopeGrants, type ApiKeyScope } from '../../api-keys/format';
 import { recordKeyUse } from '../../api-keys/usage';
-import { read } from '../../db/access';
-import { primary } from '../../db/client';
-import { primaryHealth } from '../../db/health';
 import { ANONYMOUS, isOperator, type Identity } from '../../auth/identity';
 import { AppError } from '../../errors';
+import { clientAddress } from '../../net/client-address';
 import type { Context } from '../context';
 import { sessionIdentity } from './session';
 
@@ -17,17 +16,24 @@ export async function authenticate(ctx: Context): Promise<Identity> {
   if (authorization) {
     const m = /^Bearer\s+(\S+)$/i.exec(authorization);
     if (!m) throw new AppError('unauthenticated', 'the Authorization header must be "Bearer <API key>"');
-    // Keys are read like everything else (the gateway's replica), falling back to the primary
-    // for a key too new to have replicated yet.
-    const identity = await authenticateApiKey(m[1]!, async (prefix) => {
-      const row = await read(ctx, (db) => findApiKey(db, prefix));
-      if (row || !primaryHealth().up || ctx.consistency.servedBy === 'primary') return row;
-      return findApiKey(primary(), prefix);
-    });
+    const identity = await authenticateApiKeyFor(ctx, m[1]!, clientAddress(ctx.req.headers));
     recordKeyUse(identity.keyId);
     return identity;
   }
   return (await sessionIdentity(ctx)) ?? ANONYMOUS;
+}
+
+/**
+ * What the caller's credential allows: an API key's scopes (read ⊂ write ⊂ admin); for a person,
+ * `admin` means an organization admin. Runs before region resolution, like requireAccess.
+ */
+export function requireScope(needed: ApiKeyScope, identity: Identity): void {
+  if (identity.kind === 'api_key' && !scopeGrants(identity.scopes, needed)) {
+    throw new AppError('forbidden', `this API key lacks the ${needed} scope (it has: ${identity.scopes.join(', ')})`);
+  }
+  if (identity.kind === 'session' && needed === 'admin' && identity.org && identity.orgRole !== 'admin') {
+    throw new AppError('forbidden', 'only organization admins may do this');
+  }
 }
 
 /** Runs before region resolution, so a refused caller costs no routing or database work. */

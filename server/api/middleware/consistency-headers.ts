@@ -3,15 +3,16 @@
 // (X-Meridian-Served-By, X-Degraded, X-Degraded-Reason, Idempotent-Replayed) out.
 import { BOOKMARK_COOKIE, BOOKMARK_HEADER, laterLsn, signBookmark, verifyBookmark } from '../../db/bookmark';
 import { AppError } from '../../errors';
-import { cookieValue } from '../../net/cookies';
+import { decodedCookie } from '../../net/cookies';
+import { isHttps } from '../../net/host';
 import type { Context } from '../context';
 
 /** The bookmark cookie's attributes, for every door that sets it (tRPC headers, server actions). */
 export const BOOKMARK_COOKIE_OPTIONS = { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 3600 } as const;
 
-function bookmarkSetCookie(token: string): string {
+function bookmarkSetCookie(token: string, secure: boolean): string {
   const o = BOOKMARK_COOKIE_OPTIONS;
-  return `${BOOKMARK_COOKIE}=${token}; Path=${o.path}; HttpOnly; SameSite=Lax; Max-Age=${o.maxAge}`;
+  return `${BOOKMARK_COOKIE}=${token}; Path=${o.path}; HttpOnly; SameSite=Lax; Max-Age=${o.maxAge}${secure ? '; Secure' : ''}`;
 }
 
 const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
@@ -26,8 +27,7 @@ export function readConsistencyHeaders(ctx: Context, mutation: boolean): void {
     }
   }
   // A stale or foreign cookie (e.g. after a secret rotation) is ignored, never an error.
-  const raw = cookieValue(ctx.req.headers, BOOKMARK_COOKIE);
-  const fromCookie = raw ? decodeURIComponent(raw) : undefined;
+  const fromCookie = decodedCookie(ctx.req.headers, BOOKMARK_COOKIE);
   ctx.consistency.bookmark = laterLsn(bookmark, fromCookie ? verifyBookmark(fromCookie) : undefined);
 
   const key = ctx.req.headers.get('idempotency-key');
@@ -51,7 +51,7 @@ export function stampConsistencyHeaders(ctx: Context): void {
     const token = signBookmark(d.newBookmark);
     ctx.req.setHeader(BOOKMARK_HEADER, token);
     if (ctx.req.transport === 'trpc') {
-      ctx.req.setHeader('Set-Cookie', bookmarkSetCookie(token));
+      ctx.req.setHeader('Set-Cookie', bookmarkSetCookie(token, isHttps(ctx.req.headers)));
     }
   }
 }

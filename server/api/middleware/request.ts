@@ -10,12 +10,15 @@ import { newRequestId, withRegion } from '../../ids';
 import { regionRegistry } from '../../region/registry';
 import { tracer } from '../../telemetry/tracing';
 import type { Context, RegionContext } from '../context';
-import { authenticate, requireAccess, type Access } from './authenticate';
+import type { ApiKeyScope } from '../../api-keys/format';
+import type { AuditAction } from '../../audit/audit';
+import { authenticate, requireAccess, requireScope, type Access } from './authenticate';
 import { readConsistencyHeaders, stampConsistencyHeaders } from './consistency-headers';
 import { toAppError, trpcErrorFor } from './error-mapping';
 import { gatewayRegion } from './gateway';
 import { recordRequest } from './request-telemetry';
 import { resolveRequestRegion, type ResourceParam } from './resolve-region';
+import { assertSameOrigin } from './same-origin';
 
 export { toAppError } from './error-mapping';
 
@@ -27,6 +30,12 @@ export type RouteMeta = OpenApiMeta & {
   resource?: ResourceParam;
   /** REST success status when not 200 (e.g. 202 for accepted work). */
   successStatus?: number;
+  /** false: a service route with its own credential (e.g. /metrics' token); no caller lookup. */
+  authenticate?: false;
+  /** For operator mutations: the audit action the procedure records (a test enforces it). */
+  audit?: AuditAction;
+  /** What an API key needs (default: `read` for queries, `write` for mutations); `admin` also means an org admin. */
+  scope?: ApiKeyScope;
 };
 
 /** What the middleware has established when the procedure runs (procedures see it narrowed). */
@@ -72,9 +81,11 @@ export async function requestMiddleware<R extends { ok: boolean }>({
     let resolutionSeconds: number | undefined;
     try {
       readConsistencyHeaders(ctx, type === 'mutation');
-      ctx.identity = await authenticate(ctx);
+      if (meta?.authenticate !== false) ctx.identity = await authenticate(ctx);
       ctx.org = orgOf(ctx.identity);
       requireAccess(meta?.access ?? 'public', ctx.identity);
+      requireScope(meta?.scope ?? (type === 'query' ? 'read' : 'write'), ctx.identity);
+      if (type === 'mutation' && ctx.identity.kind === 'session') assertSameOrigin(ctx.req);
 
       const t0 = performance.now();
       const region: RegionContext =

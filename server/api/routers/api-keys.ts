@@ -3,6 +3,7 @@
 // never names one. The secret is shown once, in the create response.
 import { z } from 'zod';
 import { apiKeysOf, createApiKeyIn, revokeApiKeyOf } from '../../api-keys/api-keys';
+import { API_KEY_SCOPES } from '../../api-keys/format';
 import { orgAdminProcedure, orgProcedure, router } from '../trpc';
 
 const Key = z.object({
@@ -13,6 +14,7 @@ const Key = z.object({
   created_at: z.string(),
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
+  scopes: z.array(z.enum(API_KEY_SCOPES)).describe('read ⊂ write ⊂ admin'),
 });
 
 export const apiKeysRouter = router({
@@ -35,13 +37,28 @@ export const apiKeysRouter = router({
       },
       successStatus: 201,
     })
-    .input(z.object({ name: z.string().trim().min(1).max(80), region: z.string().optional() }))
-    .output(Key.extend({ key: z.string() }))
+    .input(
+      z.object({
+        name: z.string().trim().min(1).max(80),
+        region: z.string().optional(),
+        scopes: z
+          .array(z.enum(API_KEY_SCOPES))
+          .min(1)
+          .max(3)
+          .default(['write'])
+          .describe('read: GET only; write: also changes (default); admin: also admin-only reads such as kubeconfigs'),
+      }),
+    )
+    .output(
+      Key.extend({
+        key: z.string().describe('The key, shown once; an Idempotency-Key replay shows it as mk_…_redacted'),
+      }),
+    )
     .mutation(({ ctx, input }) =>
       createApiKeyIn(
         ctx,
         { orgId: ctx.org.id, userId: ctx.identity.userId },
-        { name: input.name, region: ctx.region.region },
+        { name: input.name, region: ctx.region.region, scopes: [...new Set(input.scopes)] },
       ),
     ),
 
@@ -52,5 +69,5 @@ export const apiKeysRouter = router({
     })
     .input(z.object({ id: z.string() }))
     .output(Key)
-    .mutation(({ ctx, input }) => revokeApiKeyOf(ctx, ctx.org.id, input.id)),
+    .mutation(({ ctx, input }) => revokeApiKeyOf(ctx, { orgId: ctx.org.id, userId: ctx.identity.userId }, input.id)),
 });

@@ -151,6 +151,7 @@ export const clustersRouter = router({
   kubeconfig: orgProcedure
     .meta({
       resource: { param: 'id', prefix: 'cls' },
+      scope: 'admin', // cluster-admin credentials: org admins and admin-scoped keys only
       openapi: {
         method: 'GET',
         path: '/compute/clusters/{id}/kubeconfig',

@@ -1,0 +1,29 @@
+// Invariants every procedure must keep, enumerated from the router so that a new procedure that
+// skips one fails here: operator mutations are audited; anything that grants cluster-admin
+// credentials needs the admin scope; only declared doors take a request body.
+import { describe, expect, it } from 'vitest';
+import type { RouteMeta } from './middleware/request';
+import { appRouter } from './root';
+
+type Proc = { _def: { meta?: RouteMeta; type: 'query' | 'mutation' | 'subscription' } };
+const all = Object.entries(appRouter._def.procedures as unknown as Record<string, Proc>);
+
+describe('procedure invariants', () => {
+  it('every operator (Atlas) mutation names the audit action it records', () => {
+    const missing = all
+      .filter(([, p]) => p._def.meta?.access === 'operator' && p._def.type === 'mutation')
+      .filter(([, p]) => !p._def.meta?.audit)
+      .map(([path]) => path);
+    expect(missing).toEqual([]);
+  });
+
+  it('every procedure declares who may call it', () => {
+    expect(all.filter(([, p]) => !p._def.meta?.access).map(([path]) => path)).toEqual([]);
+  });
+
+  it('kubeconfigs (cluster-admin credentials) need the admin scope', () => {
+    const kube = all.filter(([path]) => /kubeconfig/i.test(path));
+    expect(kube.length).toBeGreaterThan(0);
+    for (const [path, p] of kube) expect(p._def.meta?.scope, path).toBe('admin');
+  });
+});

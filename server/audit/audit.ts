@@ -1,0 +1,45 @@
+// The audit trail (`audit_events`): who did what to which resource, from which request. Written
+// in the same transaction as the change it records, so neither exists without the other; sign-in
+// attempts (which change nothing) are written on their own.
+import type { Tx } from '../db/access';
+import type { Db } from '../db/client';
+import { newId } from '../ids';
+
+export type AuditAction =
+  | 'auth.sign_in'
+  | 'auth.sign_in_failed'
+  | 'auth.sign_out'
+  | 'api_key.create'
+  | 'api_key.revoke'
+  | 'membership.add'
+  | 'membership.remove'
+  | 'membership.role_change'
+  | (`operator.${string}` & {});
+
+export interface AuditEntry {
+  action: AuditAction;
+  targetType: string;
+  targetId?: string | null;
+  orgId?: string | null;
+  actorId?: string | null;
+  region?: string | null;
+  requestId?: string | null;
+  /** Never secrets; for failed sign-ins, no email that belongs to nobody. */
+  metadata?: Record<string, unknown>;
+}
+
+export async function recordAudit(db: Db | Tx, e: AuditEntry): Promise<void> {
+  await db.auditEvent.create({
+    data: {
+      id: newId('evt'),
+      action: e.action,
+      targetType: e.targetType,
+      targetId: e.targetId ?? null,
+      orgId: e.orgId ?? null,
+      actorId: e.actorId ?? null,
+      region: e.region ?? null,
+      requestId: e.requestId ?? null,
+      metadata: (e.metadata ?? {}) as object,
+    },
+  });
+}

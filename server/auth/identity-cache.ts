@@ -1,0 +1,194 @@
+// Who a credential belongs to, without a database round trip on the hot path, and without
+// waiting for replication when it changes. Verified API-key rows and session subjects are kept
+// in process (LRU, ENTRY_LIMIT entries, TTL_MS each). Every identity change on the primary
+// announces itself at commit (triggers → NOTIFY meridian_identity: `key:<prefix>`,
+// `user:<id>`, `org:<id>`, `project:<id>`); each gateway then drops what it cached for that
+// subject and reads it from the primary until its replica has replayed the change. Bounds:
+// - with the notification connection up: a revoked key or session is refused by the next request
+//   after the NOTIFY arrives (milliseconds after the commit);
+// - with it down: entries live DISCONNECTED_TTL_MS and are re-read from the replica, so a change
+//   takes effect within that plus the replica's lag (a replica further behind than
+//   REPLICA_MAX_LAG_SECONDS serves no reads at all). Never stale for longer.
+// A request carrying a causal bookmark newer than a cached entry re-reads it (read-your-writes).
+// Misses are never cached: unknown keys can't grow the cache or evict anyone's entries.
+import { LRUCache } from 'lru-cache';
+import { readFrom, readRegion } from '../db/access';
+import { primary, type Db } from '../db/client';
+import { primaryHealth, replicaHealth } from '../db/health';
+import { listen, type Listener } from '../db/listen';
+import { parseLsn } from '../db/lsn';
+import type { DataRequest } from '../db/request-state';
+import { primaryUrl } from '../db/topology';
+import { AppError } from '../errors';
+import { processSingleton } from '../process-singletons';
+
+export const IDENTITY_CHANNEL = 'meridian_identity';
+export const TTL_MS = 5_000;
+export const DISCONNECTED_TTL_MS = 1_000;
+export const ENTRY_LIMIT = 10_000;
+/** A changed subject is read from the primary at most this long (then the replica is surely past it). */
+const PIN_MAX_MS = 60_000;
+
+interface Entry {
+  value: unknown;
+  /** The data is at least as fresh as this WAL position (a lower bound). */
+  seenLsn: bigint;
+  subjects: string[];
+}
+
+interface Pin {
+  at: number;
+  /** The primary's position once the change was announced: replicas past it have it. */
+  untilLsn?: bigint;
+}
+
+interface State {
+  cache: LRUCache<string, Entry>;
+  /** subject → cache keys that depend on it, for eviction by notification. */
+  bySubject: Map<string, Set<string>>;
+  pins: Map<string, Pin>;
+  listener?: Listener;
+  connected: boolean;
+  pinLsnPending?: Promise<void>;
+}
+
+const state = () =>
+  processSingleton<State>('identity-cache', () => {
+    const bySubject = new Map<string, Set<string>>();
+    const cache = new LRUCache<string, Entry>({
+      max: ENTRY_LIMIT,
+      ttl: TTL_MS,
+      dispose: (entry, key) => {
+        for (const s of entry.subjects) {
+          const keys = bySubject.get(s);
+          keys?.delete(key);
+          if (keys?.size === 0) bySubject.delete(s);
+        }
+      },
+    });
+    return { cache, bySubject, pins: new Map(), connected: false };
+  });
+
+function ensureListening(): void {
+  const s = state();
+  s.listener ??= listen(primaryUrl(), IDENTITY_CHANNEL, (payload) => changed(payload.split(',')), {
+    onListening: () => {
+      // Whatever was announced while we weren't listening is unknown: start over.
+      s.connected = true;
+      s.cache.clear();
+    },
+    onDisconnect: () => {
+      s.connected = false;
+    },
+    retryMs: 1_000,
+  });
+}
+
+/**
+ * A subject changed on the primary: forget it here and read it from the primary for a while.
+ * Heard from NOTIFY for every process; called directly by a write in this process, so its own
+ * next request doesn't wait for the notification to come round.
+ */
+export function changed(subjects: string[]): void {
+  const s = state();
+  const now = Date.now();
+  for (const subject of subjects) {
+    for (const key of [...(s.bySubject.get(subject) ?? [])]) s.cache.delete(key);
+    s.pins.set(subject, { at: now });
+  }
+  // One position query for a burst of notifications.
+  s.pinLsnPending ??= primary().$queryRaw<{ lsn: string }[]>`SELECT pg_current_wal_insert_lsn()::text AS lsn`
+    .then((rows) => {
+      const lsn = parseLsn(rows[0]!.lsn);
+      for (const pin of s.pins.values()) if (pin.untilLsn === undefined) pin.untilLsn = lsn;
+    })
+    .catch(() => {}) // the pins then hold for PIN_MAX_MS
+    .finally(() => {
+      s.pinLsnPending = undefined;
+    });
+  for (const [subject, pin] of s.pins) if (now - pin.at > PIN_MAX_MS) s.pins.delete(subject);
+}
+
+/** Whether any of `subjects` changed recently enough that `region`'s replica may not have it. */
+function pinned(subjects: string[], region: string | undefined): Pin | undefined {
+  const s = state();
+  const replayed = region ? replicaHealth(region).replayLsn : undefined;
+  for (const subject of subjects) {
+    const pin = s.pins.get(subject);
+    if (!pin || Date.now() - pin.at > PIN_MAX_MS) continue;
+    if (pin.untilLsn === undefined || replayed === undefined || replayed < pin.untilLsn) return pin;
+  }
+  return undefined;
+}
+
+export interface LookupSpec<T> {
+  cacheKey: string;
+  /** Subjects known before loading (e.g. `key:<prefix>`, `user:<id>`). */
+  subjects: string[];
+  /** Subjects the loaded value depends on as well (e.g. its organization). */
+  subjectsOf?: (value: T) => string[];
+  load: (db: Db) => Promise<T | null>;
+  /**
+   * A miss read from a replica that is behind at all is checked on the primary: the thing may
+   * be newer than the replica (a key created a moment ago). Off, a miss costs one replica query.
+   */
+  recheckMissOnPrimary?: boolean;
+}
+
+/** The value for `spec`, from the cache when it is fresh enough for this request. */
+export async function cachedLookup<T>(req: DataRequest, spec: LookupSpec<T>): Promise<T | null> {
+  ensureListening();
+  const s = state();
+  const region = readRegion(req);
+  const bookmark = req.consistency.bookmark;
+  const hit = s.cache.get(spec.cacheKey);
+  if (hit && (bookmark === undefined || bookmark <= hit.seenLsn)) return hit.value as T;
+
+  const pin = pinned(spec.subjects, region);
+  let value: T | null;
+  let seenLsn: bigint;
+  if (pin) {
+    if (!primaryHealth().up) {
+      throw new AppError('primary_unavailable', 'this credential changed moments ago and the primary is unreachable', {
+        retryAfter: 5,
+      });
+    }
+    seenLsn = primaryHealth().lsn ?? 0n;
+    value = await spec.load(primary());
+  } else {
+    const before = region ? (replicaHealth(region).replayLsn ?? 0n) : (primaryHealth().lsn ?? 0n);
+    const r = await readFrom(req, spec.load, region);
+    value = r.value;
+    seenLsn =
+      r.servedBy === 'primary' ? (primaryHealth().lsn ?? 0n) : before > (bookmark ?? 0n) ? before : (bookmark ?? 0n);
+    const lag = region ? (replicaHealth(region).lagBytes ?? 0) : 0;
+    if (value === null && spec.recheckMissOnPrimary && r.servedBy !== 'primary' && lag > 0 && primaryHealth().up) {
+      value = await spec.load(primary());
+    }
+  }
+  if (value !== null) {
+    const subjects = [...spec.subjects, ...(spec.subjectsOf?.(value) ?? [])];
+    s.cache.set(spec.cacheKey, { value, seenLsn, subjects }, { ttl: s.connected ? TTL_MS : DISCONNECTED_TTL_MS });
+    for (const subject of subjects) {
+      let keys = s.bySubject.get(subject);
+      if (!keys) s.bySubject.set(subject, (keys = new Set()));
+      keys.add(spec.cacheKey);
+    }
+  }
+  return value;
+}
+
+/** How many entries are cached (for tests and metrics). */
+export function identityCacheSize(): number {
+  return state().cache.size;
+}
+
+/** For tests that point the app at a new database. */
+export async function resetIdentityCache(): Promise<void> {
+  const s = state();
+  await s.listener?.stop();
+  s.listener = undefined;
+  s.connected = false;
+  s.cache.clear();
+  s.pins.clear();
+}

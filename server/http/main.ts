@@ -1,0 +1,50 @@
+// The gateway's HTTP server: Next.js's request handler behind a plain Node server of our own,
+// so that the one thing Next does not pass on, the socket's peer address, reaches the app as
+// X-Meridian-Peer (any client-sent copy is dropped first; see server/net/client-address.ts).
+// Refuses to start without AUTH_SECRET; on SIGTERM/SIGINT stops accepting connections, lets
+// requests in flight finish (up to DRAIN_MS), then exits.
+import http from 'node:http';
+import next from 'next';
+import { assertAuthSecret, env } from '../env';
+import { PEER_HEADER, trustPeerHeader } from '../net/client-address';
+
+const DRAIN_MS = 10_000;
+
+async function main(): Promise<void> {
+  assertAuthSecret();
+  const e = env();
+  const app = next({ dev: false, dir: process.cwd(), hostname: e.MERIDIAN_BIND, port: e.PORT });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+  trustPeerHeader();
+
+  const server = http.createServer((req, res) => {
+    delete req.headers[PEER_HEADER];
+    req.headers[PEER_HEADER] = req.socket.remoteAddress ?? '';
+    void handle(req, res);
+  });
+  // Slow clients can't hold connections open forever.
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 60_000;
+  server.keepAliveTimeout = 5_000;
+  server.listen(e.PORT, e.MERIDIAN_BIND, () => {
+    console.log(`[meridian] serving on http://${e.MERIDIAN_BIND}:${e.PORT}`);
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[meridian] ${signal}: draining requests in flight, then exiting`);
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), DRAIN_MS).unref();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  console.error(`[meridian] the server failed to start: ${(err as Error).message}`);
+  process.exit(1);
+});

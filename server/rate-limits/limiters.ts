@@ -1,0 +1,96 @@
+// Rate limits shared by every gateway process: rate-limiter-flexible's PostgreSQL store (the
+// `rate_limits` table, made by a migration) on a small pool of its own on the primary, with an
+// in-memory limiter as insurance while the primary is unreachable (limits then hold per
+// process instead of vanishing). Refusals are 429 rate_limited with Retry-After and the IETF
+// RateLimit-Policy / RateLimit headers.
+import pg from 'pg';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { primaryUrl } from '../db/topology';
+import { AppError } from '../errors';
+import { processSingleton } from '../process-singletons';
+
+export interface LimitPolicy {
+  /** Names the limit in keys and in the RateLimit headers. */
+  name: string;
+  points: number;
+  /** Window in seconds. */
+  duration: number;
+}
+
+interface Store {
+  pool?: pg.Pool;
+  limiters: Map<string, RateLimiterPostgres>;
+}
+
+const store = () => processSingleton<Store>('rate-limiters', () => ({ limiters: new Map() }));
+
+function pool(): pg.Pool {
+  const s = store();
+  if (!s.pool) {
+    s.pool = new pg.Pool({
+      connectionString: primaryUrl(),
+      max: 4,
+      application_name: 'meridian-rate-limits',
+      connectionTimeoutMillis: 1_000,
+      statement_timeout: 1_000,
+    });
+    s.pool.on('error', () => {}); // the insurance limiter covers an unreachable primary
+  }
+  return s.pool;
+}
+
+export function limiter(policy: LimitPolicy): RateLimiterPostgres {
+  const s = store();
+  let l = s.limiters.get(policy.name);
+  if (!l) {
+    l = new RateLimiterPostgres({
+      storeClient: pool(),
+      storeType: 'pool',
+      tableName: 'rate_limits',
+      tableCreated: true,
+      clearExpiredByTimeout: policy.name === 'signin_ip', // one limiter sweeps the shared table
+      keyPrefix: policy.name,
+      points: policy.points,
+      duration: policy.duration,
+      insuranceLimiter: new RateLimiterMemory({ points: policy.points, duration: policy.duration }),
+    });
+    s.limiters.set(policy.name, l);
+  }
+  return l;
+}
+
+/** The contract's 429 for a refused `res` under `policy`. */
+export function rateLimited(policy: LimitPolicy, res: RateLimiterRes | undefined, message: string): AppError {
+  const reset = Math.max(1, Math.ceil((res?.msBeforeNext ?? policy.duration * 1000) / 1000));
+  return new AppError('rate_limited', message, {
+    retryAfter: reset,
+    headers: {
+      'RateLimit-Policy': `"${policy.name}";q=${policy.points};w=${policy.duration}`,
+      RateLimit: `"${policy.name}";r=${Math.max(0, res?.remainingPoints ?? 0)};t=${reset}`,
+    },
+  });
+}
+
+/** Takes one point of `key`, atomically; a refusal throws the contract's 429. */
+export async function consumeOrRefuse(policy: LimitPolicy, key: string, message: string): Promise<void> {
+  try {
+    await limiter(policy).consume(key);
+  } catch (e) {
+    if (e instanceof RateLimiterRes) throw rateLimited(policy, e, message);
+    throw e;
+  }
+}
+
+/** Refuses when `key` has used up its points already (without taking one). */
+export async function refuseIfExhausted(policy: LimitPolicy, key: string, message: string): Promise<void> {
+  const res = await limiter(policy).get(key);
+  if (res && res.consumedPoints >= policy.points) throw rateLimited(policy, res, message);
+}
+
+/** For tests that point the app at a new database. */
+export async function resetRateLimiters(): Promise<void> {
+  const s = store();
+  await s.pool?.end().catch(() => {});
+  s.pool = undefined;
+  s.limiters.clear();
+}
