@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { appServerCommand } from '../dev/app-server';
 import { ensureBuild } from '../dev/build';
 import { prepareLocal, type LocalStack } from '../dev/local-stack';
 import { freePort, waitForHttp } from '../dev/ports';
@@ -22,14 +23,11 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   // wal_writer_delay, and replicas would look 200 ms behind.
   const stack = await prepareLocal({ dataDir: dir, port, durable: true });
   await ensureBuild(() => {});
-  const server = spawn(
-    process.execPath,
-    [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'],
-    {
-      env: { ...process.env, ...stack.appEnv, NODE_ENV: 'production', LOG_LEVEL: 'silent', ...env },
-      stdio: 'ignore',
-    },
-  );
+  const app = appServerCommand(port);
+  const server = spawn(process.execPath, app.args, {
+    env: { ...process.env, ...stack.appEnv, ...app.env, LOG_LEVEL: 'silent', ...env },
+    stdio: 'ignore',
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHttp(`${baseUrl}/api/livez`, 60_000);
   return {

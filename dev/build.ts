@@ -16,6 +16,7 @@ const INPUTS = [
   'tsconfig.json',
   'package-lock.json',
   'proxy.ts',
+  'instrumentation.ts',
 ];
 const STAMP = '.next/meridian-source-hash';
 

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { appServerCommand } from '../app-server';
 import { ensureBuild } from '../build';
 import { prepareLocal, type LocalStack } from '../local-stack';
 import { freePort, waitForHttp } from '../ports';
@@ -44,14 +45,11 @@ export async function setup(project: TestProject): Promise<void> {
   const port = await freePort();
   stack = await prepareLocal({ dataDir: root, port, durable: true });
   await ensureBuild((l) => console.log(`[faults] ${l}`));
-  server = spawn(
-    process.execPath,
-    [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'],
-    {
-      env: { ...process.env, ...stack.appEnv, ...FAULT_ENV, NODE_ENV: 'production' },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
-  );
+  const app = appServerCommand(port);
+  server = spawn(process.execPath, app.args, {
+    env: { ...process.env, ...stack.appEnv, ...FAULT_ENV, ...app.env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHttp(`${baseUrl}/api/livez`, 120_000);
   const urls = stack.topology!.urls();
