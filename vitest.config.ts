@@ -34,9 +34,10 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
-          // Stops, pauses and delays real database servers under the running app.
+          // Stops, pauses and delays real database servers under the running app; kills the
+          // console under the real launcher.
           name: 'faults',
-          include: ['server/**/*.fault.test.ts'],
+          include: ['server/**/*.fault.test.ts', 'scripts/**/*.fault.test.ts'],
           environment: 'node',
           globalSetup: ['dev/testing/fault-setup.ts'],
           setupFiles: ['vitest.setup.integration.ts'],

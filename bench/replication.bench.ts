@@ -26,7 +26,11 @@ const bench: Benchmark = {
       const primary = new pg.Client(u.primary);
       primary.on('error', () => {});
       await primary.connect();
-      await primary.query('CREATE TABLE bench_visibility (id int primary key)');
+      // DDL as the owner: the app's role has data rights only.
+      const owner = new pg.Client(u.ownerPrimary);
+      await owner.connect();
+      await owner.query('CREATE TABLE bench_visibility (id int primary key)');
+      await owner.end();
       for (const region of REGIONS) {
         const replica = new pg.Client(u.replicas[region]!);
         replica.on('error', () => {});

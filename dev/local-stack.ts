@@ -1,11 +1,14 @@
 // The local stack behind `npm start` and the browser tests: the database topology (embedded
-// unless DATABASE_URL is set), migrations, demo data and the environment the app runs with.
+// unless DATABASE_URL is set), migrations and the queue install (as the owner role), the app
+// role's data rights, demo data (written as the app role) and the environment the app runs with.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { disconnectAll, primary } from '../server/db/client';
 import { EmbeddedTopology } from './embedded-pg/servers';
 import { migrate } from '../server/db/migrate';
+import { grantAppRole, roleOf } from '../server/db/privileges';
+import { migrationUrl } from '../server/db/topology';
 import { seedDemo, type DemoCredentials } from './demo/seed';
 import { env, resetEnvCache } from '../server/env';
 import { localRegionUrl } from '../server/region/catalog';
@@ -38,9 +41,11 @@ export async function prepareLocal(opts: LocalStackOptions = {}): Promise<LocalS
 
   let topology: EmbeddedTopology | undefined;
   let databases: DemoCredentials['databases'];
+  let ownerUrl: string;
   if (e.DATABASE_URL) {
     log('using the databases from DATABASE_URL / DATABASE_REPLICA_URLS (starting none)');
     databases = { primary: e.DATABASE_URL, replicas: e.DATABASE_REPLICA_URLS };
+    ownerUrl = migrationUrl();
   } else {
     log(
       `embedded PostgreSQL: primary + replicas for ${e.MERIDIAN_REGIONS.join(', ')} under ${path.join(dataDir, 'pg')}`,
@@ -53,8 +58,26 @@ export async function prepareLocal(opts: LocalStackOptions = {}): Promise<LocalS
     });
     const urls = topology.urls();
     databases = { primary: urls.primary, replicas: urls.replicas };
+    ownerUrl = urls.ownerPrimary;
   }
 
+  try {
+    return await prepareData({ ...opts, log, dataDir, port }, databases, ownerUrl, topology);
+  } catch (err) {
+    // Don't leave the databases we just started running behind a failed start.
+    await topology?.stop().catch(() => {});
+    throw err;
+  }
+}
+
+async function prepareData(
+  opts: LocalStackOptions & { log: (line: string) => void; dataDir: string; port: number },
+  databases: DemoCredentials['databases'],
+  ownerUrl: string,
+  topology: EmbeddedTopology | undefined,
+): Promise<LocalStack> {
+  const e = env();
+  const { log, dataDir, port } = opts;
   const appEnv: Record<string, string> = {
     DATABASE_URL: databases.primary,
     DATABASE_REPLICA_URLS: Object.entries(databases.replicas)
@@ -66,9 +89,22 @@ export async function prepareLocal(opts: LocalStackOptions = {}): Promise<LocalS
   Object.assign(process.env, appEnv);
   resetEnvCache();
 
-  const m = await migrate(databases.primary);
+  // Schema changes as the owner; then the app's role gets data rights on whatever exists
+  // (for an operator's database, the first grant; for the embedded one, a no-op re-check).
+  const m = await migrate(ownerUrl).catch((err: unknown) => {
+    const denied = (err as { code?: string }).code === '42501' || /permission denied/.test((err as Error).message);
+    if (denied && !topology && !e.DATABASE_MIGRATION_URL) {
+      throw new Error(
+        `migrating as ${roleOf(ownerUrl)} (DATABASE_URL's role) was refused: ` +
+          "set DATABASE_MIGRATION_URL to the owner role's connection (README, Database roles)",
+        { cause: err },
+      );
+    }
+    throw err;
+  });
   if (m.applied.length) log(`applied migrations: ${m.applied.join(', ')}`);
-  await installQueues(databases.primary, e.MERIDIAN_REGIONS);
+  await installQueues(ownerUrl, e.MERIDIAN_REGIONS);
+  for (const w of await grantAppRole(ownerUrl, roleOf(databases.primary))) log(`warning: ${w}`);
 
   const credentialsFile = path.join(dataDir, 'demo-credentials.json');
   const previous = fs.existsSync(credentialsFile)

@@ -1,7 +1,8 @@
 // `npm start`: brings the whole local console up. Databases (the embedded primary + one
 // replica per region, unless DATABASE_URL is set), migrations, demo data, a production build
-// when the sources changed, one workflow worker per region, then `next start`. Ctrl-C stops
-// everything it started.
+// when the sources changed, one workflow worker per region, then `next start`. Whatever ends it
+// (Ctrl-C, SIGTERM, SIGHUP, the console exiting on its own, an error) stops every process it
+// started, each with its whole process group, and the databases last.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,70 +13,186 @@ import { ensureBuild } from '../dev/build';
 
 const log = (line: string) => console.log(`[meridian] ${line}`);
 
+/** How long a child gets to stop on SIGTERM (a worker finishes its step in hand) before SIGKILL. */
+const STOP_GRACE_MS = 20_000;
+/** How long the launcher waits for the console to answer /api/health. */
+const READY_TIMEOUT_MS = 60_000;
+
+/** MERIDIAN_DATA_DIR, resolved once main() has read the environment. */
+let dataDir = '';
+const pidFile = (name: string) => path.join(dataDir, `${name}.pid`);
+
+/** Children that may still be running, by the name of their pid file (`next`, `worker-sfo1`). */
+const children = new Map<string, ChildProcess>();
+let preparing: Promise<LocalStack> | undefined;
+let shuttingDown: Promise<void> | undefined;
+
+/**
+ * Stops everything this launcher started and exits: the console and the workers (SIGTERM to
+ * each one's process group, SIGKILL after STOP_GRACE_MS), then the databases. Idempotent: the
+ * first reason wins. A stop requested while the databases are still coming up waits for them,
+ * so that they are stopped too rather than left running.
+ */
+function shutdown(reason: string, exitCode: number): Promise<void> {
+  shuttingDown ??= (async () => {
+    let code = exitCode;
+    if (!preparing) {
+      removePidFile('launcher', process.pid); // nothing started yet
+      process.exit(code);
+    }
+    log(`${reason}: stopping the console, the workflow workers and the databases…`);
+    await Promise.all([...children].map(([name, child]) => stopGroup(name, child)));
+    try {
+      const stack = await preparing?.catch(() => undefined); // a failed start stopped its own
+      await stack?.stop();
+    } catch (err) {
+      log(`could not stop the databases: ${(err as Error).message}`);
+      code ||= 1;
+    }
+    removePidFile('launcher', process.pid);
+    log(code === 0 ? 'stopped cleanly' : 'stopped');
+    process.exit(code);
+  })();
+  return shuttingDown;
+}
+
+/** The child's whole process group (it was started detached, so its pid is the group id). */
+async function stopGroup(name: string, child: ChildProcess): Promise<void> {
+  const pgid = child.pid;
+  if (!pgid) return;
+  signalGroup(pgid, 'SIGTERM');
+  if (!(await groupGone(pgid, STOP_GRACE_MS))) {
+    log(`${name} did not stop within ${STOP_GRACE_MS / 1000} s: killing it`);
+    signalGroup(pgid, 'SIGKILL');
+    await groupGone(pgid, 5_000);
+  }
+  children.delete(name);
+  removePidFile(name, pgid);
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    /* nothing left in the group */
+  }
+}
+
+async function groupGone(pgid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return true;
+    }
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function writePidFile(name: string, pid: number): void {
+  if (!dataDir) return;
+  fs.writeFileSync(pidFile(name), String(pid));
+}
+
+/** Only our own entry: a later launcher may have written its own meanwhile. */
+function removePidFile(name: string, pid: number): void {
+  if (!dataDir) return;
+  try {
+    if (Number(fs.readFileSync(pidFile(name), 'utf8')) === pid) fs.rmSync(pidFile(name));
+  } catch {
+    /* already gone */
+  }
+}
+
+/** The command line of a live process, or undefined (no such process, or no /proc). */
+function commandLine(pid: number): string | undefined {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A console or worker left running by a launcher that was killed (SIGKILL) would hold the port or the queue. */
+async function stopStaleProcess(name: string, marker: string): Promise<void> {
+  const file = pidFile(name);
+  if (!fs.existsSync(file)) return;
+  const pid = Number(fs.readFileSync(file, 'utf8'));
+  fs.rmSync(file);
+  if (!Number.isInteger(pid) || pid <= 0 || !commandLine(pid)?.includes(marker)) return;
+  signalGroup(pid, 'SIGTERM');
+  if (!(await groupGone(pid, STOP_GRACE_MS))) {
+    signalGroup(pid, 'SIGKILL');
+    await groupGone(pid, 5_000);
+  }
+  log(`stopped a process left running by an earlier run (pid ${pid}: ${name})`);
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const e = env();
-  const stack: LocalStack = await prepareLocal({ log });
+  dataDir = path.resolve(e.MERIDIAN_DATA_DIR);
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o711 });
+  // Two launchers on one data folder would stop each other's console and share the databases.
+  const other = fs.existsSync(pidFile('launcher')) ? Number(fs.readFileSync(pidFile('launcher'), 'utf8')) : 0;
+  if (other > 0 && other !== process.pid && commandLine(other)?.includes('scripts/start.ts')) {
+    throw new Error(`another npm start (pid ${other}) is running on ${dataDir}: stop it first`);
+  }
+  writePidFile('launcher', process.pid);
+
+  preparing = prepareLocal({ log, dataDir });
+  const stack = await preparing;
+  if (shuttingDown) return; // stopped while the databases came up: shutdown() stops them
   log(`databases ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   await ensureBuild(log);
-  await stopStaleServer(path.join(stack.dataDir, 'next.pid'), 'next');
-  const workers = new Map<string, ChildProcess>();
-  let stopping = false;
+  if (shuttingDown) return;
+  // The console and the workers get the app's connections only: never the owner's.
+  const { DATABASE_MIGRATION_URL: _owner, ...inherited } = process.env;
+  const childEnv: NodeJS.ProcessEnv = { ...inherited, ...stack.appEnv, NODE_ENV: 'production' };
+
+  await stopStaleProcess('next', 'next');
   const startWorker = (region: string) => {
-    const pidFile = path.join(stack.dataDir, `worker-${region}.pid`);
+    if (shuttingDown) return;
     // node itself runs the worker (tsx as a loader), so the PID we hold is the worker's.
     const w = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/workflows/main.ts')], {
-      env: { ...process.env, ...stack.appEnv, WORKFLOW_REGIONS: region, NODE_ENV: 'production' },
+      env: { ...childEnv, WORKFLOW_REGIONS: region },
       stdio: ['ignore', 'inherit', 'inherit'],
-      detached: true,
+      detached: true, // its own process group: Ctrl-C reaches only us, and we stop the group
     });
-    fs.writeFileSync(pidFile, String(w.pid));
-    workers.set(region, w);
+    const name = `worker-${region}`;
+    children.set(name, w);
+    writePidFile(name, w.pid!);
     w.on('exit', (code, signal) => {
-      if (stopping) return;
+      if (shuttingDown) return;
       log(`the ${region} workflow worker exited (${signal ?? code}); restarting it — its runs carry on`);
-      setTimeout(() => !stopping && startWorker(region), 1_000);
+      setTimeout(() => startWorker(region), 1_000);
     });
   };
   for (const region of e.MERIDIAN_REGIONS) {
-    await stopStaleServer(path.join(stack.dataDir, `worker-${region}.pid`), 'workflows/main');
+    await stopStaleProcess(`worker-${region}`, 'workflows/main');
     startWorker(region);
   }
-  log(`workflow workers started for ${[...workers.keys()].join(', ')}`);
+  if (shuttingDown) return; // (checked right before each spawn: shutdown() stops what exists by then)
+  log(`workflow workers started for ${e.MERIDIAN_REGIONS.join(', ')}`);
 
   const next: ChildProcess = spawn(
     process.execPath,
     [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(e.PORT), '-H', e.MERIDIAN_BIND],
-    {
-      env: { ...process.env, ...stack.appEnv, NODE_ENV: 'production' },
-      stdio: ['ignore', 'inherit', 'inherit'],
-      detached: true, // Ctrl-C reaches only us; we stop the server, then the databases
-    },
+    { env: childEnv, stdio: ['ignore', 'inherit', 'inherit'], detached: true },
   );
-  fs.writeFileSync(path.join(stack.dataDir, 'next.pid'), String(next.pid));
-
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log(`${signal}: stopping the console and the databases…`);
-    const children = [next, ...workers.values()].filter((c) => c.exitCode === null && c.signalCode === null);
-    for (const c of children) c.kill('SIGTERM');
-    await Promise.all(children.map((c) => new Promise((r) => c.once('exit', r))));
-    await stack.stop();
-    log('stopped cleanly');
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  next.on('exit', (code) => {
-    if (!stopping) {
-      log(`the console exited (${code}); stopping the databases`);
-      void stack.stop().then(() => process.exit(code ?? 1));
-    }
+  children.set('next', next);
+  writePidFile('next', next.pid!);
+  // The console exiting on its own (a crash, a kill, a port taken) ends the whole stack: see
+  // the README (Quick start) for why it is not restarted.
+  next.on('exit', (code, signal) => {
+    if (!shuttingDown) void shutdown(`the console exited (${signal ?? code})`, code || 1);
   });
 
-  await waitForHttp(`http://127.0.0.1:${e.PORT}/api/health`, 60_000);
+  await waitForHttp(`http://127.0.0.1:${e.PORT}/api/health`, READY_TIMEOUT_MS);
+  if (shuttingDown) return;
   const c = stack.credentials;
   console.log('');
   log(`Meridian is up (${((Date.now() - started) / 1000).toFixed(1)} s)`);
@@ -89,31 +206,25 @@ async function main(): Promise<void> {
   log('Press Ctrl-C to stop.');
 }
 
-/** A console or worker left running by a launcher that was killed (SIGKILL) would hold the port or the queue. */
-async function stopStaleServer(pidFile: string, marker: string): Promise<void> {
-  if (!fs.existsSync(pidFile)) return;
-  const pid = Number(fs.readFileSync(pidFile, 'utf8'));
-  fs.rmSync(pidFile);
-  try {
-    const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    if (!cmd.includes(marker)) return;
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    return; // not running
-  }
-  for (let i = 0; i < 100; i++) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      break;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  log(`stopped a process left running by an earlier run (pid ${pid}: ${path.basename(pidFile, '.pid')})`);
-}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal, 0));
+process.on('uncaughtException', (err) => {
+  console.error(`[meridian] unexpected error: ${err.stack ?? String(err)}`);
+  void shutdown('an unexpected error', 1);
+});
+process.on('unhandledRejection', (err) => {
+  console.error(`[meridian] unexpected error: ${(err as Error)?.stack ?? String(err)}`);
+  void shutdown('an unexpected error', 1);
+});
+// Last resort if something calls process.exit() around shutdown(): no child outlives us.
+process.on('exit', () => {
+  for (const child of children.values()) if (child.pid) signalGroup(child.pid, 'SIGKILL');
+});
 
 main().catch((err: unknown) => {
+  if (shuttingDown) return;
   console.error(`[meridian] failed to start: ${(err as Error).stack ?? String(err)}`);
-  if (fs.existsSync('.data')) console.error('[meridian] database logs are under .data/pg/logs/');
-  process.exit(1);
+  if (preparing && fs.existsSync(path.join(dataDir, 'pg', 'logs'))) {
+    console.error(`[meridian] database logs are under ${path.join(dataDir, 'pg', 'logs')}/`);
+  }
+  void shutdown('start failed', 1);
 });

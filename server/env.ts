@@ -36,6 +36,12 @@ const schema = z.object({
   MERIDIAN_GATEWAY_REGION: z.union([regionCode, z.literal('global')]).default('global'),
   /** Primary database. When unset, `npm start` brings up the embedded topology and sets it. */
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * The owner's connection to the primary (the role that owns the schemas), for migrations and
+   * pg-boss's schema; only with DATABASE_URL (the embedded topology brings its own). Default:
+   * DATABASE_URL. Never handed to the console or the workers.
+   */
+  DATABASE_MIGRATION_URL: z.string().url().optional(),
   /** Streaming replicas, one per region: `sfo1=postgres://…,lax1=postgres://…`. */
   DATABASE_REPLICA_URLS: replicaMap,
   /** Where the embedded topology and demo credentials live. */

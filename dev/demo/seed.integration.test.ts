@@ -13,7 +13,8 @@ describe('demo seed', () => {
   let first: DemoCredentials;
 
   beforeAll(async () => {
-    const urls = await freshDatabase('seed');
+    const { primary, replicas } = await freshDatabase('seed');
+    const urls = { primary, replicas };
     db = connect(urls.primary, 4, 'primary');
     opts = {
       regions: REGIONS,

@@ -26,7 +26,7 @@ describe('embedded topology', () => {
   it('shows a row written on the primary on every replica', async () => {
     const t = topology();
     const marker = `probe-${Date.now()}-${Math.random()}`;
-    await query(t.primary, 'CREATE TABLE IF NOT EXISTS replication_probe (v text)');
+    await query(t.ownerPrimary, 'CREATE TABLE IF NOT EXISTS replication_probe (v text)');
     await query(t.primary, 'INSERT INTO replication_probe VALUES ($1)', [marker]);
     for (const region of TEST_REGIONS) {
       await waitForReplay(t.adminPrimary, t.adminReplicas[region]!);

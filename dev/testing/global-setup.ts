@@ -22,7 +22,7 @@ export async function setup(project: TestProject): Promise<void> {
   fs.chmodSync(dir, 0o711);
   topo = await EmbeddedTopology.up({ dir: path.join(dir, 'pg'), regions: TEST_REGIONS, durable: false });
   const urls = topo.urls();
-  await migrate(urls.primary);
+  await migrate(urls.ownerPrimary);
   project.provide('topology', { ...urls, dir });
 }
 

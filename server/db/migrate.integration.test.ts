@@ -19,7 +19,7 @@ describe('migrate (prisma migrate deploy, offline)', () => {
     expect(rows.map((r) => r.checksum)).toEqual(files.map((f) => f.checksum));
     expect(rows.every((r) => r.applied_steps_count === 1 && r.finished_at !== null)).toBe(true);
 
-    const again = await migrate(db.primary);
+    const again = await migrate(db.owner);
     expect(again.applied).toEqual([]);
     expect(again.alreadyApplied).toEqual(files.map((f) => f.name));
   });
@@ -27,7 +27,7 @@ describe('migrate (prisma migrate deploy, offline)', () => {
   it('refuses a migration edited after it was applied', async () => {
     const db = await freshDatabase('migrate_edit');
     const edited = readMigrations().map((m, i) => (i === 0 ? { ...m, checksum: 'f'.repeat(64) } : m));
-    await expect(migrate(db.primary, edited)).rejects.toThrow(/edited after it was applied/);
+    await expect(migrate(db.owner, edited)).rejects.toThrow(/edited after it was applied/);
   });
 
   it('applies nothing of a failing migration', async () => {
@@ -36,7 +36,7 @@ describe('migrate (prisma migrate deploy, offline)', () => {
       ...readMigrations(),
       { name: '29991231000000_bad', sql: 'CREATE TABLE half_done (x int); SELECT 1/0;', checksum: '0'.repeat(64) },
     ];
-    await expect(migrate(db.primary, bad)).rejects.toThrow(/29991231000000_bad failed/);
+    await expect(migrate(db.owner, bad)).rejects.toThrow(/29991231000000_bad failed/);
     const tables = await query(db.primary, "SELECT 1 FROM pg_tables WHERE tablename = 'half_done'");
     expect(tables).toHaveLength(0);
     const recorded = await query(

@@ -20,6 +20,12 @@ export function primaryUrl(): string {
   return databaseTopology().primary;
 }
 
+/** The owner's connection to the primary, for migrations and the queue's schema: the app's
+ * own role has no DDL rights. DATABASE_MIGRATION_URL, or DATABASE_URL when it is unset. */
+export function migrationUrl(): string {
+  return env().DATABASE_MIGRATION_URL ?? primaryUrl();
+}
+
 /** The replica serving `region`, or undefined when that region has none configured. */
 export function replicaUrl(region: string): string | undefined {
   return databaseTopology().replicas[region];

@@ -32,8 +32,12 @@ function queueOptions(region: string) {
   };
 }
 
-/** A pg-boss instance on its own pool (workers, installation). */
-export function boss(connectionString: string, opts: { supervise?: boolean } = {}): PgBoss {
+/**
+ * A pg-boss instance on its own pool. `install` (the owner's connection only) lets start()
+ * create or migrate pg-boss's schema; without it start() only checks that the schema is
+ * installed and current, so workers need no DDL rights (they run as the app's role).
+ */
+export function boss(connectionString: string, opts: { supervise?: boolean; install?: boolean } = {}): PgBoss {
   const e = env();
   return new PgBoss({
     connectionString,
@@ -42,20 +46,38 @@ export function boss(connectionString: string, opts: { supervise?: boolean } = {
     application_name: 'meridian-workflows',
     supervise: opts.supervise ?? false,
     schedule: false,
-    migrate: true,
+    migrate: opts.install ?? false,
     maintenanceIntervalSeconds: e.WORKFLOW_MAINTENANCE_SECONDS,
     monitorStateIntervalSeconds: 60,
   });
 }
 
-/** Creates (or updates to the current settings) the queues of these regions. Idempotent. */
-export async function ensureQueues(b: PgBoss, regions: string[]): Promise<void> {
+/**
+ * Creates (or updates to the current settings) the queues of these regions. Idempotent.
+ * Creating a queue creates its partition table (DDL): the owner's connection only.
+ */
+async function ensureQueues(b: PgBoss, regions: string[]): Promise<void> {
   for (const region of regions) {
     const dead = deadLetterName(region);
     if (!(await b.getQueue(dead))) await createQuietly(b, { name: dead, policy: 'standard', retryLimit: 0 });
     const name = queueName(region);
     if (await b.getQueue(name)) await b.updateQueue(name, { name, ...queueOptions(region) });
     else await createQuietly(b, { name, ...queueOptions(region) });
+  }
+}
+
+/**
+ * For workers (the app's role, no DDL): brings the regions' queues to the current settings
+ * (a row update) and refuses, with the fix, when one was never installed.
+ */
+export async function updateQueues(b: PgBoss, regions: string[]): Promise<void> {
+  for (const region of regions) {
+    for (const name of [deadLetterName(region), queueName(region)]) {
+      if (!(await b.getQueue(name))) {
+        throw new Error(`queue ${name} is not installed: run the installation (npm start, as the owner role) first`);
+      }
+    }
+    await b.updateQueue(queueName(region), { name: queueName(region), ...queueOptions(region) });
   }
 }
 
@@ -68,9 +90,9 @@ async function createQuietly(b: PgBoss, queue: PgBoss.Queue) {
   }
 }
 
-/** Installs pg-boss's schema and the regions' queues (run with migrations). */
-export async function installQueues(connectionString: string, regions: string[]): Promise<void> {
-  const b = boss(connectionString);
+/** Installs pg-boss's schema and the regions' queues (run with migrations, as the owner). */
+export async function installQueues(ownerConnectionString: string, regions: string[]): Promise<void> {
+  const b = boss(ownerConnectionString, { install: true });
   b.on('error', () => {});
   await b.start();
   try {

@@ -8,7 +8,7 @@ import { env } from '../env';
 import { logger } from '../telemetry/logger';
 import { parseFaults } from './definitions';
 import { executeStep, failRun, type EngineOptions } from './engine';
-import { boss, deadLetterName, ensureQueues, queueName, RUN_STARTED_CHANNEL, type StepJob } from './queue';
+import { boss, deadLetterName, queueName, RUN_STARTED_CHANNEL, updateQueues, type StepJob } from './queue';
 
 export interface Workers {
   regions: string[];
@@ -18,10 +18,11 @@ export interface Workers {
 export async function startWorkers(opts: { connectionString: string; regions: string[] }): Promise<Workers> {
   const e = env();
   const log = logger.child({ component: 'workflow-worker' });
+  // The app's role: start() checks pg-boss's schema instead of installing it (no DDL rights).
   const b: PgBoss = boss(opts.connectionString, { supervise: true });
   b.on('error', (err) => log.warn({ err: (err as Error).message }, 'queue error'));
   await b.start();
-  await ensureQueues(b, opts.regions);
+  await updateQueues(b, opts.regions);
   const engine: EngineOptions = {
     stepMs: e.WORKFLOW_STEP_MS,
     faults: parseFaults(e.WORKFLOW_FAULTS),
