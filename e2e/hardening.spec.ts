@@ -36,6 +36,11 @@ test.describe('hostile input', () => {
   });
 
   test('2: an undecodable path is 400 invalid_request with the contract body', async ({ request }) => {
+    for (const path of ['/arc/%ED%A0%80', '/v1/compute/clusters?cursor=%E0%A4%A']) {
+      const res = await request.get(path);
+      expect(res.status(), path).toBe(400);
+      expect(((await res.json()) as ErrorOut).error.code).toBe('invalid_request');
+    }
     const res = await request.patch('/v1/projects/%ED%A0%80', {
       headers: { authorization: `Bearer ${acmeKey()}` },
       data: { default_region: null },
@@ -113,7 +118,7 @@ test.describe('the browser', () => {
     const other = await browser.newContext();
     expect((await other.request.get('/v1/me', { headers: { cookie: header } })).status()).toBe(200);
     await page.goto('/sign-out');
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('main').getByRole('button', { name: 'Sign out' }).click();
     await expect(page).toHaveURL(/\/sign-in/);
     // A copy of the cookie taken before signing out (a stolen one) is dead too.
     await expect

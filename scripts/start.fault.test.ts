@@ -69,7 +69,7 @@ const readPid = (file: string) => Number(fs.readFileSync(file, 'utf8').split('\n
 function stackPids(): Record<string, { pid: number; marker: string }> {
   const pids: Record<string, { pid: number; marker: string }> = {
     launcher: { pid: readPid(path.join(dataDir, 'launcher.pid')), marker: 'scripts/start.ts' },
-    next: { pid: readPid(path.join(dataDir, 'next.pid')), marker: 'next' },
+    next: { pid: readPid(path.join(dataDir, 'next.pid')), marker: 'http/main' },
   };
   for (const r of REGIONS) {
     pids[`worker ${r}`] = { pid: readPid(path.join(dataDir, `worker-${r}.pid`)), marker: 'workflows/main' };

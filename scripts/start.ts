@@ -9,6 +9,7 @@ import path from 'node:path';
 import { env } from '../server/env';
 import { waitForHttp } from '../dev/ports';
 import { prepareLocal, type LocalStack } from '../dev/local-stack';
+import { appServerCommand } from '../dev/app-server';
 import { ensureBuild } from '../dev/build';
 
 const log = (line: string) => console.log(`[meridian] ${line}`);
@@ -153,7 +154,7 @@ async function main(): Promise<void> {
   const { DATABASE_MIGRATION_URL: _owner, ...inherited } = process.env;
   const childEnv: NodeJS.ProcessEnv = { ...inherited, ...stack.appEnv, NODE_ENV: 'production' };
 
-  await stopStaleProcess('next', 'next');
+  await stopStaleProcess('next', 'http/main');
   const startWorker = (region: string) => {
     if (shuttingDown) return;
     // node itself runs the worker (tsx as a loader), so the PID we hold is the worker's.
@@ -178,11 +179,13 @@ async function main(): Promise<void> {
   if (shuttingDown) return; // (checked right before each spawn: shutdown() stops what exists by then)
   log(`workflow workers started for ${e.MERIDIAN_REGIONS.join(', ')}`);
 
-  const next: ChildProcess = spawn(
-    process.execPath,
-    [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(e.PORT), '-H', e.MERIDIAN_BIND],
-    { env: childEnv, stdio: ['ignore', 'inherit', 'inherit'], detached: true },
-  );
+  // The console: Next's handler behind our HTTP server (server/http/main.ts).
+  const app = appServerCommand(e.PORT, e.MERIDIAN_BIND);
+  const next: ChildProcess = spawn(process.execPath, app.args, {
+    env: { ...childEnv, ...app.env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+    detached: true,
+  });
   children.set('next', next);
   writePidFile('next', next.pid!);
   // The console exiting on its own (a crash, a kill, a port taken) ends the whole stack: see

@@ -45,15 +45,22 @@ describe('authSecret', () => {
     expect(authSecret()).toBe('x'.repeat(40));
   });
 
-  it('a workflow worker started without AUTH_SECRET refuses to start', () => {
-    const childEnv: NodeJS.ProcessEnv = { ...saved, NODE_ENV: 'production' };
-    delete childEnv.AUTH_SECRET;
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/workflows/main.ts'], {
-      env: childEnv,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    expect(r.status).toBe(1);
-    expect(r.stdout + r.stderr).toMatch(/AUTH_SECRET is not set/);
-  }, 40_000);
+  it.each([
+    ['the HTTP server', 'server/http/main.ts'],
+    ['a workflow worker', 'server/workflows/main.ts'],
+  ])(
+    '%s started without AUTH_SECRET refuses to start',
+    (_name, entry) => {
+      const childEnv: NodeJS.ProcessEnv = { ...saved, NODE_ENV: 'production' };
+      delete childEnv.AUTH_SECRET;
+      const r = spawnSync(process.execPath, ['--import', 'tsx', entry], {
+        env: childEnv,
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(r.status).toBe(1);
+      expect(r.stdout + r.stderr).toMatch(/AUTH_SECRET is not set/);
+    },
+    40_000,
+  );
 });

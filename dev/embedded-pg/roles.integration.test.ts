@@ -7,14 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../../server/env';
-import {
-  primaryHealth,
-  primaryInsertLsn,
-  probeNow,
-  replayLsnNow,
-  replicaHealth,
-  resetHealth,
-} from '../../server/db/health';
+import { primaryHealth, probeNow, replicaHealth, resetHealth } from '../../server/db/health';
+import { resetReplayWatches, waitForReplay as replayReached } from '../../server/db/replay-watch';
 import { migrate } from '../../server/db/migrate';
 import { boss, installQueues, queueName } from '../../server/workflows/queue';
 import { freshDatabase, query, topology, waitForReplay, withDatabase, type FreshDatabase } from '../testing/db';
@@ -202,7 +196,7 @@ describe('the app role on a migrated database', () => {
     await expect(query(db.primary, 'CREATE TABLE added_schema.nope (v int)')).rejects.toThrow(/permission denied/);
   });
 
-  it('runs the health probes and the lag queries (server/db/health.ts) as the app role', async () => {
+  it('runs the health probes, the lag and bookmark queries (health.ts, replay-watch.ts) as the app role', async () => {
     process.env.DATABASE_URL = db.primary;
     process.env.DATABASE_REPLICA_URLS = Object.entries(db.replicas)
       .map(([r, u]) => `${r}=${u}`)
@@ -215,16 +209,19 @@ describe('the app role on a migrated database', () => {
       await probeNow();
       expect(primaryHealth()).toMatchObject({ up: true });
       expect(primaryHealth().lsn).toBeTypeOf('bigint');
-      expect(await primaryInsertLsn()).toBeTypeOf('bigint');
+      // What a write asks after its commit (server/db/access.ts), on the app's own connection.
+      const lsn = await query<{ lsn: string }>(db.primary, 'SELECT pg_current_wal_insert_lsn()::text AS lsn');
+      expect(lsn[0]!.lsn).toMatch(/^[0-9A-F]+\/[0-9A-F]+$/);
       for (const region of TEST_REGIONS) {
         const h = replicaHealth(region);
         expect(h.error, region).toBeUndefined();
         expect(h.status, region).not.toBe('down');
         expect(h.replayLsn, region).toBeTypeOf('bigint');
-        expect(await replayLsnNow(region), region).toBeTypeOf('bigint');
+        expect(await replayReached(region, 0n, 2_000), region).toBe(true);
       }
     } finally {
       await resetHealth();
+      await resetReplayWatches();
     }
   });
 });

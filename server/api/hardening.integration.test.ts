@@ -12,7 +12,8 @@ import { endAllSessions } from '../auth/sessions';
 import { primary } from '../db/client';
 import { purgeExpiredIdempotencyKeys } from '../db/idempotency';
 import { waitForReplay as waitForReplayWatch } from '../db/replay-watch';
-import { probeNow, replicaHealth } from '../db/health';
+import { healthReport, probeNow, replicaHealth, reportDown } from '../db/health';
+import { resetEnvCache } from '../env';
 import { handleTrpc } from './adapters/trpc-http';
 
 let creds: DemoCredentials;
@@ -372,5 +373,45 @@ describe('16: API key scopes and admin kubeconfigs', () => {
       .map((e) => e.action)
       .sort();
     expect(actions).toEqual(['api_key.create', 'api_key.revoke']);
+  });
+});
+
+describe('12: operational data is not for anonymous callers', () => {
+  const scrape = async (headers: Record<string, string>) => {
+    const { GET } = await import('../../app/metrics/route');
+    return GET(new Request('http://localhost:3000/metrics', { headers: { host: 'localhost:3000', ...headers } }));
+  };
+
+  it('/metrics: loopback scrapers only, or the bearer of METRICS_TOKEN', async () => {
+    trustPeerHeader();
+    expect((await scrape({ 'x-meridian-peer': '127.0.0.1' })).status).toBe(200);
+    expect((await scrape({ 'x-meridian-peer': '203.0.113.5', 'x-forwarded-for': '127.0.0.1' })).status).toBe(403);
+    process.env.METRICS_TOKEN = 'a-metrics-token-of-some-length';
+    resetEnvCache();
+    try {
+      expect((await scrape({ 'x-meridian-peer': '203.0.113.5' })).status).toBe(401);
+      expect((await scrape({ 'x-meridian-peer': '203.0.113.5', authorization: 'Bearer wrong' })).status).toBe(401);
+      const ok = await scrape({
+        'x-meridian-peer': '203.0.113.5',
+        authorization: 'Bearer a-metrics-token-of-some-length',
+      });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toContain('meridian_requests_total');
+    } finally {
+      delete process.env.METRICS_TOKEN;
+      resetEnvCache();
+    }
+  });
+
+  it('/health/region shows database error text to operators only; /api/health answers from the monitor', async () => {
+    const { GET } = await import('../../app/health/region/route');
+    const anonymous = await GET(new Request('http://localhost:3000/health/region'));
+    expect(anonymous.status).toBe(200);
+    reportDown('ams1', 'connect ECONNREFUSED 10.1.2.3:5433 (role meridian)');
+    expect(healthReport('global', false).replicas.ams1?.error).toBe('unreachable');
+    expect(healthReport('global', true).replicas.ams1?.error).toContain('ECONNREFUSED');
+    await probeNow();
+    const health = await import('../../app/api/health/route');
+    expect((await health.GET()).status).toBe(200);
   });
 });

@@ -179,3 +179,39 @@ export async function resetHealth(): Promise<void> {
   await Promise.all([...state().pools.values()].map((p) => p.end().catch(() => {})));
   state().pools.clear();
 }
+
+export interface HealthReportView {
+  status: ReplicaStatus;
+  serving_reads: boolean;
+  lag_bytes: number | null;
+  lag_seconds: number | null;
+  checked_at: string | null;
+  error: string | null;
+}
+
+/**
+ * What GET /health/region answers for `gatewayRegion`. Raw database errors name hosts, ports and
+ * roles: `withErrors` (operators) see them, everyone else only `unreachable`.
+ */
+export function healthReport(gatewayRegion: string, withErrors: boolean) {
+  const error = (e: string | undefined) => (e ? (withErrors ? e : 'unreachable') : null);
+  const view = (r: ReplicaHealth): HealthReportView => ({
+    status: r.status,
+    serving_reads: r.status === 'healthy',
+    lag_bytes: r.lagBytes ?? null,
+    lag_seconds: r.lagSeconds === undefined ? null : Math.round(r.lagSeconds * 1000) / 1000,
+    checked_at: r.checkedAt ? new Date(r.checkedAt).toISOString() : null,
+    error: error(r.error),
+  });
+  const replicas = Object.fromEntries(allReplicaHealth().map((r) => [r.region, view(r)]));
+  const own = replicas[gatewayRegion] ?? null;
+  const p = primaryHealth();
+  return {
+    region: gatewayRegion,
+    status: p.up && (own === null || own.serving_reads) ? 'ok' : 'degraded',
+    replica: own,
+    primary: { reachable: p.up, error: error(p.error) },
+    uptime_seconds: Math.round(uptimeSeconds()),
+    replicas,
+  };
+}

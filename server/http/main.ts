@@ -1,12 +1,14 @@
 // The gateway's HTTP server: Next.js's request handler behind a plain Node server of our own,
 // so that the one thing Next does not pass on, the socket's peer address, reaches the app as
-// X-Meridian-Peer (any client-sent copy is dropped first; see server/net/client-address.ts).
+// X-Meridian-Peer (any client-sent copy is dropped first; see server/net/client-address.ts); and
+// a URL that does not decode, which Next would answer with a 500, goes to the API's 400.
 // Refuses to start without AUTH_SECRET; on SIGTERM/SIGINT stops accepting connections, lets
 // requests in flight finish (up to DRAIN_MS), then exits.
 import http from 'node:http';
 import next from 'next';
 import { assertAuthSecret, env } from '../env';
 import { PEER_HEADER, trustPeerHeader } from '../net/client-address';
+import { isDecodable, MALFORMED_URL_HEADER, MALFORMED_URL_PATH } from '../net/url';
 
 const DRAIN_MS = 10_000;
 
@@ -20,7 +22,13 @@ async function main(): Promise<void> {
 
   const server = http.createServer((req, res) => {
     delete req.headers[PEER_HEADER];
+    delete req.headers[MALFORMED_URL_HEADER];
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? '';
+    if (!isDecodable(req.url ?? '/')) {
+      // Next would answer 500 decoding it; our API door answers the contract's 400 instead.
+      req.headers[MALFORMED_URL_HEADER] = '1';
+      req.url = MALFORMED_URL_PATH;
+    }
     void handle(req, res);
   });
   // Slow clients can't hold connections open forever.

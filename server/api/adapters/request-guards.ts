@@ -3,16 +3,11 @@
 // and query that decode, and JSON where a body is expected. Each failure is a contract error.
 import { env } from '../../env';
 import { AppError } from '../../errors';
+import { isDecodable, MALFORMED_URL_HEADER } from '../../net/url';
 
-/** Every percent-encoded path segment and query component decodes (a lone surrogate does not). */
-export function assertDecodable(url: URL): void {
-  const parts = [...url.pathname.split('/'), ...url.search.replace(/^\?/, '').split(/[&=]/)];
-  for (const part of parts) {
-    try {
-      decodeURIComponent(part.replace(/\+/g, ' '));
-    } catch {
-      throw new AppError('invalid_request', 'the request URL has a malformed percent-encoding');
-    }
+export function assertDecodable(url: URL, headers?: Headers): void {
+  if (headers?.get(MALFORMED_URL_HEADER) || !isDecodable(`${url.pathname}${url.search}`)) {
+    throw new AppError('invalid_request', 'the request URL has a malformed percent-encoding');
   }
 }
 

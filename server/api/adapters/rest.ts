@@ -13,7 +13,7 @@ export const REST_BASE = '/v1';
 export async function handleRest(raw: Request): Promise<Response> {
   let req: Request;
   try {
-    assertDecodable(new URL(raw.url));
+    assertDecodable(new URL(raw.url), raw.headers);
     req = await withBoundedBody(raw);
   } catch (e) {
     return failedRequest(raw, 'rest.refused', e);

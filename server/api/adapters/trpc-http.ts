@@ -12,7 +12,7 @@ export const TRPC_ENDPOINT = '/api/trpc';
 export async function handleTrpc(raw: Request): Promise<Response> {
   let req: Request;
   try {
-    assertDecodable(new URL(raw.url));
+    assertDecodable(new URL(raw.url), raw.headers);
     assertJsonBody(raw);
     req = await withBoundedBody(raw);
   } catch (e) {
