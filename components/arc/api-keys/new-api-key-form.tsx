@@ -10,12 +10,6 @@ import { TextField } from '../../ui/text-field';
 
 type Scope = 'read' | 'write' | 'admin';
 
-const SCOPE_HINTS: Record<Scope, string> = {
-  read: 'GET requests only.',
-  write: 'Reads and changes (create and delete clusters, projects…).',
-  admin: 'Everything a key can do, including cluster-admin kubeconfigs.',
-};
-
 export function NewApiKeyForm({
   regions,
   pending,
@@ -55,12 +49,11 @@ export function NewApiKeyForm({
         label="Access"
         value={scope}
         onChange={(e) => setScope(e.target.value as Scope)}
-        hint={SCOPE_HINTS[scope]}
         className="w-full sm:w-56"
       >
-        <option value="read">Read</option>
+        <option value="read">Read only (GET)</option>
         <option value="write">Read and write</option>
-        <option value="admin">Admin</option>
+        <option value="admin">Admin (also kubeconfigs)</option>
       </SelectField>
       {multiRegion && (
         <SelectField
