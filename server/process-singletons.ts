@@ -12,7 +12,8 @@ export type SingletonName =
   | 'api-key-usage'
   | 'api-key-blocks'
   | 'rate-limiters'
-  | 'identity-cache';
+  | 'identity-cache'
+  | 'session-tokens';
 
 const KEY = Symbol.for('meridian.process-singletons');
 

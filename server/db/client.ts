@@ -20,6 +20,8 @@ export function connect(url: string, max: number, role: DbRole) {
     name: 'db-role-span',
     query: {
       async $allOperations({ model, operation, args, query }) {
+        // Untraced requests (no tracer provider, or an unsampled parent) skip the span entirely.
+        if (!trace.getActiveSpan()?.isRecording()) return query(args);
         return tracer.startActiveSpan(`db ${model ?? 'raw'}.${operation}`, { kind: SpanKind.CLIENT }, async (span) => {
           span.setAttributes({
             'db.system': 'postgresql',
@@ -27,7 +29,7 @@ export function connect(url: string, max: number, role: DbRole) {
             'db.operation': operation,
             ...(model ? { 'db.collection': model } : {}),
           });
-          logger.debug({ db_role: role, model, operation }, 'query');
+          if (logger.isLevelEnabled('debug')) logger.debug({ db_role: role, model, operation }, 'query');
           try {
             return await query(args);
           } catch (e) {

@@ -5,7 +5,7 @@ import { disconnectAll } from '../db/client';
 import { primaryUrl } from '../db/topology';
 import { assertAuthSecret, env } from '../env';
 import { purgeExpiredIdempotencyKeys } from '../db/idempotency';
-import { logger } from '../telemetry/logger';
+import { flushLogs, logger } from '../telemetry/logger';
 
 const PURGE_EVERY_MS = 15 * 60_000;
 import { startWorkers } from './worker';
@@ -31,6 +31,7 @@ async function main(): Promise<void> {
     clearInterval(housekeeping);
     await workers.stop({ graceful: true });
     await disconnectAll();
+    await flushLogs();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());
@@ -39,5 +40,5 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   logger.fatal({ err: (err as Error).message }, 'workflow worker failed to start');
-  process.exit(1);
+  void flushLogs().finally(() => process.exit(1));
 });

@@ -1,6 +1,7 @@
 // The public REST API (/v1/…): the same procedures as tRPC, exposed by trpc-to-openapi from
 // each procedure's `openapi` meta. Errors leave as the contract's {"error": {…}} body.
-import { createOpenApiFetchHandler } from 'trpc-to-openapi';
+import { TRPCError } from '@trpc/server';
+import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { AppError, type ErrorBody } from '../../errors';
 import { createContext, type Context } from '../context';
 import { toAppError } from '../middleware/error-mapping';
@@ -10,6 +11,77 @@ import { failedRequest } from './service-route';
 
 export const REST_BASE = '/v1';
 
+const ORIGINAL_URL = Symbol('original url');
+
+/** The request as trpc-to-openapi's handler reads it: the URL without /v1, the body parsed. */
+function openApiRequest(req: Request, body: unknown, bodyError: unknown): Request {
+  const url = req.url.replace(`${new URL(req.url).origin}${REST_BASE}`, new URL(req.url).origin);
+  return new Proxy(req, {
+    get: (target, prop) => {
+      if (prop === 'url') return url;
+      if (prop === ORIGINAL_URL) return target.url;
+      if (prop === 'body') {
+        if (bodyError)
+          throw new TRPCError({ code: 'PARSE_ERROR', message: 'Failed to parse request body', cause: bodyError });
+        return body;
+      }
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
+type NodeHandler = ReturnType<typeof createOpenApiNodeHttpHandler>;
+type Out = { setHeader(k: string, v: string | string[]): void; statusCode?: number; end(body?: string): void };
+
+/**
+ * trpc-to-openapi's handler, made once: its fetch adapter rebuilds it (and its table of every
+ * procedure's path) on each request.
+ */
+let handler: NodeHandler | undefined;
+const openApiHandler = (): NodeHandler =>
+  (handler ??= createOpenApiNodeHttpHandler({
+    router: appRouter,
+    createContext: ({ req: r, res: out }: { req: Request; res: Out }): Context =>
+      createContext({
+        transport: 'rest',
+        method: r.method,
+        url: new URL((r as unknown as Record<symbol, string>)[ORIGINAL_URL] ?? r.url),
+        headers: r.headers,
+        setHeader: (k, v) => out.setHeader(k, v),
+      }),
+    responseMeta: ({ ctx, errors }: { ctx?: Context; errors: unknown[] }) => {
+      if (errors.length > 0) return { status: toAppError(errors[0]).status };
+      return ctx?.response.status ? { status: ctx.response.status } : {};
+    },
+  } as unknown as Parameters<typeof createOpenApiNodeHttpHandler>[0]));
+
+async function runOpenApi(req: Request): Promise<Response> {
+  let body: unknown;
+  let bodyError: unknown;
+  const type = req.headers.get('content-type') ?? '';
+  try {
+    const text = req.body ? await req.text() : '';
+    body = type.includes('application/json') ? JSON.parse(text) : text || undefined;
+  } catch (e) {
+    bodyError = e;
+  }
+  const headers = new Headers();
+  return new Promise<Response>((resolve) => {
+    const out: Out = {
+      setHeader: (k, v) => {
+        if (typeof v === 'string') headers.set(k, v);
+        else for (const one of v) headers.append(k, one);
+      },
+      end: (text) => resolve(new Response(text, { headers, status: out.statusCode })),
+    };
+    void (openApiHandler() as unknown as (req: unknown, res: Out) => Promise<void>)(
+      openApiRequest(req, body, bodyError),
+      out,
+    );
+  });
+}
+
 export async function handleRest(raw: Request): Promise<Response> {
   let req: Request;
   try {
@@ -18,23 +90,7 @@ export async function handleRest(raw: Request): Promise<Response> {
   } catch (e) {
     return failedRequest(raw, 'rest.refused', e);
   }
-  const res = await createOpenApiFetchHandler({
-    endpoint: REST_BASE,
-    router: appRouter,
-    req,
-    createContext: ({ req: r, res: out }: { req: Request; res: { setHeader(k: string, v: string): void } }): Context =>
-      createContext({
-        transport: 'rest',
-        method: r.method,
-        url: new URL(req.url),
-        headers: r.headers,
-        setHeader: (k, v) => out.setHeader(k, v),
-      }),
-    responseMeta: ({ ctx, errors }: { ctx?: Context; errors: unknown[] }) => {
-      if (errors.length > 0) return { status: toAppError(errors[0]).status };
-      return ctx?.response.status ? { status: ctx.response.status } : {};
-    },
-  } as unknown as Parameters<typeof createOpenApiFetchHandler>[0]);
+  const res = await runOpenApi(req);
 
   if (!res.headers.has('X-Request-Id')) {
     // Failed before any procedure ran (no such path, bad content type, unparsable JSON):

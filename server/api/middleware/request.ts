@@ -8,7 +8,7 @@ import { orgOf, type Identity, type OrgContext } from '../../auth/identity';
 import type { AppError } from '../../errors';
 import { newRequestId, withRegion } from '../../ids';
 import { regionRegistry } from '../../region/registry';
-import { tracer } from '../../telemetry/tracing';
+import { withSpan } from '../../telemetry/tracing';
 import type { Context, RegionContext } from '../context';
 import type { ApiKeyScope } from '../../api-keys/format';
 import type { AuditAction } from '../../audit/audit';
@@ -75,7 +75,7 @@ export async function requestMiddleware<R extends { ok: boolean }>({
   ctx.requestId = newRequestId(ctx.gatewayRegion);
   const route = meta?.openapi ? `${meta.openapi.method} ${meta.openapi.path}` : path;
 
-  return tracer.startActiveSpan(`${ctx.req.transport} ${route}`, async (span) => {
+  return withSpan(`${ctx.req.transport} ${route}`, async (span) => {
     let status = 200;
     let error: AppError | undefined;
     let resolutionSeconds: number | undefined;

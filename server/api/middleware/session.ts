@@ -2,26 +2,42 @@
 // tRPC, server actions, pages). The token names the user and the organization they act in;
 // platform role, membership, role and regions are read fresh from the database each time, so a
 // revoked membership or role takes effect on the next request, and a token older than the user's
-// session version (they signed out) is refused.
-import { decode } from 'next-auth/jwt';
+// session version (they signed out) is refused. Decrypting the token (HKDF + AES) is the costly
+// part of a session request, so tokens already decrypted are kept, until their own expiry.
+import { LRUCache } from 'lru-cache';
+import { decode, type JWT } from 'next-auth/jwt';
 import type { Identity } from '../../auth/identity';
 import { sessionSubject } from '../../auth/users';
 import { cachedLookup } from '../../auth/identity-cache';
 import { authSecret } from '../../env';
 import { cookieValue } from '../../net/cookies';
+import { processSingleton } from '../../process-singletons';
 import type { Context } from '../context';
 
 const COOKIES = ['__Secure-authjs.session-token', 'authjs.session-token'];
+
+/** Decrypted tokens by their cookie value (a forged value never decrypts, so it is never kept). */
+const decoded = () =>
+  processSingleton('session-tokens', () => new LRUCache<string, JWT>({ max: 10_000, ttl: 5 * 60_000 }));
+
+async function decodeToken(raw: string, salt: string): Promise<JWT | null> {
+  const cacheKey = `${salt}:${raw}`;
+  const hit = decoded().get(cacheKey);
+  if (hit) {
+    if (typeof hit.exp !== 'number' || hit.exp * 1000 > Date.now()) return hit;
+    decoded().delete(cacheKey);
+    return null;
+  }
+  const token = await decode({ token: raw, secret: authSecret(), salt }).catch(() => null);
+  if (token) decoded().set(cacheKey, token);
+  return token;
+}
 
 export async function sessionIdentity(ctx: Context): Promise<Identity | undefined> {
   for (const name of COOKIES) {
     const raw = cookieValue(ctx.req.headers, name);
     if (!raw) continue;
-    const token = await decode({
-      token: raw,
-      secret: authSecret(),
-      salt: name,
-    }).catch(() => null);
+    const token = await decodeToken(raw, name);
     if (!token?.uid || typeof token.uid !== 'string') return undefined;
     const uid = token.uid;
     const org = typeof token.org === 'string' ? token.org : null;

@@ -1,0 +1,50 @@
+// The hot-path benchmark's baseline (bench/hot-path.bench.ts): what a plain Next + Prisma app
+// does for "list my clusters" with an API key, outside Meridian's middleware: one key lookup and
+// one list query on the region's replica, JSON out. It is served to the benchmark only: the
+// process must be started with MERIDIAN_BENCH_TOKEN and the request must carry that token;
+// anyone else gets the same 404 as any unknown path.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { apiKeySecretMatches, parseApiKey } from '~/server/api-keys/format';
+import { replica } from '~/server/db/client';
+
+export const dynamic = 'force-dynamic';
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+export async function GET(req: Request): Promise<Response> {
+  const token = process.env.MERIDIAN_BENCH_TOKEN;
+  const given = req.headers.get('x-bench-token') ?? '';
+  if (!token || token.length < 32 || !timingSafeEqual(digest(given), digest(token))) {
+    return new Response('Not Found', { status: 404 });
+  }
+  const key = parseApiKey((req.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, ''));
+  const db = replica(key?.region ?? '');
+  if (!key || !db) return Response.json({ error: 'unauthenticated' }, { status: 401 });
+  const row = await db.apiKey.findUnique({ where: { prefix: key.prefix } });
+  if (!row || row.revokedAt || !apiKeySecretMatches(key.secret, row.secretHash)) {
+    return Response.json({ error: 'unauthenticated' }, { status: 401 });
+  }
+  const limit = Math.min(200, Math.max(1, Number(new URL(req.url).searchParams.get('limit') ?? 50)));
+  const rows = await db.cluster.findMany({
+    where: { orgId: row.orgId, region: row.region, status: { not: 'deleted' } },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: limit + 1,
+  });
+  return Response.json({
+    data: rows.slice(0, limit).map((c) => ({
+      id: c.id,
+      name: c.name,
+      region: c.region,
+      project_id: c.projectId,
+      template: c.template,
+      node_count: c.nodeCount,
+      version: c.version,
+      status: c.status,
+      status_reason: c.statusReason,
+      created_at: c.createdAt.toISOString(),
+      updated_at: c.updatedAt.toISOString(),
+      ready_at: c.readyAt?.toISOString() ?? null,
+    })),
+    next_cursor: rows.length > limit ? rows[limit - 1]!.id : null,
+  });
+}
