@@ -1,18 +1,7 @@
-// Next.js instrumentation hook, run once when the server starts: refuses to serve without an
-// AUTH_SECRET (a fallback secret would let anyone forge sessions), then starts OpenTelemetry's
-// Node SDK when an exporter is configured by the standard OTEL_* variables (default: none).
+// Next.js instrumentation hook, run once when the server starts. The Node.js work (refuse to
+// serve without AUTH_SECRET, start OpenTelemetry when configured) is in server/instrumentation-node.ts.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { assertAuthSecret } = await import('./server/env');
-  try {
-    assertAuthSecret();
-  } catch (e) {
-    console.error(`[meridian] ${(e as Error).message}`);
-    process.exit(1);
-  }
-  const exporter = process.env.OTEL_TRACES_EXPORTER ?? 'none';
-  if (exporter === 'none') return;
-  const { NodeSDK } = await import('@opentelemetry/sdk-node');
-  const sdk = new NodeSDK({ serviceName: process.env.OTEL_SERVICE_NAME ?? 'meridian' });
-  sdk.start();
+  const { registerNode } = await import('./server/instrumentation-node');
+  await registerNode();
 }

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { appServerCommand } from '../dev/app-server';
 import { ensureBuild } from '../dev/build';
+import { resetEnvCache } from '../server/env';
 import { prepareLocal, type LocalStack } from '../dev/local-stack';
 import { freePort, waitForHttp } from '../dev/ports';
 
@@ -19,6 +20,9 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-bench-'));
   fs.chmodSync(dir, 0o711);
   const port = await freePort();
+  // Its own embedded databases, whatever this process was pointed at before.
+  for (const v of ['DATABASE_URL', 'DATABASE_REPLICA_URLS', 'DATABASE_MIGRATION_URL']) delete process.env[v];
+  resetEnvCache();
   // Durable like the demo: with asynchronous commit the primary ships WAL only every
   // wal_writer_delay, and replicas would look 200 ms behind.
   const stack = await prepareLocal({ dataDir: dir, port, durable: true });

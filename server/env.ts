@@ -70,6 +70,10 @@ const schema = z.object({
    * the socket's peer and X-Forwarded-For is ignored (a client can write anything there).
    */
   MERIDIAN_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
+  /** Requests one gateway process runs at once; more wait (MERIDIAN_QUEUE_WAIT_MS), then get 503. */
+  MERIDIAN_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(256),
+  /** How long a request past MERIDIAN_MAX_IN_FLIGHT may wait for a slot before 503 overloaded. */
+  MERIDIAN_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /** Bearer token for GET /metrics; unset: only loopback clients may scrape. */
   METRICS_TOKEN: z.string().min(16).optional(),
   /** A replica further behind than this (bytes of WAL not yet replayed) serves no reads. */

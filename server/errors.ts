@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   primary_unavailable: 503,
+  overloaded: 503,
   region_unavailable: 503,
   workspace_moving: 503,
 } as const;

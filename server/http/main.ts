@@ -7,10 +7,35 @@
 import http from 'node:http';
 import next from 'next';
 import { assertAuthSecret, env } from '../env';
+import { newRequestId } from '../ids';
+import { metrics } from '../telemetry/metrics';
+import { Admission } from './admission';
 import { PEER_HEADER, trustPeerHeader } from '../net/client-address';
 import { isDecodable, MALFORMED_URL_HEADER, MALFORMED_URL_PATH } from '../net/url';
 
 const DRAIN_MS = 10_000;
+
+/** 503 for a request the gateway had no room for: retryable at once, says so. */
+function overloaded(res: http.ServerResponse): void {
+  const requestId = newRequestId(env().MERIDIAN_GATEWAY_REGION);
+  metrics.errors.inc({ code: 'overloaded', transport: 'http' });
+  res.writeHead(503, {
+    'Content-Type': 'application/json',
+    'Retry-After': '1',
+    'X-Request-Id': requestId,
+    'X-Region': env().MERIDIAN_GATEWAY_REGION,
+    'X-Region-Source': 'gateway',
+  });
+  res.end(
+    JSON.stringify({
+      error: {
+        code: 'overloaded',
+        message: 'this gateway is at capacity: retry in a moment',
+        request_id: requestId,
+      },
+    }),
+  );
+}
 
 async function main(): Promise<void> {
   assertAuthSecret();
@@ -20,6 +45,11 @@ async function main(): Promise<void> {
   await app.prepare();
   trustPeerHeader();
 
+  const admission = new Admission({
+    limit: e.MERIDIAN_MAX_IN_FLIGHT,
+    queueLimit: e.MERIDIAN_MAX_IN_FLIGHT * 4,
+    waitMs: e.MERIDIAN_QUEUE_WAIT_MS,
+  });
   const server = http.createServer((req, res) => {
     delete req.headers[PEER_HEADER];
     delete req.headers[MALFORMED_URL_HEADER];
@@ -29,7 +59,13 @@ async function main(): Promise<void> {
       req.headers[MALFORMED_URL_HEADER] = '1';
       req.url = MALFORMED_URL_PATH;
     }
-    void handle(req, res);
+    // Load balancers' probes are answered whatever the load: they must see a live process.
+    if (req.url === '/api/livez' || req.url === '/api/health') return void handle(req, res);
+    void admission.acquire().then((admitted) => {
+      if (!admitted) return overloaded(res);
+      res.once('close', () => admission.release());
+      void handle(req, res);
+    });
   });
   // Slow clients can't hold connections open forever.
   server.headersTimeout = 20_000;
