@@ -4,6 +4,7 @@
 // and an empty route handler (the framework's floor). autocannon, 50 connections, interleaved
 // rounds on one server (2 cores shared with the load generator), medians of the rounds.
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import autocannon from 'autocannon';
 import { encode } from 'next-auth/jwt';
 import pg from 'pg';
@@ -12,6 +13,8 @@ import { type Benchmark, type BenchResult } from './lib';
 import { startBenchServer } from './server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+/** Memory soak at full load (issue 13: 5 minutes); BENCH_SOAK_SECONDS=0 skips it. */
+const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 50;
 
@@ -28,19 +31,34 @@ interface Round {
   errors: number;
 }
 
-async function fire(base: string, t: Target, seconds: number): Promise<Round> {
+async function fire(
+  base: string,
+  t: Target,
+  seconds: number,
+  connections = CONNECTIONS,
+): Promise<Round & { p95: number }> {
   const r = await autocannon({
     url: `${base}${t.path}`,
-    connections: CONNECTIONS,
+    connections,
     duration: seconds,
     headers: t.headers,
   });
   return {
     rps: r.requests.average,
     p50: r.latency.p50,
+    p95: (r.latency as unknown as Record<string, number>).p97_5 ?? r.latency.p99,
     p99: r.latency.p99,
     errors: r.errors + r.non2xx,
   };
+}
+
+/** Resident memory of a process, in MB. */
+function rssMb(pid: number): number {
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
+  return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -158,6 +176,80 @@ const bench: Benchmark = {
         },
         note: 'goal: REST and tRPC lists ≥ 1.1× the baseline',
       });
+
+      // Fan-out: globex (three regions) lists every region at once vs one region, same session.
+      const bobRow = await (async () => {
+        const db = new pg.Client({ connectionString: stack.appEnv.DATABASE_URL });
+        await db.connect();
+        try {
+          return (
+            await db.query<{ id: string; org_id: string }>(
+              `SELECT u.id, m.org_id FROM users u JOIN memberships m ON m.user_id = u.id
+                JOIN organizations o ON o.id = m.org_id WHERE u.email = 'bob@globex.test' AND o.slug = 'globex'`,
+            )
+          ).rows[0]!;
+        } finally {
+          await db.end();
+        }
+      })();
+      const bobJwt = await encode({
+        token: { uid: bobRow.id, org: bobRow.org_id, sub: bobRow.id, sv: 0 },
+        secret: stack.appEnv.AUTH_SECRET!,
+        salt,
+      });
+      const bobCookie = `${salt}=${bobJwt}`;
+      const global = `localhost:${new URL(srv.baseUrl).port}`;
+      const fanOut: Target = {
+        name: 'fan-out',
+        path: '/v1/compute/clusters?limit=50',
+        headers: { host: global, cookie: bobCookie },
+      };
+      const single: Target = {
+        name: 'single region',
+        path: '/v1/compute/clusters?limit=50',
+        headers: { host: global, cookie: bobCookie, 'x-region': 'sfo1' },
+      };
+      await fire(srv.baseUrl, fanOut, 2, 8);
+      const fo = await fire(srv.baseUrl, fanOut, SECONDS, 8);
+      const sr = await fire(srv.baseUrl, single, SECONDS, 8);
+      results.push({
+        name: 'fan-out over 3 regions vs one region (8 connections, session)',
+        figures: {
+          fan_out_p50_ms: fo.p50,
+          fan_out_p97_5_ms: fo.p95,
+          single_p50_ms: sr.p50,
+          single_p97_5_ms: sr.p95,
+          p97_5_ratio: ratio(fo.p95, sr.p95),
+        },
+        note: 'goal: fan-out p95 ≤ 1.5× single-region (autocannon reports p97.5, used here)',
+      });
+      const hundred = await fire(srv.baseUrl, fanOut, SECONDS, 100);
+      results.push({
+        name: '100 fan-out lists in flight at once',
+        figures: {
+          req_per_s: Math.round(hundred.rps),
+          p50_ms: hundred.p50,
+          p97_5_ms: hundred.p95,
+          p99_ms: hundred.p99,
+          errors: hundred.errors,
+        },
+      });
+
+      if (SOAK_SECONDS > 0) {
+        const before = rssMb(srv.pid);
+        const soak = await fire(srv.baseUrl, targets[1]!, SOAK_SECONDS);
+        const after = rssMb(srv.pid);
+        results.push({
+          name: `soak: REST list at ${CONNECTIONS} connections for ${SOAK_SECONDS} s`,
+          figures: {
+            rss_start_mb: before,
+            rss_end_mb: after,
+            req_per_s: Math.round(soak.rps),
+            p99_ms: soak.p99,
+            errors: soak.errors,
+          },
+        });
+      }
     } finally {
       await srv.stop();
     }

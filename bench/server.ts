@@ -13,6 +13,8 @@ import { freePort, waitForHttp } from '../dev/ports';
 export interface BenchServer {
   baseUrl: string;
   stack: LocalStack;
+  /** The app server's process ID (for its memory use). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   return {
     baseUrl,
     stack,
+    pid: server.pid!,
     stop: async () => {
       server.kill('SIGTERM');
       await new Promise((r) => server.once('exit', r));

@@ -1,0 +1,61 @@
+// The request middleware alone, in process: what every request pays before and after its
+// procedure (request ID, registry, authentication, access and scope checks, region, headers,
+// span when tracing, metrics, log line), with a trivial procedure and no database.
+import { createContext } from '../server/api/context';
+import { requestMiddleware } from '../server/api/middleware/request';
+import { processSingleton } from '../server/process-singletons';
+import { RegionRegistry } from '../server/region/registry';
+import { summarize, type Benchmark } from './lib';
+
+const N = 200_000;
+
+const bench: Benchmark = {
+  name: 'middleware',
+  async run() {
+    // The registry as a gateway holds it once loaded (no database involved).
+    const registry = new RegionRegistry(
+      ['sfo1', 'lax1', 'ams1'].map((code) => ({
+        code,
+        label: code,
+        country: 'US',
+        timezone: 'UTC',
+        provider: 'x',
+        status: 'active' as const,
+        baseUrl: `http://${code}.localhost`,
+        isPrimary: code === 'sfo1',
+      })),
+    );
+    processSingleton('region-registry', () => ({ current: registry }));
+    const headers = new Headers({ host: 'sfo1.localhost:3000', 'x-region': 'sfo1' });
+    const url = new URL('http://sfo1.localhost:3000/v1/ping');
+    const once = () => {
+      const ctx = createContext({ transport: 'rest', method: 'GET', url, headers, setHeader: () => {} });
+      return requestMiddleware({
+        ctx,
+        meta: { access: 'public' },
+        path: 'system.ping',
+        type: 'query',
+        getRawInput: async () => undefined,
+        next: async () => ({ ok: true }),
+      });
+    };
+    for (let i = 0; i < 20_000; i++) await once();
+    const samples: number[] = [];
+    const t0 = performance.now();
+    for (let i = 0; i < N; i++) {
+      const t = performance.now();
+      await once();
+      samples.push((performance.now() - t) * 1000);
+    }
+    const total = (performance.now() - t0) / 1000;
+    return [
+      {
+        name: `requestMiddleware around a trivial procedure, ${N} calls (µs)`,
+        figures: { ...summarize(samples, 'us'), calls_per_s: Math.round(N / total) },
+        note: 'LOG_LEVEL=warn in benchmarks: the per-request log line is measured by the HTTP benchmarks with logging on',
+      },
+    ];
+  },
+};
+
+export default bench;
