@@ -51,6 +51,17 @@ test.describe('hostile input', () => {
     expect(res.headers()['x-request-id']).toBe(body.error.request_id);
   });
 
+  test('the bare API root answers with the contract too (a fuzz finding: /v1/x/.. normalizes to /v1/)', async ({
+    request,
+  }) => {
+    for (const path of ['/v1', '/v1/', '/v1/workflow-runs/..']) {
+      const res = await request.get(path);
+      expect(res.status(), path).toBe(404);
+      expect(((await res.json()) as ErrorOut).error.code).toBe('not_found');
+      expect(res.headers()['x-request-id']).toMatch(/^req_/);
+    }
+  });
+
   test('6: bodies over the limit are 413, declared or streamed', async ({ request, baseURL }) => {
     const big = await request.post('/v1/projects', {
       headers: { authorization: `Bearer ${acmeKey()}` },

@@ -22,7 +22,14 @@ export const SESSION_MAX_AGE = 12 * 60 * 60;
 
 export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() => ({
   secret: authSecret(),
-  trustHost: true, // behind `next start` the Host header names the gateway
+  trustHost: true, // behind our server the Host header names the gateway
+  // A wrong password is an expected outcome (audited, rate-limited), not a server error.
+  logger: {
+    error(error: Error) {
+      if (error.name === 'CredentialsSignin' || error.name === 'RateLimited') return;
+      console.error(error);
+    },
+  },
   session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE },
   pages: { signIn: '/sign-in' },
   providers: [
