@@ -12,7 +12,10 @@ export type SingletonName =
   | 'api-key-usage'
   | 'api-key-blocks'
   | 'rate-limiters'
-  | 'identity-cache';
+  | 'identity-cache'
+  | 'region-traffic'
+  | 'lag-debounce'
+  | 'lag-sampler';
 
 const KEY = Symbol.for('meridian.process-singletons');
 
