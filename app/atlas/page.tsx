@@ -1,5 +1,6 @@
 // /atlas: every region's health, lag and traffic, live, for operators.
 import type { Metadata } from 'next';
+import { LagHistory } from '~/components/atlas/lag-history';
 import { RegionDashboard } from '~/components/atlas/region-dashboard';
 import { PageHeader } from '~/components/ui/page-header';
 
@@ -16,6 +17,7 @@ export default function AtlasHome() {
         description="Each region’s replica, the primary and this gateway’s traffic over the last 5 minutes, live."
       />
       <RegionDashboard />
+      <LagHistory />
     </div>
   );
 }
