@@ -7,6 +7,7 @@ import { ErrorAlert } from '../ui/error-alert';
 import { SkeletonRows } from '../ui/skeleton';
 import { noticeWarning } from '../ui/styles';
 import { RegionCard } from './region-card';
+import { RegionStatusForm } from './region-status-form';
 
 export const DASHBOARD_POLL_MS = 2_000;
 
@@ -32,7 +33,9 @@ export function RegionDashboard() {
       )}
       <div className="grid gap-4 lg:grid-cols-2 2xl:grid-cols-3">
         {regions.data.data.map((r) => (
-          <RegionCard key={r.code} region={r} />
+          <RegionCard key={r.code} region={r}>
+            <RegionStatusForm code={r.code} status={r.status} />
+          </RegionCard>
         ))}
       </div>
     </div>

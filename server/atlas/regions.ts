@@ -7,6 +7,8 @@ import { env } from '../env';
 import { ensureHealthMonitor, primaryHealth, replicaHealth } from '../db/health';
 import { replicaRegions } from '../db/topology';
 import { regionByCode, regionRegistry } from '../region/registry';
+import { setRegionStatus, type RegionStatus } from '../region/status';
+import type { DataRequest } from '../db/request-state';
 import type { RegionRow } from '../region/repository';
 import { regionTraffic, WINDOW_SECONDS, type TrafficSummary } from '../telemetry/region-traffic';
 import { ensureLagDebounce, lagRun } from './lag-debounce';
@@ -163,4 +165,14 @@ export async function regionOverview(code: string): Promise<RegionOverview> {
   const region = await regionByCode(code);
   await ready();
   return overview(region, Date.now());
+}
+
+/** An operator sets a region's status (audited, every gateway reloads); answers the region's new view. */
+export async function updateRegionStatus(
+  req: DataRequest,
+  actorId: string,
+  input: { code: string; status: RegionStatus; reason: string },
+): Promise<RegionOverview> {
+  await setRegionStatus(req, actorId, input);
+  return regionOverview(input.code);
 }

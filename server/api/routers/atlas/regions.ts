@@ -1,6 +1,7 @@
 // Atlas: the regions as operators see them, live (health, debounced lag, the gateway's traffic).
 import { z } from 'zod';
-import { regionOverview, regionsOverview } from '../../../atlas/regions';
+import { regionOverview, regionsOverview, updateRegionStatus } from '../../../atlas/regions';
+import { REGION_STATUS_AUDIT_ACTION } from '../../../region/status';
 import { pageInput } from '../../schemas';
 import { operatorProcedure, router } from '../../trpc';
 
@@ -65,4 +66,25 @@ export const atlasRegionsRouter = router({
     .input(z.object({ code: z.string() }))
     .output(RegionOverview)
     .query(({ input }) => regionOverview(input.code)),
+
+  update: operatorProcedure
+    .meta({
+      region: 'gateway',
+      audit: REGION_STATUS_AUDIT_ACTION,
+      openapi: {
+        method: 'PATCH',
+        path: '/atlas/regions/{code}',
+        summary: 'Set a region’s status (active, draining, down), with a required reason; audited',
+        tags: ['atlas'],
+      },
+    })
+    .input(
+      z.object({
+        code: z.string(),
+        status: z.enum(['active', 'draining', 'down']),
+        reason: z.string().trim().min(1, 'say why').max(500),
+      }),
+    )
+    .output(RegionOverview)
+    .mutation(({ ctx, input }) => updateRegionStatus(ctx, ctx.identity.userId, input)),
 });
