@@ -115,3 +115,55 @@ describe('PATCH /v1/atlas/regions/{code}', () => {
     expect(trail.map((e) => (e.metadata as { to: string }).to)).toEqual(['draining', 'down', 'active']);
   });
 });
+
+type AuditPage = {
+  data: {
+    id: string;
+    action: string;
+    actor: { email: string } | null;
+    target_id: string | null;
+    created_at: string;
+    request_id: string | null;
+  }[];
+  next_cursor: string | null;
+};
+
+describe('GET /v1/atlas/audit', () => {
+  const get = (q: string, cookie = ops) =>
+    rest<AuditPage & ErrorOut>('GET', `/v1/atlas/audit${q}`, { headers: { cookie } });
+
+  it('filters by actor (email or ID), action (exact or prefix*) and time, newest first', async () => {
+    const byEmail = await get('?actor=ops@meridian.test&action=operator.region.set_status');
+    expect(byEmail.status).toBe(200);
+    expect(byEmail.body.data.map((e) => e.target_id)).toEqual(['lax1', 'lax1', 'lax1']);
+    expect(
+      byEmail.body.data.every((e) => e.actor?.email === 'ops@meridian.test' && e.request_id?.startsWith('req_')),
+    ).toBe(true);
+    const times = byEmail.body.data.map((e) => e.created_at);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect((await get(`?actor=${opsId}&action=operator.*`)).body.data).toHaveLength(3);
+    expect((await get('?actor=bob@globex.test&action=operator.*')).body.data).toHaveLength(0);
+    const future = new Date(Date.now() + 60_000).toISOString();
+    expect((await get(`?from=${encodeURIComponent(future)}`)).body.data).toHaveLength(0);
+    expect((await get(`?to=${encodeURIComponent(future)}&action=operator.*`)).body.data).toHaveLength(3);
+    expect((await get('?from=yesterday')).status).toBe(400);
+  });
+
+  it('pages with a cursor without skipping or repeating', async () => {
+    const whole = (await get('?limit=200')).body.data.map((e) => e.id);
+    expect(whole.length).toBeGreaterThanOrEqual(3);
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: AuditPage } = await get(`?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      paged.push(...page.body.data.map((e) => e.id));
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    expect(paged).toEqual(whole);
+    expect((await get('?cursor=garbage')).status).toBe(400);
+  });
+
+  it('refuses customers', async () => {
+    expect((await get('', bob)).status).toBe(403);
+  });
+});
