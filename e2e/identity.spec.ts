@@ -74,8 +74,8 @@ test('bob switches between globex and acme', async ({ page }) => {
 
 test('ops signs in to Atlas', async ({ page }) => {
   await signIn(page, 'ops@meridian.test', '/atlas');
-  await expect(page.getByRole('heading', { name: 'Platform operations' })).toBeVisible();
-  await expect(page.getByRole('table').getByRole('row')).toHaveCount(4);
+  await expect(page.getByRole('heading', { name: 'Region health' })).toBeVisible();
+  await expect(page.getByTestId('region-card')).toHaveCount(3);
   await page.mouse.move(0, 500);
   await page.screenshot({ path: 'e2e/.artifacts/atlas-ops.png', fullPage: true, animations: 'disabled' });
 });

@@ -88,6 +88,12 @@ const schema = z.object({
   BOOKMARK_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(100),
   /** Health probes of the primary and every replica run this often (±20% jitter). */
   HEALTH_PROBE_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+  /** Atlas calls a replica lagging only after this many consecutive probes over a lag limit. */
+  ATLAS_LAG_SAMPLES: z.coerce.number().int().min(1).max(100).default(3),
+  /** Interval of the lag-history sampler (one process per deployment samples; see server/atlas/lag-sampler.ts). */
+  ATLAS_SAMPLE_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+  /** false: this process never samples (another one does). */
+  ATLAS_SAMPLER: z.enum(['on', 'off']).default('on'),
   /** Retry-After (seconds) sent with 503 primary_unavailable. */
   PRIMARY_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).default(5),
   /** How long each simulated provisioning step of a workflow run takes (demo and tests run fast). */

@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   conflict: 409,
   insufficient_capacity: 409,
+  region_draining: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   wrong_region: 421,

@@ -13,7 +13,10 @@ export type SingletonName =
   | 'api-key-blocks'
   | 'rate-limiters'
   | 'identity-cache'
-  | 'session-tokens';
+  | 'session-tokens'
+  | 'region-traffic'
+  | 'lag-debounce'
+  | 'lag-sampler';
 
 const KEY = Symbol.for('meridian.process-singletons');
 

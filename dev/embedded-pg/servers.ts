@@ -370,6 +370,9 @@ export class EmbeddedTopology {
         const all = `${attrs} NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS PASSWORD ${c.escapeLiteral(password)}`;
         await c.query(`${exists ? 'ALTER' : 'CREATE'} ROLE ${id} WITH ${all}`);
       }
+      // Atlas' lag sampler reads pg_stat_replication, whose lag columns only members of
+      // pg_read_all_stats see (without it they read NULL): a read-only statistics role.
+      await c.query(`GRANT pg_read_all_stats TO ${APP_ROLE}`);
       // What a non-superuser needs for a base backup (PostgreSQL's documented grant); the slot
       // functions need only the REPLICATION attribute.
       await c.query(

@@ -1,4 +1,6 @@
 // The app router: one sub-router per area, plus a server-side caller.
+import { atlasAuditRouter } from './routers/atlas/audit';
+import { atlasHistoryRouter } from './routers/atlas/history';
 import { atlasRegionsRouter } from './routers/atlas/regions';
 import { apiKeysRouter } from './routers/api-keys';
 import { clustersRouter } from './routers/clusters';
@@ -24,7 +26,7 @@ export const appRouter = router({
   compute: router({ clusters: clustersRouter, templates: templatesRouter }),
   notifications: notificationsRouter,
   workflowRuns: workflowRunsRouter,
-  atlas: router({ regions: atlasRegionsRouter }),
+  atlas: router({ regions: atlasRegionsRouter, history: atlasHistoryRouter, audit: atlasAuditRouter }),
 });
 
 export type AppRouter = typeof appRouter;

@@ -152,6 +152,10 @@ const CASES: Record<string, (api: Caller) => Promise<void>> = {
   },
 };
 
+function appRouterProcedures() {
+  return appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>;
+}
+
 function procedures(access: RouteMeta['access']): string[] {
   const all = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: RouteMeta } }>;
   return Object.entries(all)
@@ -216,15 +220,33 @@ describe('BOLA: every Arc procedure', () => {
   });
 });
 
+/** A valid input for each operator procedure, so its 403 is for the caller, not the input. */
+const OPERATOR_INPUTS: Record<string, unknown> = {
+  'atlas.regions.list': {},
+  'atlas.regions.get': { code: 'sfo1' },
+  'atlas.regions.update': { code: 'sfo1', status: 'draining', reason: 'a customer tries' },
+  'atlas.history.get': { window: '1h' },
+  'atlas.audit.list': { action: 'operator.*', limit: 10 },
+};
+
 describe('Atlas refuses customers', () => {
+  it('has a valid input for every operator procedure (a new one without one fails)', () => {
+    expect(procedures('operator').filter((p) => !(p in OPERATOR_INPUTS))).toEqual([]);
+  });
+
   it.each(procedures('operator'))('%s → 403 forbidden for an org admin', async (path) => {
     const cookie = await sessionCookie(fx.acme.adminId, fx.acme.orgId);
-    const { api } = callerFor({ headers: { cookie, 'x-region': 'sfo1' } });
+    const isMutation = appRouterProcedures()[path]?._def.type === 'mutation';
+    const { api } = callerFor({ method: isMutation ? 'POST' : 'GET', headers: { cookie, 'x-region': 'sfo1' } });
     const [group, ...rest] = path.split('.');
     let fn: unknown = (api as unknown as Record<string, unknown>)[group!];
     for (const part of rest) fn = (fn as Record<string, unknown>)[part];
-    const err = await (fn as (i: unknown) => Promise<unknown>)({ code: 'sfo1' }).catch((e: unknown) => e);
+    const err = await (fn as (i: unknown) => Promise<unknown>)(OPERATOR_INPUTS[path]).catch((e: unknown) => e);
     expect(code(err)).toBe('forbidden');
+  });
+
+  it('a customer’s refused region change changed nothing', async () => {
+    expect((await primary().region.findUniqueOrThrow({ where: { code: 'sfo1' } })).status).toBe('active');
   });
 });
 

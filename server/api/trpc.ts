@@ -80,4 +80,13 @@ export const orgAdminProcedure = orgProcedure.use(({ ctx, next }) => {
 });
 
 /** Platform operators only (Atlas), refused before any routing or database work. */
-export const operatorProcedure = t.procedure.meta({ access: 'operator' }).use(withRequest);
+export const operatorProcedure = t.procedure
+  .meta({ access: 'operator' })
+  .use(withRequest)
+  .use(({ ctx, next }) => {
+    // The request middleware refused everyone else already; this tells the types.
+    if (ctx.identity.kind !== 'session' || !ctx.identity.platformOperator) {
+      throw new AppError('forbidden', 'Atlas is for platform operators');
+    }
+    return next({ ctx: { identity: ctx.identity as Session } });
+  });

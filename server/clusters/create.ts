@@ -37,7 +37,13 @@ export function invalidField(path: string, message: string): AppError {
 
 export async function createCluster(req: DataRequest, who: ClusterRequester, input: CreateClusterInput) {
   const { org, region } = who;
-  if ((await regionRegistry()).get(region)?.status === 'down') {
+  const status = (await regionRegistry()).get(region)?.status;
+  if (status === 'draining') {
+    throw new AppError('region_draining', `${region} is draining: it takes no new clusters; choose another region`, {
+      extra: { region },
+    });
+  }
+  if (status === 'down') {
     throw new AppError('region_unavailable', `${region} is down: nothing was created, retry later`, {
       retryAfter: 60,
     });

@@ -33,8 +33,12 @@ export interface PrimaryHealth {
   error?: string;
 }
 
+/** Called after every probe of a replica (Atlas debounces lag from it). */
+export type ReplicaProbeListener = (health: ReplicaHealth) => void;
+
 interface State {
   startedAt: number;
+  listeners?: Set<ReplicaProbeListener>;
   primary: PrimaryHealth;
   replicas: Map<string, ReplicaHealth>;
   pools: Map<string, pg.Pool>;
@@ -140,6 +144,14 @@ async function probeReplica(region: string): Promise<void> {
   metrics.replicaServing.set({ region }, next.status === 'healthy' ? 1 : 0);
   if (next.lagBytes !== undefined) metrics.replicaLagBytes.set({ region }, next.lagBytes);
   if (next.lagSeconds !== undefined) metrics.replicaLagSeconds.set({ region }, next.lagSeconds);
+  for (const listener of state().listeners ?? []) listener(next);
+}
+
+/** Registers `listener` for every replica probe from now on; returns the unregister function. */
+export function onReplicaProbe(listener: ReplicaProbeListener): () => void {
+  const s = state();
+  (s.listeners ??= new Set()).add(listener);
+  return () => s.listeners?.delete(listener);
 }
 
 /** One round of probes (primary first: replica lag is measured against its position). */

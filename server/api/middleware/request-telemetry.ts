@@ -3,6 +3,7 @@
 import type { AppError } from '../../errors';
 import { logger } from '../../telemetry/logger';
 import { metrics } from '../../telemetry/metrics';
+import { recordRegionRequest } from '../../telemetry/region-traffic';
 import { SpanStatusCode, type Span } from '../../telemetry/tracing';
 import type { Context } from '../context';
 
@@ -38,6 +39,8 @@ export function recordRequest(ctx: Context, span: Span, o: RequestOutcome): void
     { route: o.route, method: ctx.req.method, status: String(o.status) },
     o.latencyMs / 1000,
   );
+  // Atlas' per-region window: anything but GET/HEAD is a write (it crosses to the primary).
+  recordRegionRequest(region, /^(GET|HEAD)$/i.test(ctx.req.method) ? 'read' : 'write', o.status, o.latencyMs);
   if (o.error?.code === 'internal_error') {
     logger.error({ request_id: ctx.requestId, err: o.error.cause }, 'unhandled error');
   }

@@ -21,7 +21,13 @@ import { RegionPicker } from './region-picker';
 import { TemplatePicker } from './template-picker';
 import { useClusterDraft } from './use-cluster-draft';
 
-const REGION_ERRORS = ['region_required', 'region_not_allowed', 'invalid_region', 'insufficient_capacity'];
+const REGION_ERRORS = [
+  'region_required',
+  'region_not_allowed',
+  'invalid_region',
+  'insufficient_capacity',
+  'region_draining',
+];
 
 export function ClusterCreateForm({
   regions,

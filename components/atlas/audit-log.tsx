@@ -1,0 +1,120 @@
+'use client';
+// The audit log: who did what, when, from which request; filtered by actor, action and time,
+// a page at a time (newest first).
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTRPC } from '../trpc-provider';
+import { DataTable } from '../ui/data-table';
+import { ErrorAlert } from '../ui/error-alert';
+import { LoadMore } from '../ui/load-more';
+import { SkeletonRows } from '../ui/skeleton';
+import { TextField } from '../ui/text-field';
+import { btnSecondary, card } from '../ui/styles';
+
+interface Filters {
+  actor: string;
+  action: string;
+  from: string;
+  to: string;
+}
+
+const EMPTY: Filters = { actor: '', action: '', from: '', to: '' };
+
+/** A datetime-local value (the browser's local time) as an ISO instant, or undefined. */
+function instant(local: string): string | undefined {
+  if (!local) return undefined;
+  const d = new Date(local);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
+function describe(metadata: Record<string, unknown>): string {
+  if (typeof metadata.reason === 'string' && metadata.to)
+    return `${metadata.from} → ${metadata.to}: “${metadata.reason}”`;
+  const parts = Object.entries(metadata)
+    .filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+    .map(([k, v]) => `${k}: ${String(v)}`);
+  return parts.join(', ');
+}
+
+export function AuditLog() {
+  const trpc = useTRPC();
+  const [draft, setDraft] = useState<Filters>(EMPTY);
+  const [applied, setApplied] = useState<Filters>(EMPTY);
+  const input = {
+    limit: 50,
+    ...(applied.actor ? { actor: applied.actor } : {}),
+    ...(applied.action ? { action: applied.action } : {}),
+    ...(instant(applied.from) ? { from: instant(applied.from) } : {}),
+    ...(instant(applied.to) ? { to: instant(applied.to) } : {}),
+  };
+  const list = useInfiniteQuery(
+    trpc.atlas.audit.list.infiniteQueryOptions(input, {
+      getNextPageParam: (last) => last.next_cursor ?? undefined,
+      refetchInterval: 10_000,
+    }),
+  );
+  const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
+  const set = (k: keyof Filters) => (e: React.ChangeEvent<HTMLInputElement>) =>
+    setDraft((d) => ({ ...d, [k]: e.target.value }));
+
+  return (
+    <div className="space-y-4">
+      <form
+        aria-label="Filter the audit log"
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setApplied(draft);
+        }}
+      >
+        <TextField label="Actor" compact value={draft.actor} onChange={set('actor')} placeholder="email or usr_…" />
+        <TextField label="Action" compact value={draft.action} onChange={set('action')} placeholder="e.g. operator.*" />
+        <TextField label="From" compact type="datetime-local" value={draft.from} onChange={set('from')} />
+        <TextField label="To" compact type="datetime-local" value={draft.to} onChange={set('to')} />
+        <button type="submit" className={btnSecondary}>
+          Apply filters
+        </button>
+        <button
+          type="button"
+          className={btnSecondary}
+          onClick={() => {
+            setDraft(EMPTY);
+            setApplied(EMPTY);
+          }}
+        >
+          Clear
+        </button>
+      </form>
+      {list.isError && <ErrorAlert>The audit log could not be read: {list.error.message}</ErrorAlert>}
+      {list.isPending && <SkeletonRows rows={5} label="Loading the audit log…" />}
+      {list.data && (
+        <div className={card}>
+          <DataTable
+            caption="Audit events, newest first"
+            rows={rows}
+            rowKey={(e) => e.id}
+            rowData={(e) => ({ 'data-testid': 'audit-row', 'data-action': e.action })}
+            empty="No audit events match these filters."
+            columns={[
+              {
+                header: 'When (UTC)',
+                className: 'whitespace-nowrap font-mono text-xs',
+                cell: (e) => e.created_at.replace('T', ' ').slice(0, 19),
+              },
+              { header: 'Actor', cell: (e) => e.actor?.email ?? '—' },
+              { header: 'Action', className: 'font-mono text-xs', cell: (e) => e.action },
+              {
+                header: 'Target',
+                className: 'font-mono text-xs',
+                cell: (e) => `${e.target_type}${e.target_id ? ` ${e.target_id}` : ''}`,
+              },
+              { header: 'Details', cell: (e) => describe(e.metadata) },
+              { header: 'Request', className: 'font-mono text-xs', cell: (e) => e.request_id ?? '—' },
+            ]}
+          />
+        </div>
+      )}
+      <LoadMore query={list} />
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+// Atlas: ops watches every region's health and the lag history, drains a region with a reason
+// (the card says so, the audit log records it), and sets it back to active. Screenshots at a
+// wide desktop and at the 1280×720 wall screen.
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './sign-in';
+
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `e2e/.artifacts/${name}.png`, fullPage: true, animations: 'disabled' });
+
+const REGION = 'ams1';
+
+async function setStatus(page: Page, status: string, reason: string) {
+  const card = page.locator(`[data-testid="region-card"][data-region="${REGION}"]`);
+  await card.getByLabel(`New status of ${REGION}`).selectOption(status);
+  await card.getByLabel(`Reason for ${REGION}`).fill(reason);
+  await card.getByRole('button', { name: 'Set status' }).click();
+  await expect(card.getByTestId('region-status')).toHaveText(status);
+  return card;
+}
+
+test('ops sees three live region cards and the lag history, drains a region with a reason, and restores it', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await signIn(page, 'ops@meridian.test', '/atlas');
+  await expect(page.getByRole('heading', { name: 'Region health' })).toBeVisible();
+  const cards = page.getByTestId('region-card');
+  await expect(cards).toHaveCount(3);
+  for (const code of ['sfo1', 'lax1', 'ams1']) {
+    const card = page.locator(`[data-testid="region-card"][data-region="${code}"]`);
+    await expect(card.getByTestId('replica-state')).toHaveText('healthy');
+    await expect(card.getByTestId('lag-bytes')).not.toHaveText('unknown');
+  }
+  // Live: the "updated" line moves without a reload.
+  const updated = page.getByText(/^Live: updated/);
+  const first = await updated.textContent();
+  await expect(updated).not.toHaveText(first!, { timeout: 5_000 });
+
+  // The history (the sampler writes every 5 s): lines for the replicas, the limit drawn.
+  const lagChart = page.getByTestId('chart-lag-seconds');
+  await expect(lagChart).toBeVisible({ timeout: 20_000 });
+  await expect(lagChart.locator('.recharts-line path').first()).toBeAttached(); // flat at 0 when all is well
+  await expect(lagChart.getByText(/^limit /)).toBeVisible();
+  await page.getByRole('radio', { name: '1h' }).click();
+  await expect(page.getByRole('radio', { name: '1h' })).toHaveAttribute('aria-checked', 'true');
+  await expect(lagChart).toBeVisible();
+  await shot(page, 'atlas-dashboard-desktop');
+
+  try {
+    const card = await setStatus(page, 'draining', 'e2e: rack maintenance');
+    await expect(card.getByTestId('region-reasons')).toContainText('Draining');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await shot(page, 'atlas-dashboard-1280x720-draining');
+
+    await page.getByRole('navigation', { name: 'Atlas' }).getByRole('link', { name: 'Audit log' }).click();
+    await expect(page).toHaveURL(/\/atlas\/audit$/);
+    const row = page.getByTestId('audit-row').filter({ hasText: 'e2e: rack maintenance' }).first();
+    await expect(row).toContainText('operator.region.set_status');
+    await expect(row).toContainText('ops@meridian.test');
+    await expect(row).toContainText('active → draining');
+    await page.getByLabel('Action').fill('operator.*');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(page.getByTestId('audit-row').first()).toContainText('operator.region.set_status');
+    await shot(page, 'atlas-audit-1280x720');
+
+    await page.getByRole('navigation', { name: 'Atlas' }).getByRole('link', { name: 'Regions' }).click();
+    const restored = await setStatus(page, 'active', 'e2e: maintenance done');
+    await expect(restored.getByTestId('region-reasons')).toHaveCount(0);
+  } finally {
+    // Leave the region active for the other journeys whatever happened above.
+    await page.request.patch(`/v1/atlas/regions/${REGION}`, {
+      data: { status: 'active', reason: 'e2e cleanup' },
+      headers: { origin: new URL(page.url()).origin },
+    });
+  }
+});

@@ -1,0 +1,42 @@
+// Atlas: the audit log (who did what, when, from which request), filtered and paged.
+import { z } from 'zod';
+import { listAudit } from '../../../atlas/audit';
+import { pageInput } from '../../schemas';
+import { operatorProcedure, router } from '../../trpc';
+
+const AuditEvent = z.object({
+  id: z.string(),
+  action: z.string(),
+  actor: z.object({ id: z.string(), email: z.string() }).nullable(),
+  target_type: z.string(),
+  target_id: z.string().nullable(),
+  org_id: z.string().nullable(),
+  region: z.string().nullable(),
+  request_id: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+});
+
+export const atlasAuditRouter = router({
+  list: operatorProcedure
+    .meta({
+      region: 'gateway',
+      openapi: {
+        method: 'GET',
+        path: '/atlas/audit',
+        summary: 'Audit events, newest first: filter by actor (ID or email), action (`prefix*` allowed), time',
+        tags: ['atlas'],
+      },
+    })
+    .input(
+      z.object({
+        actor: z.string().max(320).optional(),
+        action: z.string().max(100).optional(),
+        from: z.iso.datetime({ offset: true }).optional(),
+        to: z.iso.datetime({ offset: true }).optional(),
+        ...pageInput(200),
+      }),
+    )
+    .output(z.object({ data: z.array(AuditEvent), next_cursor: z.string().nullable() }))
+    .query(({ ctx, input }) => listAudit(ctx, input)),
+});

@@ -1,0 +1,35 @@
+// Operators set a region's status (active, draining, down) with a reason: one transaction on the
+// primary updates the registry row, records the audit event and NOTIFYs meridian_regions, so
+// every gateway reloads its registry at commit; this one reloads at once.
+import type { DataRequest } from '../db/request-state';
+import { write } from '../db/access';
+import { recordAudit } from '../audit/audit';
+import { refreshRegionRegistry, regionByCode, REGIONS_CHANGED_CHANNEL } from './registry';
+import type { RegionRow } from './repository';
+
+export type RegionStatus = RegionRow['status'];
+
+export const REGION_STATUS_AUDIT_ACTION = 'operator.region.set_status' as const;
+
+export async function setRegionStatus(
+  req: DataRequest,
+  actorId: string,
+  input: { code: string; status: RegionStatus; reason: string },
+): Promise<RegionRow> {
+  const before = await regionByCode(input.code); // invalid_region / not_found
+  await write(req, async (tx) => {
+    await tx.region.update({ where: { code: input.code }, data: { status: input.status } });
+    await recordAudit(tx, {
+      action: REGION_STATUS_AUDIT_ACTION,
+      targetType: 'region',
+      targetId: input.code,
+      actorId,
+      region: input.code,
+      requestId: req.requestId,
+      metadata: { from: before.status, to: input.status, reason: input.reason },
+    });
+    await tx.$executeRaw`SELECT pg_notify(${REGIONS_CHANGED_CHANNEL}, ${input.code})`;
+  });
+  const registry = await refreshRegionRegistry();
+  return registry.get(input.code)!;
+}
