@@ -1,4 +1,5 @@
-// Shared helpers for benchmarks: percentiles and a uniform report shape.
+// Shared helpers for benchmarks: percentiles, a uniform report shape, an in-memory registry.
+import { RegionRegistry } from '../server/region/registry';
 export interface BenchResult {
   name: string;
   /** e.g. { p50_us: 1.2, p99_us: 3.4, ops_per_s: 1e6 } */
@@ -32,4 +33,20 @@ export function summarize(samples: number[], unit: 'us' | 'ms'): Record<string, 
 /** `{p50_ms: 1}` → `{run_p50_ms: 1}`: several summaries in one result. */
 export function prefixed(prefix: string, figures: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(figures).map(([k, v]) => [`${prefix}_${k}`, v]));
+}
+
+/** The region registry a gateway holds once loaded, built in memory (no database). */
+export function benchRegistry(): RegionRegistry {
+  return new RegionRegistry(
+    ['sfo1', 'lax1', 'ams1'].map((code) => ({
+      code,
+      label: code,
+      country: 'US',
+      timezone: 'UTC',
+      provider: 'x',
+      status: 'active' as const,
+      baseUrl: `http://${code}.localhost`,
+      isPrimary: code === 'sfo1',
+    })),
+  );
 }

@@ -4,8 +4,7 @@
 import { createContext } from '../server/api/context';
 import { requestMiddleware } from '../server/api/middleware/request';
 import { processSingleton } from '../server/process-singletons';
-import { RegionRegistry } from '../server/region/registry';
-import { summarize, type Benchmark } from './lib';
+import { benchRegistry, summarize, type Benchmark } from './lib';
 
 const N = 200_000;
 
@@ -13,18 +12,7 @@ const bench: Benchmark = {
   name: 'middleware',
   async run() {
     // The registry as a gateway holds it once loaded (no database involved).
-    const registry = new RegionRegistry(
-      ['sfo1', 'lax1', 'ams1'].map((code) => ({
-        code,
-        label: code,
-        country: 'US',
-        timezone: 'UTC',
-        provider: 'x',
-        status: 'active' as const,
-        baseUrl: `http://${code}.localhost`,
-        isPrimary: code === 'sfo1',
-      })),
-    );
+    const registry = benchRegistry();
     processSingleton('region-registry', () => ({ current: registry }));
     const headers = new Headers({ host: 'sfo1.localhost:3000', 'x-region': 'sfo1' });
     const url = new URL('http://sfo1.localhost:3000/v1/ping');

@@ -2,11 +2,10 @@
 // requests; (2) a trivial procedure through the whole chain (REST adapter, request middleware:
 // registry, request ID, resolution, span, metrics, log line) against a bare Next route
 // handler, both served by the same `next start`, measured in one run.
-import { RegionRegistry } from '../server/region/registry';
 import { resolveRegion, type ResolveInput } from '../server/region/resolve';
 import { resolveRequestRegion } from '../server/api/middleware/resolve-region';
 import { ANONYMOUS } from '../server/auth/identity';
-import { summarize, type Benchmark, type BenchResult } from './lib';
+import { benchRegistry, summarize, type Benchmark, type BenchResult } from './lib';
 import { load, startBenchServer } from './server';
 
 const CALLS = 100_000;
@@ -50,18 +49,7 @@ const bench: Benchmark = {
       ),
     });
 
-    const registry = new RegionRegistry(
-      ['sfo1', 'lax1', 'ams1'].map((code) => ({
-        code,
-        label: code,
-        country: 'US',
-        timezone: 'UTC',
-        provider: 'x',
-        status: 'active' as const,
-        baseUrl: `http://${code}.localhost`,
-        isPrimary: code === 'sfo1',
-      })),
-    );
+    const registry = benchRegistry();
     const reqs = ([{ 'x-region': 'ams1' }, {}, { host: 'lax1.localhost:3000' }] as Record<string, string>[]).map(
       (h) => ({
         transport: 'rest' as const,

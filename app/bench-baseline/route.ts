@@ -5,6 +5,7 @@
 // anyone else gets the same 404 as any unknown path.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { apiKeySecretMatches, parseApiKey } from '~/server/api-keys/format';
+import { toClusterView } from '~/server/clusters/repository';
 import { replica } from '~/server/db/client';
 
 export const dynamic = 'force-dynamic';
@@ -31,20 +32,7 @@ export async function GET(req: Request): Promise<Response> {
     take: limit + 1,
   });
   return Response.json({
-    data: rows.slice(0, limit).map((c) => ({
-      id: c.id,
-      name: c.name,
-      region: c.region,
-      project_id: c.projectId,
-      template: c.template,
-      node_count: c.nodeCount,
-      version: c.version,
-      status: c.status,
-      status_reason: c.statusReason,
-      created_at: c.createdAt.toISOString(),
-      updated_at: c.updatedAt.toISOString(),
-      ready_at: c.readyAt?.toISOString() ?? null,
-    })),
+    data: rows.slice(0, limit).map(toClusterView),
     next_cursor: rows.length > limit ? rows[limit - 1]!.id : null,
   });
 }
