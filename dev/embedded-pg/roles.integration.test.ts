@@ -59,8 +59,8 @@ describe('roles of the embedded topology', () => {
         rolbypassrls: false,
         rolcanlogin: true,
         rolreplication: r.rolname === REPLICATION_ROLE,
-        // The app role's one membership: pg_read_all_stats (Atlas reads pg_stat_replication).
-        memberships: r.rolname === APP_ROLE ? 1 : 0,
+        // The owner's one membership: pg_read_all_stats, for meridian_replication_status().
+        memberships: r.rolname === OWNER_ROLE ? 1 : 0,
       });
     }
   });

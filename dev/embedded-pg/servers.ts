@@ -370,9 +370,11 @@ export class EmbeddedTopology {
         const all = `${attrs} NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS PASSWORD ${c.escapeLiteral(password)}`;
         await c.query(`${exists ? 'ALTER' : 'CREATE'} ROLE ${id} WITH ${all}`);
       }
-      // Atlas' lag sampler reads pg_stat_replication, whose lag columns only members of
-      // pg_read_all_stats see (without it they read NULL): a read-only statistics role.
-      await c.query(`GRANT pg_read_all_stats TO ${APP_ROLE}`);
+      // Atlas' lag sampler reads pg_stat_replication's lag columns, which only members of
+      // pg_read_all_stats see, through meridian_replication_status() (SECURITY DEFINER, owned by
+      // the owner role): the owner holds the statistics role, the app role does not.
+      await c.query(`GRANT pg_read_all_stats TO ${OWNER_ROLE}`);
+      await c.query(`REVOKE pg_read_all_stats FROM ${APP_ROLE}`);
       // What a non-superuser needs for a base backup (PostgreSQL's documented grant); the slot
       // functions need only the REPLICATION attribute.
       await c.query(

@@ -132,13 +132,15 @@ export async function measure(client: pg.Client, now = Date.now()): Promise<Samp
             EXTRACT(EPOCH FROM replay_lag)::float8 AS replay_lag,
             replay_lsn::text AS replay_lsn,
             pg_wal_lsn_diff($1::pg_lsn, replay_lsn)::bigint::text AS sender_lag_bytes
-       FROM pg_stat_replication`,
+       FROM meridian_replication_status()`,
     [formatLsn(primaryLsn)],
   );
   const byName = new Map(senders.rows.map((r) => [r.application_name, r]));
   if (senders.rows.length > 0 && senders.rows.every((r) => r.state === null) && !state().warnedStats) {
     state().warnedStats = true;
-    logger.warn('lag sampler: pg_stat_replication shows no details; grant pg_read_all_stats to the app role');
+    logger.warn(
+      'lag sampler: pg_stat_replication shows no details; grant pg_read_all_stats to the role that owns meridian_replication_status()',
+    );
   }
   const seconds = interval / 1000;
   return Promise.all(
