@@ -36,7 +36,13 @@ export function DataTable<T>({
 }) {
   const align = (c: Column<T>) => (c.align === 'right' ? 'text-right' : '');
   return (
-    <div className={`overflow-x-auto ${className}`}>
+    // Focusable, and named by the caption, so keyboard users can scroll a table wider than the screen.
+    <div
+      className={`overflow-x-auto focus-visible:outline-2 focus-visible:outline-indigo-500 ${className}`}
+      tabIndex={0}
+      role="region"
+      aria-label={caption}
+    >
       <table className={`w-full text-left text-sm ${nowrap ? 'whitespace-nowrap' : ''}`}>
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 dark:border-slate-800 dark:text-slate-400">

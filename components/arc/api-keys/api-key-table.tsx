@@ -34,7 +34,7 @@ export function ApiKeyTable({
         k.revoked_at ? (
           <span className="text-rose-600 dark:text-rose-400">revoked</span>
         ) : (
-          <span className="text-emerald-600 dark:text-emerald-400">active</span>
+          <span className="text-emerald-700 dark:text-emerald-400">active</span>
         ),
     },
     {

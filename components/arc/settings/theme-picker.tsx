@@ -57,7 +57,7 @@ export function ThemePicker({ saved }: { saved: Theme }) {
               <ThemePreview theme={t.value} />
               <span>
                 <span className="block font-medium">{t.label}</span>
-                <span className="block text-xs text-slate-500 dark:text-slate-400">{t.hint}</span>
+                <span className="block text-xs text-slate-600 dark:text-slate-400">{t.hint}</span>
               </span>
             </ChoiceCard>
           ))}

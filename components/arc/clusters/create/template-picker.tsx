@@ -37,7 +37,7 @@ export function TemplatePicker({
               {t.gpu && <Tag tone="violet">GPU</Tag>}
             </span>
             <span className="text-xs text-slate-600 dark:text-slate-400">{t.description}</span>
-            <span className="text-xs text-slate-500 dark:text-slate-400">
+            <span className="text-xs text-slate-600 dark:text-slate-400">
               {t.min_nodes}–{t.max_nodes} nodes · <span className="font-mono">{t.id}</span>
             </span>
             <span className="mt-1 flex flex-wrap gap-1.5">
