@@ -31,8 +31,9 @@ export default defineConfig([
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
-  // Everything under server/ that ships (tests may use the dev harness).
-  boundary(['server/**/*.ts'], [DEV_TOOLING, UI], { ignores: ['server/**/*.test.ts'] }),
+  // Everything under server/ ships: its unit tests too import no dev tooling (tests that need the
+  // harness, databases or a running app live in tests/).
+  boundary(['server/**/*.ts'], [DEV_TOOLING, UI]),
   // Domain modules and the data layer never reach up into the API layer.
   boundary(
     ['server/**/*.ts'],
@@ -44,7 +45,7 @@ export default defineConfig([
         message: 'domain modules and server/db do not import server/api: the API layer calls them',
       },
     ],
-    { ignores: ['server/api/**', 'server/**/*.test.ts'] },
+    { ignores: ['server/api/**'] },
   ),
   // The data layer knows nothing of the domains above it.
   boundary(
@@ -58,7 +59,6 @@ export default defineConfig([
         message: 'server/db depends only on env, errors, ids, telemetry and process singletons',
       },
     ],
-    { ignores: ['server/**/*.test.ts'] },
   ),
   // Routers are thin: they call domain functions and never touch the database themselves.
   boundary(
@@ -71,7 +71,6 @@ export default defineConfig([
         message: 'routers call a domain function (server/<area>); only domain modules use server/db',
       },
     ],
-    { ignores: ['server/**/*.test.ts'] },
   ),
   // React components may use server code's types only (the browser bundle gets none of it).
   boundary(

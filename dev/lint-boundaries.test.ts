@@ -29,6 +29,7 @@ describe('import boundaries', () => {
     ['server/region/x.ts', "import { freePort } from '../../dev/ports';\nexport const a = freePort;"],
     ['server/api/x.ts', "import { seedDemo } from '~/dev/demo/seed';\nexport const a = seedDemo;"],
     ['server/x.ts', "import { ensureBuild } from '../dev/build';\nexport const a = ensureBuild;"],
+    ['server/db/x.test.ts', "import { query } from '../../dev/testing/db';\nexport const a = query;"],
     ['components/x.tsx', "import { read } from '~/server/db/access';\nexport const a = read;"],
     ['lib/x.ts', "import { env } from '../server/env';\nexport const a = env;"],
   ])('%s: refuses %s', async (file, code) => {
@@ -47,7 +48,7 @@ describe('import boundaries', () => {
       'components/x.tsx',
       "import { IN_PROGRESS_STATUSES } from '~/lib/cluster-status';\nexport const a = IN_PROGRESS_STATUSES;",
     ],
-    ['server/db/x.test.ts', "import { query } from '../../dev/testing/db';\nexport const a = query;"],
+    ['tests/db/x.integration.test.ts', "import { query } from '../../dev/testing/db';\nexport const a = query;"],
   ])('%s: allows %s', async (file, code) => {
     expect(await restricted(file, code)).toEqual([]);
   });

@@ -2,9 +2,9 @@
 // run + Location, region by the cascade, validation, idempotency, capacity), kubeconfig,
 // templates, the organization, notifications (mark all read) and the session's project.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { primary } from '../../db/client';
+import { primary } from '../../../server/db/client';
 import type { DemoCredentials } from '../../../dev/demo/seed';
-import { isId, parseRequestId } from '../../ids';
+import { isId, parseRequestId } from '../../../server/ids';
 import { rest, sessionCookie, useDemoDatabase } from '../../../dev/testing/app';
 
 interface Accepted {

@@ -4,11 +4,11 @@
 // the news to the app's reads there. The app must refuse within the NOTIFY delay.
 import http from 'node:http';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { mintApiKey } from '../api-keys/format';
-import { newId } from '../ids';
+import { mintApiKey } from '../../server/api-keys/format';
+import { newId } from '../../server/ids';
 import { sessionCookie } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
-import { resetEnvCache } from '../env';
+import { resetEnvCache } from '../../server/env';
 
 const f = () => inject('faults');
 

@@ -1,7 +1,7 @@
 // Atlas' region routes through the REST door, as an operator: live health, debounced lag, the
 // gateway's per-region traffic (reads and writes apart), bad codes.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { primary } from '../db/client';
+import { primary } from '../../server/db/client';
 import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
 import type { DemoCredentials } from '../../dev/demo/seed';
 

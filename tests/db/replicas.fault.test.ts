@@ -3,7 +3,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { EmbeddedTopology } from '../../dev/embedded-pg/servers';
-import { resetEnvCache } from '../env';
+import { resetEnvCache } from '../../server/env';
 import { sessionCookie } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { parsePrometheusText } from '../../dev/testing/prometheus';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { primary } from '../../db/client';
-import { refreshRegionRegistry } from '../../region/registry';
+import { primary } from '../../../server/db/client';
+import { refreshRegionRegistry } from '../../../server/region/registry';
 import { callerFor, sessionCookie, useDemoDatabase } from '../../../dev/testing/app';
 import { topology, waitForReplay } from '../../../dev/testing/db';
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { primary } from '../db/client';
+import { primary } from '../../server/db/client';
 import { useDemoDatabase } from '../../dev/testing/app';
-import { loadedRegionRegistry, REGIONS_CHANGED_CHANNEL, regionRegistry } from './registry';
+import { loadedRegionRegistry, REGIONS_CHANGED_CHANNEL, regionRegistry } from '../../server/region/registry';
 
 beforeAll(async () => {
   await useDemoDatabase('registry');

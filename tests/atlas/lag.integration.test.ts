@@ -5,14 +5,14 @@
 // lock), and an unreachable replica is a gap (null) in the history, never a zero.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { primary } from '../db/client';
-import { probeNow } from '../db/health';
-import { resetEnvCache } from '../env';
+import { primary } from '../../server/db/client';
+import { probeNow } from '../../server/db/health';
+import { resetEnvCache } from '../../server/env';
 import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
 import { query, topology } from '../../dev/testing/db';
 import type { DemoCredentials } from '../../dev/demo/seed';
-import { resetLagDebounce } from './lag-debounce';
-import { compact, SAMPLER_LOCK_KEY, sampleTick, stopLagSampler } from './lag-sampler';
+import { resetLagDebounce } from '../../server/atlas/lag-debounce';
+import { compact, SAMPLER_LOCK_KEY, sampleTick, stopLagSampler } from '../../server/atlas/lag-sampler';
 
 /** Tolerances of the agreement with pg_stat_replication, read within the same few milliseconds. */
 const BYTES_TOLERANCE = 16 * 1024; // WAL other sessions write between the two reads

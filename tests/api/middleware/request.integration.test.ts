@@ -3,10 +3,10 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-tr
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { TRPCError } from '@trpc/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { primary } from '../../db/client';
+import { primary } from '../../../server/db/client';
 import type { DemoCredentials } from '../../../dev/demo/seed';
-import { parseRequestId } from '../../ids';
-import { metrics } from '../../telemetry/metrics';
+import { parseRequestId } from '../../../server/ids';
+import { metrics } from '../../../server/telemetry/metrics';
 import { callerFor, useDemoDatabase } from '../../../dev/testing/app';
 import { parsePrometheusText } from '../../../dev/testing/prometheus';
 import { topology, waitForReplay } from '../../../dev/testing/db';

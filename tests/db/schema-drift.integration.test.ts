@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { freshDatabase, query } from '../../dev/testing/db';
-import { actualShape, diffShapes, expectedShape } from './schema-drift';
+import { actualShape, diffShapes, expectedShape } from '../../server/db/schema-drift';
 
 describe('schema.prisma and the migrations agree', () => {
   it('has every model, column, type, nullability, enum, index and foreign key of schema.prisma, and nothing else', async () => {

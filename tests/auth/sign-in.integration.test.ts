@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DemoCredentials } from '../../dev/demo/seed';
 import { useDemoDatabase } from '../../dev/testing/app';
-import { checkCredentials } from './sign-in';
+import { checkCredentials } from '../../server/auth/sign-in';
 
 let creds: DemoCredentials;
 beforeAll(async () => {

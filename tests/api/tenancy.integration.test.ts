@@ -3,12 +3,12 @@
 // fails the suite. Every Atlas procedure refuses customers with 403.
 import { TRPCError } from '@trpc/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { primary } from '../db/client';
+import { primary } from '../../server/db/client';
 import type { DemoCredentials } from '../../dev/demo/seed';
 import { callerFor, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
 import { topology, waitForReplay } from '../../dev/testing/db';
-import type { RouteMeta } from './middleware/request';
-import { appRouter } from './root';
+import type { RouteMeta } from '../../server/api/middleware/request';
+import { appRouter } from '../../server/api/root';
 
 type Caller = ReturnType<typeof callerFor>['api'];
 
@@ -285,7 +285,7 @@ describe('API keys', () => {
   });
 
   it('records last_used_at in batches, not with a write per request', async () => {
-    const { flushKeyUse } = await import('../api-keys/usage');
+    const { flushKeyUse } = await import('../../server/api-keys/usage');
     await flushKeyUse();
     const key = creds.api_keys.find((k) => k.org === 'globex' && k.region === 'sfo1')!.key;
     const prefix = key.split('_')[2]!;

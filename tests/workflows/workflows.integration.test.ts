@@ -3,11 +3,11 @@
 // delete, and pick up where they stopped after the worker process is killed mid-step.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { primary } from '../db/client';
-import { resetEnvCache } from '../env';
+import { primary } from '../../server/db/client';
+import { resetEnvCache } from '../../server/env';
 import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
 import { waitForReplay } from '../../dev/testing/db';
-import { startWorkers, type Workers } from './worker';
+import { startWorkers, type Workers } from '../../server/workflows/worker';
 
 let urls: { primary: string; replicas: Record<string, string> };
 let aliceCookie: string;

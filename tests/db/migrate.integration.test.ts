@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { freshDatabase, query } from '../../dev/testing/db';
-import { migrate, readMigrations } from './migrate';
+import { migrate, readMigrations } from '../../server/db/migrate';
 
 describe('migrate (prisma migrate deploy, offline)', () => {
   it('records every migration the way Prisma does, and is idempotent', async () => {

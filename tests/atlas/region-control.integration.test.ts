@@ -2,8 +2,8 @@
 // audited with the request ID, and takes effect at once: draining refuses new clusters (409
 // region_draining) while existing ones still read; down answers 503 and fan-out marks it error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { primary } from '../db/client';
-import { refreshRegionRegistry } from '../region/registry';
+import { primary } from '../../server/db/client';
+import { refreshRegionRegistry } from '../../server/region/registry';
 import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
 import { topology, waitForReplay } from '../../dev/testing/db';
 
