@@ -9,9 +9,6 @@ export type ClusterStatus = (typeof CLUSTER_STATUSES)[number];
 export const LISTED_CLUSTER_STATUSES = ['pending', 'provisioning', 'ready', 'failed', 'deleting'] as const;
 export type ListedClusterStatus = (typeof LISTED_CLUSTER_STATUSES)[number];
 
-/** Cluster statuses that take servers from a region's free capacity until they allocate. */
-export const CLUSTER_STATUSES_AWAITING_SERVERS = ['pending', 'provisioning'] as const;
-
 /** A cluster in these states can be deleted. */
 export const DELETABLE_CLUSTER_STATUSES = ['ready', 'failed'] as const;
 

@@ -3,19 +3,17 @@
 // one list query on the region's replica, JSON out. It is served to the benchmark only: the
 // process must be started with MERIDIAN_BENCH_TOKEN and the request must carry that token;
 // anyone else gets the same 404 as any unknown path.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { apiKeySecretMatches, parseApiKey } from '~/server/api-keys/format';
 import { toClusterView } from '~/server/clusters/repository';
 import { replica } from '~/server/db/client';
+import { secretEquals } from '~/server/net/secret-equal';
 
 export const dynamic = 'force-dynamic';
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
 
 export async function GET(req: Request): Promise<Response> {
   const token = process.env.MERIDIAN_BENCH_TOKEN;
   const given = req.headers.get('x-bench-token') ?? '';
-  if (!token || token.length < 32 || !timingSafeEqual(digest(given), digest(token))) {
+  if (!token || token.length < 32 || !secretEquals(given, token)) {
     return new Response('Not Found', { status: 404 });
   }
   const key = parseApiKey((req.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, ''));

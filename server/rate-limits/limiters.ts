@@ -81,12 +81,6 @@ export async function consumeOrRefuse(policy: LimitPolicy, key: string, message:
   }
 }
 
-/** Refuses when `key` has used up its points already (without taking one). */
-export async function refuseIfExhausted(policy: LimitPolicy, key: string, message: string): Promise<void> {
-  const res = await limiter(policy).get(key);
-  if (res && res.consumedPoints >= policy.points) throw rateLimited(policy, res, message);
-}
-
 /** For tests that point the app at a new database. */
 export async function resetRateLimiters(): Promise<void> {
   const s = store();

@@ -1,17 +1,15 @@
 // Who may scrape GET /metrics: with METRICS_TOKEN set, a request bearing it (compared in constant
 // time); without it, only clients on this machine (loopback), as a scraper sidecar would be.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { env } from '../env';
 import { AppError } from '../errors';
 import { clientAddress, isLoopback } from '../net/client-address';
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
+import { secretEquals } from '../net/secret-equal';
 
 export function assertMetricsAccess(headers: Headers): void {
   const token = env().METRICS_TOKEN;
   if (token) {
     const given = /^Bearer\s+(\S+)$/i.exec(headers.get('authorization') ?? '')?.[1] ?? '';
-    if (!timingSafeEqual(digest(given), digest(token))) {
+    if (!secretEquals(given, token)) {
       throw new AppError('unauthenticated', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
     }
     return;
