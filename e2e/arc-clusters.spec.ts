@@ -91,7 +91,7 @@ test.describe('Arc clusters', () => {
     page,
   }) => {
     await signIn(page, 'bob@globex.test');
-    await expect(page.getByText('Arc · globex')).toBeVisible();
+    await expect(page.locator('#main').getByText('Arc · globex')).toBeVisible();
     await page.setViewportSize({ width: 1280, height: 900 });
 
     await page.goto('/arc/clusters/new');

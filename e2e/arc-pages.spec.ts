@@ -37,7 +37,7 @@ test('alice creates a project and uses it for her session', async ({ page }) => 
   await expect(row).toContainText('Current');
   await shot(page, 'arc-projects');
   await page.goto('/arc');
-  await expect(page.getByText('Arc · acme')).toBeVisible();
+  await expect(page.locator('#main').getByText('Arc · acme')).toBeVisible();
   await page.goto('/arc/projects');
   await page.getByTestId('project-row').filter({ hasText: name }).getByRole('button', { name: 'Stop using' }).click();
   await expect(page.getByTestId('current-project')).toContainText('none');

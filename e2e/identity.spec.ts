@@ -17,7 +17,7 @@ test('a wrong password is refused without saying whether the email exists', asyn
 
 test('alice signs in to Arc, is kept out of Atlas, creates and revokes an API key, signs out', async ({ page }) => {
   await signIn(page, 'alice@acme.test');
-  await expect(page.getByText('Arc · acme')).toBeVisible();
+  await expect(page.locator('#main').getByText('Arc · acme')).toBeVisible();
   await expect(page.getByTestId('org-regions')).toHaveText('sfo1');
   await page.mouse.move(0, 500);
   await page.screenshot({ path: 'e2e/.artifacts/arc-alice.png', fullPage: true, animations: 'disabled' });
@@ -58,12 +58,12 @@ test('alice signs in to Arc, is kept out of Atlas, creates and revokes an API ke
 
 test('bob switches between globex and acme', async ({ page }) => {
   await signIn(page, 'bob@globex.test');
-  await expect(page.getByText('Arc · globex')).toBeVisible();
+  await expect(page.locator('#main').getByText('Arc · globex')).toBeVisible();
   await expect(page.getByTestId('org-regions')).toHaveText('ams1 lax1 sfo1');
   const switcher = page.getByLabel('Organization');
   await expect(switcher).toHaveValue(/^org_/);
   await switcher.selectOption({ label: 'acme (member)' });
-  await expect(page.getByText('Arc · acme')).toBeVisible();
+  await expect(page.locator('#main').getByText('Arc · acme')).toBeVisible();
   await expect(page.getByTestId('org-regions')).toHaveText('sfo1');
   await page.screenshot({ path: 'e2e/.artifacts/arc-bob-acme.png', fullPage: true, animations: 'disabled' });
   await page.goto('/arc/settings/api-keys');
