@@ -13,6 +13,9 @@ import { seedDemo, type DemoCredentials } from './demo/seed';
 import { env, resetEnvCache } from '../server/env';
 import { localRegionUrl } from '../server/region/catalog';
 import { installQueues } from '../server/workflows/queue';
+import { cellKey } from '../server/directory/keys';
+import { currentKeyVersion } from '../server/directory/rotation';
+import { cellKeys, writeCellKey } from '../server/cell/keys';
 
 export interface LocalStack {
   /** Variables the Next server needs (database URLs, auth secret). */
@@ -85,6 +88,9 @@ async function prepareData(
       .join(','),
     AUTH_SECRET: e.AUTH_SECRET ?? persistentSecret(path.join(dataDir, 'auth-secret')),
     PORT: String(port),
+    // The demo is both roles in one process: the directory's secret, and the cells' keys.
+    MERIDIAN_DIRECTORY_SECRET: e.MERIDIAN_DIRECTORY_SECRET ?? persistentSecret(path.join(dataDir, 'directory-secret')),
+    MERIDIAN_CELL_KEYS_FILE: e.MERIDIAN_CELL_KEYS_FILE ?? path.join(dataDir, 'cell-keys.json'),
   };
   Object.assign(process.env, appEnv);
   resetEnvCache();
@@ -118,6 +124,7 @@ async function prepareData(
     databases,
     previous,
   });
+  await provisionCellKeys(appEnv.MERIDIAN_CELL_KEYS_FILE!, appEnv.MERIDIAN_DIRECTORY_SECRET!, e.MERIDIAN_REGIONS);
   await disconnectAll();
   fs.writeFileSync(credentialsFile, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
   fs.chmodSync(credentialsFile, 0o600);
@@ -132,6 +139,19 @@ async function prepareData(
       await topology?.stop();
     },
   };
+}
+
+/**
+ * Hands each demo cell its directory key (what an operator does once per new cell): the key of
+ * the region's current version, derived from the directory's secret. A key the file already
+ * holds for that version is kept; `npm run directory:rotate` writes the next one.
+ */
+async function provisionCellKeys(file: string, secret: string, regions: string[]): Promise<void> {
+  const held = cellKeys(file);
+  for (const region of regions) {
+    const version = await currentKeyVersion(primary(), region);
+    if (held[region]?.version !== version) writeCellKey(file, region, version, cellKey(region, version, secret));
+  }
 }
 
 function persistentSecret(file: string): string {

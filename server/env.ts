@@ -124,6 +124,31 @@ const schema = z.object({
     .pipe(z.array(regionCode).optional()),
   /** Testing aid: `step:n,…` makes the first n attempts of a step fail (a transient fault), e.g. `bootstrap_control_plane:2`. */
   WORKFLOW_FAULTS: z.string().default(''),
+  /**
+   * What this process is (one build, two roles): `cell` serves its regions' gateways and
+   * registers them with the directory; `directory` answers "find your workspace" at the global
+   * address and takes the cells' signed calls. The local demo is both.
+   */
+  MERIDIAN_ROLES: z
+    .string()
+    .default('cell,directory')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((r) => r.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(['cell', 'directory'])).min(1)),
+  /** The global address as browsers reach it (default: http://{MERIDIAN_HOST}:{PORT}). */
+  MERIDIAN_GLOBAL_URL: z.string().url().optional(),
+  /** Where cells send their signed calls (default: the global address, http://{MERIDIAN_HOST}:{PORT}). */
+  MERIDIAN_DIRECTORY_URL: z.string().url().optional(),
+  /** The directory's secret (32+ characters): cell keys and decoys derive from it; never stored. */
+  MERIDIAN_DIRECTORY_SECRET: z.string().min(32).optional(),
+  /** A cell's signing keys, `{"sfo1": {"version": 1, "key": "<hex>"}}` (mode 600; re-read when it changes). */
+  MERIDIAN_CELL_KEYS_FILE: z.string().optional(),
+  /** How often a cell re-registers its regions with the directory. */
+  DIRECTORY_HEARTBEAT_SECONDS: z.coerce.number().min(1).max(3600).default(120),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CHROMIUM_PATH: z.string().optional(),
 });
@@ -161,6 +186,17 @@ export function authSecret(): string {
 /** Called at process start (the app, workers): fail fast rather than on the first request. */
 export function assertAuthSecret(): void {
   authSecret();
+}
+
+/** The global address as browsers reach it. */
+export function globalUrl(): string {
+  const e = env();
+  return (e.MERIDIAN_GLOBAL_URL ?? `http://${e.MERIDIAN_HOST}:${e.PORT}`).replace(/\/$/, '');
+}
+
+/** Where cells send their signed calls (the directory). */
+export function directoryUrl(): string {
+  return (env().MERIDIAN_DIRECTORY_URL ?? globalUrl()).replace(/\/$/, '');
 }
 
 /** For tests that change process.env between cases. */

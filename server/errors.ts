@@ -5,6 +5,10 @@ export const ERROR_STATUS = {
   invalid_region: 400,
   invalid_request: 400,
   unauthenticated: 401,
+  invalid_signature: 401,
+  stale_request: 401,
+  replayed_request: 401,
+  unknown_key_version: 401,
   region_not_allowed: 403,
   forbidden: 403,
   not_found: 404,
@@ -21,6 +25,7 @@ export const ERROR_STATUS = {
   overloaded: 503,
   region_unavailable: 503,
   workspace_moving: 503,
+  directory_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

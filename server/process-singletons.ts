@@ -16,7 +16,8 @@ export type SingletonName =
   | 'session-tokens'
   | 'region-traffic'
   | 'lag-debounce'
-  | 'lag-sampler';
+  | 'lag-sampler'
+  | 'cell-registration';
 
 const KEY = Symbol.for('meridian.process-singletons');
 

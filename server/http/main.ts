@@ -12,6 +12,8 @@ import { metrics } from '../telemetry/metrics';
 import { Admission } from './admission';
 import { PEER_HEADER, trustPeerHeader } from '../net/client-address';
 import { isDecodable, MALFORMED_URL_HEADER, MALFORMED_URL_PATH } from '../net/url';
+import { isCell } from '../directory/roles';
+import { startCellRegistration } from '../cell/registration';
 
 const DRAIN_MS = 10_000;
 
@@ -73,6 +75,8 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 5_000;
   server.listen(e.PORT, e.MERIDIAN_BIND, () => {
     console.log(`[meridian] serving on http://${e.MERIDIAN_BIND}:${e.PORT}`);
+    // Cells register with the directory once they can take its answers (and keep serving without it).
+    if (isCell()) startCellRegistration();
   });
 
   let stopping = false;

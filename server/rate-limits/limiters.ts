@@ -88,3 +88,36 @@ export async function resetRateLimiters(): Promise<void> {
   s.pool = undefined;
   s.limiters.clear();
 }
+
+/** The IETF RateLimit-Policy / RateLimit headers for an answer under `policy`. */
+export function rateLimitHeaders(policy: LimitPolicy, res: RateLimiterRes | undefined): Record<string, string> {
+  const reset = Math.max(1, Math.ceil((res?.msBeforeNext ?? policy.duration * 1000) / 1000));
+  return {
+    'RateLimit-Policy': `"${policy.name}";q=${policy.points};w=${policy.duration}`,
+    RateLimit: `"${policy.name}";r=${Math.max(0, res?.remainingPoints ?? 0)};t=${reset}`,
+  };
+}
+
+/**
+ * Takes one point of `key` and hands `setHeader` the RateLimit headers, for limits whose every
+ * answer carries them (the directory's look-ups); a refusal throws the contract's 429 with
+ * `Retry-After: retryAfter` (default: the time until the window resets).
+ */
+export async function consumeWithHeaders(
+  policy: LimitPolicy,
+  key: string,
+  message: string,
+  setHeader: (name: string, value: string) => void,
+  retryAfter?: number,
+): Promise<void> {
+  try {
+    const res = await limiter(policy).consume(key);
+    for (const [k, v] of Object.entries(rateLimitHeaders(policy, res))) setHeader(k, v);
+  } catch (e) {
+    if (!(e instanceof RateLimiterRes)) throw e;
+    const err = rateLimited(policy, e, message);
+    throw retryAfter === undefined
+      ? err
+      : new AppError('rate_limited', message, { retryAfter, headers: rateLimitHeaders(policy, e) });
+  }
+}

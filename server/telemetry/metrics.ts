@@ -16,6 +16,7 @@ interface Metrics {
   replicaLagSeconds: client.Gauge<'region'>;
   reads: client.Counter<'served_by' | 'degraded'>;
   bookmarkWaitSeconds: client.Histogram<'outcome'>;
+  directoryRefusals: client.Counter<'reason'>;
 }
 
 function create(): Metrics {
@@ -89,6 +90,12 @@ function create(): Metrics {
       help: 'Time a read with a bookmark waited for its replica (outcome: replica reached it, or primary used).',
       labelNames: ['outcome'],
       buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
+      registers: [registry],
+    }),
+    directoryRefusals: new client.Counter({
+      name: 'meridian_directory_refusals_total',
+      help: 'Signed cell → directory calls refused, by reason (bad signature, stale, replayed, unknown key, other region, …).',
+      labelNames: ['reason'],
       registers: [registry],
     }),
   };

@@ -1,0 +1,47 @@
+// The cell's side of the signed calls to the directory (server/directory/signature.ts): signs
+// with the region's key from MERIDIAN_CELL_KEYS_FILE and sends to MERIDIAN_DIRECTORY_URL with a
+// short timeout. A refusal for an unknown key version re-reads the key file once (a rotation).
+import { directoryUrl } from '../env';
+import { signedHeaders } from '../directory/signature';
+import { cellKeys, forgetCellKeys } from './keys';
+
+export class DirectoryCallError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DirectoryCallError';
+  }
+}
+
+const TIMEOUT_MS = 3_000;
+
+export async function callDirectory<T = unknown>(region: string, method: string, path: string, body?: unknown): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const key = cellKeys()[region];
+    if (!key) throw new DirectoryCallError(0, 'no_key', `this cell holds no directory key for ${region}`);
+    const text = body === undefined ? '' : JSON.stringify(body);
+    const headers = signedHeaders(Buffer.from(key.key, 'hex'), key.version, { method, pathAndQuery: path, region, body: text });
+    let res: Response;
+    try {
+      res = await fetch(directoryUrl() + path, {
+        method,
+        headers: { ...headers, ...(text ? { 'Content-Type': 'application/json' } : {}) },
+        body: text || undefined,
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (e) {
+      throw new DirectoryCallError(0, 'unreachable', `the directory at ${directoryUrl()} is unreachable: ${(e as Error).message}`);
+    }
+    const answer = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+    if (res.ok) return answer as T;
+    const code = answer?.error?.code ?? 'http_error';
+    if (code === 'unknown_key_version' && attempt === 0) {
+      forgetCellKeys();
+      continue;
+    }
+    throw new DirectoryCallError(res.status, code, answer?.error?.message ?? `the directory answered ${res.status}`);
+  }
+}

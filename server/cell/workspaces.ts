@@ -1,0 +1,58 @@
+// Workspace slugs, from the cell's side. Creating an organization reserves its slug in the
+// directory first (slugs are unique across regions), then activates it once the create has
+// committed, and releases it when the create fails. An organization's home region (the one the
+// directory sends its people to) is its default region, else the first of its allowed regions
+// in registry order.
+import { AppError } from '../errors';
+import { logger } from '../telemetry/logger';
+import { callDirectory, DirectoryCallError } from './client';
+
+const path = (slug: string) => `/internal/v1/workspaces/${encodeURIComponent(slug)}`;
+
+export function homeRegionOf(org: { defaultRegion: string | null; allowedRegions: string[] }, registryOrder: string[]): string | undefined {
+  if (org.defaultRegion) return org.defaultRegion;
+  return registryOrder.find((r) => org.allowedRegions.includes(r)) ?? org.allowedRegions[0];
+}
+
+export async function reserveSlug(region: string, slug: string): Promise<void> {
+  await callDirectory(region, 'POST', `${path(slug)}/reserve`);
+}
+
+export async function activateSlug(region: string, slug: string): Promise<void> {
+  await callDirectory(region, 'POST', `${path(slug)}/activate`);
+}
+
+export async function releaseSlug(region: string, slug: string): Promise<void> {
+  await callDirectory(region, 'DELETE', path(slug));
+}
+
+/**
+ * Runs `create` (the organization's insert) between reserving and activating `slug` in the
+ * directory: a slug taken elsewhere is 409 before anything is written; a failed create gives the
+ * slug back. If the activation itself fails, the organization exists and the next registration
+ * heartbeat activates it.
+ */
+export async function withReservedSlug<T>(region: string, slug: string, create: () => Promise<T>): Promise<T> {
+  try {
+    await reserveSlug(region, slug);
+  } catch (e) {
+    if (e instanceof DirectoryCallError && e.status === 409) throw new AppError('conflict', `the workspace "${slug}" is taken`);
+    throw new AppError('directory_unavailable', 'the directory could not reserve the workspace name: try again', {
+      retryAfter: 30,
+      cause: e,
+    });
+  }
+  let result: T;
+  try {
+    result = await create();
+  } catch (e) {
+    await releaseSlug(region, slug).catch((err: unknown) =>
+      logger.warn({ err, slug, region }, 'directory: could not release a reserved workspace after a failed create'),
+    );
+    throw e;
+  }
+  await activateSlug(region, slug).catch((err: unknown) =>
+    logger.warn({ err, slug, region }, 'directory: activation failed; the next heartbeat retries it'),
+  );
+  return result;
+}

@@ -1,0 +1,65 @@
+// The directory's side of the signed cell calls, under /internal/v1/ (the only way anything is
+// written into the directory):
+//   PUT    /internal/v1/regions/{region}               {name, address, status}
+//   POST   /internal/v1/workspaces/{slug}/reserve
+//   POST   /internal/v1/workspaces/{slug}/activate
+//   DELETE /internal/v1/workspaces/{slug}
+// The route and body are checked first (400/404, nothing read), then the signature and the
+// change run in one transaction on the primary, so a refusal changes nothing.
+import { primary } from '../db/client';
+import { isConnectionError } from '../db/access';
+import { AppError, isAppError } from '../errors';
+import { isRegionCode } from '../region/code';
+import { parseJson, readSmallBody } from './body';
+import { assertDirectoryHere } from './roles';
+import { verifySignedRequest } from './verify';
+import { activateWorkspace, registerRegion, RegionEntry, releaseWorkspace, reserveWorkspace, SLUG } from './workspaces';
+import type { Tx } from '../db/access';
+
+type Op = (tx: Tx, cell: string) => Promise<unknown>;
+
+function route(method: string, path: string, body: unknown): Op {
+  const parts = path.split('/').filter(Boolean); // internal, v1, …
+  const [, , kind, id, action] = parts;
+  if (kind === 'regions' && parts.length === 4 && method === 'PUT') {
+    if (!isRegionCode(id)) throw new AppError('invalid_region', `"${id}" is not a region code`);
+    const entry = RegionEntry.safeParse(body);
+    if (!entry.success) {
+      throw new AppError('invalid_request', 'a region entry is {name, address, status}', {
+        extra: { details: entry.error.issues.map((i) => ({ path: i.path, message: i.message })) },
+      });
+    }
+    return (tx, cell) => registerRegion(tx, cell, id, entry.data);
+  }
+  if (kind === 'workspaces' && id !== undefined) {
+    if (!SLUG.test(id)) throw new AppError('invalid_request', `"${id}" is not a workspace slug`);
+    if (parts.length === 5 && method === 'POST' && action === 'reserve') return (tx, cell) => reserveWorkspace(tx, cell, id);
+    if (parts.length === 5 && method === 'POST' && action === 'activate') return (tx, cell) => activateWorkspace(tx, cell, id);
+    if (parts.length === 4 && method === 'DELETE') return (tx, cell) => releaseWorkspace(tx, cell, id);
+  }
+  throw new AppError('not_found', `no internal route ${method} ${path}`);
+}
+
+export async function handleInternalCall(req: Request, gatewayRegion: string): Promise<Response> {
+  assertDirectoryHere(gatewayRegion);
+  const url = new URL(req.url);
+  const text = await readSmallBody(req);
+  const op = route(req.method, url.pathname, parseJson(text));
+  try {
+    const result = await primary().$transaction(async (tx) => {
+      const cell = await verifySignedRequest(tx, {
+        method: req.method,
+        pathAndQuery: url.pathname + url.search,
+        headers: req.headers,
+        body: text,
+      });
+      return op(tx, cell);
+    });
+    return Response.json(result, { headers: { 'Cache-Control': 'no-store' } });
+  } catch (e) {
+    if (!isAppError(e) && isConnectionError(e)) {
+      throw new AppError('directory_unavailable', 'the directory cannot reach its database', { retryAfter: 5, cause: e });
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,80 @@
+// POST /api/v1/directory/resolve at the global address: {"slug"} → {region, name, address,
+// status} as JSON, or, from the page's plain form (no JavaScript), a 303 to the region's sign-in
+// page (or back to the page with the reason). 20 look-ups a minute per client address, shared
+// by every directory process (rate-limiter-flexible on PostgreSQL); every answer carries the
+// RateLimit headers, a refusal is 429 with Retry-After: 60.
+import { z } from 'zod';
+import { AppError, isAppError } from '../errors';
+import { clientAddress } from '../net/client-address';
+import { isHttps } from '../net/host';
+import { consumeWithHeaders, type LimitPolicy } from '../rate-limits/limiters';
+import { parseJson, readSmallBody } from './body';
+import { resolveWorkspace, type Resolution } from './resolve';
+import { assertDirectoryHere } from './roles';
+import { slugSchema } from './workspaces';
+
+export const LOOKUP_LIMIT = { name: 'directory_lookup', points: 20, duration: 60 } satisfies LimitPolicy;
+/** The browser's memory of the last workspace found (a slug: no personal data). */
+export const REMEMBERED_WORKSPACE_COOKIE = 'meridian_workspace';
+
+const LookupBody = z.object({ slug: slugSchema });
+
+export function signInUrl(r: Resolution, slug: string): string {
+  return `${r.address.replace(/\/$/, '')}/sign-in?workspace=${encodeURIComponent(slug)}`;
+}
+
+function rememberCookie(slug: string, headers: Headers): string {
+  return `${REMEMBERED_WORKSPACE_COOKIE}=${encodeURIComponent(slug)}; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly${
+    isHttps(headers) ? '; Secure' : ''
+  }`;
+}
+
+export interface LookupContext {
+  gatewayRegion: string;
+  setHeader(name: string, value: string): void;
+}
+
+export async function handleLookup(ctx: LookupContext, req: Request): Promise<Response> {
+  assertDirectoryHere(ctx.gatewayRegion);
+  await consumeWithHeaders(
+    LOOKUP_LIMIT,
+    clientAddress(req.headers),
+    'too many workspace look-ups from this address: try again in a minute',
+    ctx.setHeader,
+    60,
+  );
+  const form = (req.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded');
+  const text = await readSmallBody(req);
+  if (form) return formLookup(text, req.headers);
+
+  const parsed = LookupBody.safeParse(parseJson(text));
+  if (!parsed.success) {
+    throw new AppError('invalid_request', 'slug must be 2–63 of a–z, 0–9 and -, starting with a letter or digit', {
+      extra: { details: parsed.error.issues.map((i) => ({ path: i.path, message: i.message })) },
+    });
+  }
+  const r = await resolveWorkspace(parsed.data.slug);
+  return Response.json(r, { headers: { 'Cache-Control': 'no-store' } });
+}
+
+/** The page's form without JavaScript: go on to the region, or back to the page saying why. */
+async function formLookup(text: string, headers: Headers): Promise<Response> {
+  const slug = (new URLSearchParams(text).get('workspace') ?? '').trim().toLowerCase();
+  const back = (reason: string) =>
+    new Response(null, {
+      status: 303,
+      headers: { Location: `/?workspace=${encodeURIComponent(slug.slice(0, 63))}&error=${reason}` },
+    });
+  if (!slugSchema.safeParse(slug).success) return back('invalid');
+  try {
+    const r = await resolveWorkspace(slug);
+    if (r.status === 'down') return back('region_down');
+    return new Response(null, {
+      status: 303,
+      headers: { Location: signInUrl(r, slug), 'Set-Cookie': rememberCookie(slug, headers) },
+    });
+  } catch (e) {
+    if (isAppError(e) && e.code === 'directory_unavailable') return back('unavailable');
+    throw e;
+  }
+}

@@ -1,0 +1,100 @@
+// What cells may change in the directory, each only for its own region: the region's entry
+// (name, address, status) and its workspaces' slugs (reserve → activate, or release). Slugs are
+// unique across regions. Every change bumps the entry's sequence and writes an event. Nothing
+// here names a person: slugs, region codes, statuses and counters only.
+import { z } from 'zod';
+import type { Tx } from '../db/access';
+import { AppError } from '../errors';
+import { newId } from '../ids';
+import { refuse } from './verify';
+
+export const SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
+export const slugSchema = z.string().regex(SLUG, 'a workspace is 2–63 of a–z, 0–9 and -, not starting with -');
+
+export const RegionEntry = z.object({
+  name: z.string().trim().min(1).max(100),
+  address: z
+    .string()
+    .url()
+    .max(300)
+    .refine((u) => /^https?:\/\//.test(u), 'http(s) only'),
+  status: z.enum(['active', 'draining', 'down']),
+});
+export type RegionEntry = z.infer<typeof RegionEntry>;
+
+function ownRegionOnly(cell: string, region: string): void {
+  if (cell !== region) throw refuse('other_region', 'forbidden', `the ${cell} cell may change only ${cell}'s entries`);
+}
+
+export async function registerRegion(tx: Tx, cell: string, region: string, entry: RegionEntry) {
+  ownRegionOnly(cell, region);
+  const row = await tx.directoryRegion.upsert({
+    where: { code: region },
+    create: { code: region, name: entry.name, baseUrl: entry.address, status: entry.status },
+    update: { name: entry.name, baseUrl: entry.address, status: entry.status },
+  });
+  return { region: row.code, name: row.name, address: row.baseUrl, status: row.status, key_version: row.keyVersion };
+}
+
+async function event(tx: Tx, cell: string, kind: string, w: { slug: string; region: string; epoch: number; sequence: number }, from?: string) {
+  await tx.directoryEvent.create({
+    data: {
+      id: newId('evt'),
+      slug: w.slug,
+      kind,
+      fromRegion: from ?? null,
+      toRegion: w.region,
+      cell,
+      epoch: w.epoch,
+      sequence: w.sequence,
+    },
+  });
+}
+
+const view = (w: { slug: string; region: string; status: string; sequence: number }) => ({
+  slug: w.slug,
+  region: w.region,
+  status: w.status,
+  sequence: w.sequence,
+});
+
+/** Holds `slug` for `cell`'s region before its organization is created (idempotent for the same region). */
+export async function reserveWorkspace(tx: Tx, cell: string, slug: string) {
+  const region = await tx.directoryRegion.findUnique({ where: { code: cell }, select: { code: true } });
+  if (!region) throw new AppError('conflict', `register region ${cell} before reserving workspaces`);
+  const existing = await tx.directoryWorkspace.findUnique({ where: { slug } });
+  if (existing) {
+    if (existing.region !== cell) throw new AppError('conflict', `the workspace "${slug}" is taken`);
+    return view(existing);
+  }
+  const w = await tx.directoryWorkspace.create({ data: { slug, region: cell, status: 'reserved' } });
+  await event(tx, cell, 'reserved', w);
+  return view(w);
+}
+
+async function ownWorkspace(tx: Tx, cell: string, slug: string) {
+  const w = await tx.directoryWorkspace.findUnique({ where: { slug } });
+  if (!w) throw new AppError('not_found', `no workspace "${slug}"`);
+  ownRegionOnly(cell, w.region);
+  return w;
+}
+
+/** The organization exists: its slug now resolves. */
+export async function activateWorkspace(tx: Tx, cell: string, slug: string) {
+  const w = await ownWorkspace(tx, cell, slug);
+  if (w.status === 'active') return view(w);
+  const updated = await tx.directoryWorkspace.update({
+    where: { slug },
+    data: { status: 'active', sequence: { increment: 1 } },
+  });
+  await event(tx, cell, 'activated', updated);
+  return view(updated);
+}
+
+/** The create failed (or the organization is gone): the slug is free again. */
+export async function releaseWorkspace(tx: Tx, cell: string, slug: string) {
+  const w = await ownWorkspace(tx, cell, slug);
+  await tx.directoryWorkspace.delete({ where: { slug } });
+  await event(tx, cell, 'released', { ...w, sequence: w.sequence + 1 });
+  return { slug, released: true };
+}
