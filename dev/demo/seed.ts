@@ -63,11 +63,6 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<DemoCredentia
       create: data,
       update: { baseUrl: data.baseUrl, isPrimary: data.isPrimary },
     });
-    await db.directoryRegion.upsert({
-      where: { code },
-      create: { code, name: d.label, baseUrl: data.baseUrl },
-      update: { baseUrl: data.baseUrl },
-    });
   }
 
   const mark = await db.directorySetting.findUnique({ where: { key: SEED_MARK } });
@@ -350,9 +345,8 @@ async function seedOnce(db: Db, mothership: string, globexRegions: string[]): Pr
         }
       }
 
-      for (const [slug, org] of Object.entries(orgBySlug)) {
-        await tx.directoryWorkspace.create({ data: { slug, region: org.defaultRegion ?? mothership } });
-      }
+      // The directory's entries are not written here: each cell registers its region and its
+      // organizations through signed calls when it starts (server/cell/registration.ts).
       await tx.routingPolicyVersion.create({
         data: { epoch: 1, sequence: 1, policy: { regions: globexRegions, mothership }, note: 'initial demo policy' },
       });

@@ -1,0 +1,294 @@
+// The global directory (issue 11) against a real primary + replicas: cells register over real
+// HTTP with signed calls, look-ups go through the real route handler (the request middleware,
+// the rate limiter on PostgreSQL), and every refused signed call is shown to change nothing.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useDemoDatabase } from '../../dev/testing/app';
+import { primary } from '../../server/db/client';
+import { resetEnvCache } from '../../server/env';
+import { trustPeerHeader } from '../../server/net/client-address';
+import { resetRateLimiters } from '../../server/rate-limits/limiters';
+import { metrics } from '../../server/telemetry/metrics';
+import { registerWithDirectory } from '../../server/cell/registration';
+import { withReservedSlug } from '../../server/cell/workspaces';
+import { finishRotation, rotateCellKey } from '../../server/directory/rotation';
+import { cellKey } from '../../server/directory/keys';
+import { writeCellKey } from '../../server/cell/keys';
+import { directoryServer, directorySnapshot, lookupRequest, provisionKeys, routes, signedRequest } from './harness';
+
+let keysFile: string;
+let r: Awaited<ReturnType<typeof routes>>;
+let directory: Awaited<ReturnType<typeof directoryServer>>;
+type Json = Record<string, unknown> & { error?: { code: string; request_id: string } };
+const json = async (res: Response) => (await res.json()) as Json;
+
+beforeAll(async () => {
+  await useDemoDatabase('directory');
+  trustPeerHeader();
+  keysFile = provisionKeys();
+  r = await routes();
+  directory = await directoryServer();
+  process.env.MERIDIAN_DIRECTORY_URL = directory.url;
+  resetEnvCache();
+});
+
+afterAll(async () => {
+  await directory?.close();
+});
+
+async function refusals(reason: string): Promise<number> {
+  const m = await metrics.directoryRefusals.get();
+  return m.values.find((v) => v.labels.reason === reason)?.value ?? 0;
+}
+
+describe('roles and registration', () => {
+  it('GET /api/v1/cell names the directory at the global address and the cell at a region', async () => {
+    const global = await r.cell(new Request('http://localhost:3000/api/v1/cell', { headers: { host: 'localhost:3000' } }));
+    expect(await global.json()).toEqual({ mode: 'directory' });
+    expect(global.headers.get('x-request-id')).toMatch(/^req_global-\d+-[0-9a-f]{12}$/);
+    const cell = await r.cell(new Request('http://lax1.localhost:3000/api/v1/cell', { headers: { host: 'lax1.localhost:3000' } }));
+    expect(await cell.json()).toEqual({ mode: 'cell', region: 'lax1', name: expect.any(String), global_url: 'http://localhost:3000' });
+  });
+
+  it('cells register their regions and organizations through signed HTTP calls only', async () => {
+    expect(await primary().directoryWorkspace.count()).toBe(0);
+    const done = await registerWithDirectory();
+    expect(done.regions.sort()).toEqual(['ams1', 'lax1', 'sfo1']);
+    const regions = await primary().directoryRegion.findMany({ orderBy: { code: 'asc' } });
+    expect(regions.map((x) => [x.code, x.baseUrl, x.status])).toEqual([
+      ['ams1', 'http://ams1.localhost:3000', 'active'],
+      ['lax1', 'http://lax1.localhost:3000', 'active'],
+      ['sfo1', 'http://sfo1.localhost:3000', 'active'],
+    ]);
+    const ws = await primary().directoryWorkspace.findMany({ orderBy: { slug: 'asc' } });
+    expect(ws.map((w) => [w.slug, w.region, w.status])).toEqual([
+      ['acme', 'sfo1', 'active'],
+      ['globex', 'sfo1', 'active'],
+    ]);
+    // Idempotent: a heartbeat changes no workspace.
+    await registerWithDirectory();
+    expect(await primary().directoryWorkspace.findMany({ orderBy: { slug: 'asc' } })).toEqual(ws);
+    // Nothing in the directory names a person.
+    const all = await directorySnapshot();
+    expect(all).not.toMatch(/@|usr_|Alice|Bob/);
+  });
+});
+
+describe('resolve', () => {
+  it('a known workspace resolves to its region, with the request ID and RateLimit headers', async () => {
+    const res = await r.resolve(lookupRequest({ slug: 'globex' }, '198.51.100.10'));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ region: 'sfo1', name: expect.any(String), address: 'http://sfo1.localhost:3000', status: 'active' });
+    expect(res.headers.get('x-request-id')).toMatch(/^req_global-/);
+    expect(res.headers.get('ratelimit-policy')).toBe('"directory_lookup";q=20;w=60');
+    expect(res.headers.get('ratelimit')).toMatch(/^"directory_lookup";r=19;t=\d+$/);
+  });
+
+  it('an unknown workspace gets a stable decoy of the same shape', async () => {
+    const a = await json(await r.resolve(lookupRequest({ slug: 'no-such-workspace-1' }, '198.51.100.11')));
+    const b = await json(await r.resolve(lookupRequest({ slug: 'no-such-workspace-1' }, '198.51.100.12')));
+    const known = await json(await r.resolve(lookupRequest({ slug: 'acme' }, '198.51.100.11')));
+    expect(a).toEqual(b);
+    expect(Object.keys(a).sort()).toEqual(Object.keys(known).sort());
+    expect(a.status).toBe('active');
+    expect(['sfo1', 'lax1', 'ams1']).toContain(a.region);
+    expect(a.address).toBe(`http://${a.region}.localhost:3000`);
+    // Different slugs spread over the regions (the keyed hash, not one fixed decoy).
+    const seen = new Set<unknown>();
+    for (let i = 0; i < 30; i++) seen.add((await json(await r.resolve(lookupRequest({ slug: `nobody-${i}` }, `198.51.101.${i}`)))).region);
+    expect(seen.size).toBe(3);
+  });
+
+  it('malformed slugs and bodies are 400 (oversized 413), never a 500', async () => {
+    for (const slug of ['a', '-abc', 'Acme', 'a_b', 'x'.repeat(64), '', 42, null]) {
+      const res = await r.resolve(lookupRequest({ slug }, '198.51.100.20'));
+      expect(res.status, String(slug)).toBe(400);
+      expect((await json(res)).error?.code).toBe('invalid_request');
+      expect(res.headers.get('ratelimit')).toMatch(/^"directory_lookup";r=\d+;t=\d+$/);
+    }
+    const notJson = await r.resolve(lookupRequest(null, '198.51.100.21', '{"slug":'));
+    expect(notJson.status).toBe(400);
+    const big = await r.resolve(lookupRequest(null, '198.51.100.22', JSON.stringify({ slug: 'acme', pad: 'x'.repeat(20_000) })));
+    expect(big.status).toBe(413);
+  });
+
+  it('a workspace whose region is down resolves with status down', async () => {
+    // An ams1 organization, created the way cells create them: reserve, create, activate.
+    await withReservedSlug('ams1', 'initech', async () => 'created');
+    const up = await json(await r.resolve(lookupRequest({ slug: 'initech' }, '198.51.100.30')));
+    expect(up).toMatchObject({ region: 'ams1', status: 'active' });
+    const down = await r.internal(signedRequest('ams1', 'PUT', '/internal/v1/regions/ams1', { name: 'Amsterdam', address: 'http://ams1.localhost:3000', status: 'down' }));
+    expect(down.status).toBe(200);
+    expect(await json(await r.resolve(lookupRequest({ slug: 'initech' }, '198.51.100.30')))).toMatchObject({ region: 'ams1', status: 'down' });
+    await r.internal(signedRequest('ams1', 'PUT', '/internal/v1/regions/ams1', { name: 'Amsterdam', address: 'http://ams1.localhost:3000', status: 'active' }));
+  });
+
+  it('the form post (no JavaScript) redirects to the region sign-in and remembers the workspace', async () => {
+    const res = await r.resolve(
+      new Request('http://localhost:3000/api/v1/directory/resolve', {
+        method: 'POST',
+        headers: { host: 'localhost:3000', 'content-type': 'application/x-www-form-urlencoded', 'x-meridian-peer': '198.51.100.40' },
+        body: 'workspace=globex',
+      }),
+    );
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('http://sfo1.localhost:3000/sign-in?workspace=globex');
+    expect(res.headers.get('set-cookie')).toMatch(/^meridian_workspace=globex;/);
+    const bad = await r.resolve(
+      new Request('http://localhost:3000/api/v1/directory/resolve', {
+        method: 'POST',
+        headers: { host: 'localhost:3000', 'content-type': 'application/x-www-form-urlencoded', 'x-meridian-peer': '198.51.100.40' },
+        body: 'workspace=-bad',
+      }),
+    );
+    expect(bad.status).toBe(303);
+    expect(bad.headers.get('location')).toBe('/?workspace=-bad&error=invalid');
+  });
+
+  it('look-ups are only answered at the global address', async () => {
+    const res = await r.resolve(
+      new Request('http://sfo1.localhost:3000/api/v1/directory/resolve', {
+        method: 'POST',
+        headers: { host: 'sfo1.localhost:3000', 'content-type': 'application/json', 'x-meridian-peer': '198.51.100.50' },
+        body: '{"slug":"acme"}',
+      }),
+    );
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('rate limit: 20 look-ups a minute per client address, shared by every directory process', () => {
+  it('the 21st is 429 with Retry-After 60 and the RateLimit headers, across two limiter instances', async () => {
+    const peer = '203.0.113.77';
+    const remaining: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      // Halfway, a second "process": a new pool and limiter on the same PostgreSQL table.
+      if (i === 10) await resetRateLimiters();
+      const res = await r.resolve(lookupRequest({ slug: i % 2 ? 'acme' : `unknown-${i}` }, peer));
+      expect(res.status, `look-up ${i + 1}`).toBe(200);
+      remaining.push(res.headers.get('ratelimit')!);
+    }
+    expect(remaining[0]).toMatch(/r=19;/);
+    expect(remaining[19]).toMatch(/r=0;/);
+    const res = await r.resolve(lookupRequest({ slug: 'acme' }, peer));
+    expect(res.status).toBe(429);
+    expect((await json(res)).error?.code).toBe('rate_limited');
+    expect(res.headers.get('retry-after')).toBe('60');
+    expect(res.headers.get('ratelimit-policy')).toBe('"directory_lookup";q=20;w=60');
+    expect(res.headers.get('ratelimit')).toMatch(/^"directory_lookup";r=0;t=\d+$/);
+    // Another address has its own budget; a client-sent X-Forwarded-For changes nothing.
+    const other = await r.resolve(lookupRequest({ slug: 'acme' }, '203.0.113.78'));
+    expect(other.status).toBe(200);
+    const spoof = lookupRequest({ slug: 'acme' }, peer);
+    spoof.headers.set('x-forwarded-for', '192.0.2.1');
+    expect((await r.resolve(spoof)).status).toBe(429);
+    const stored = await primary().rateLimit.findUnique({ where: { key: `directory_lookup:${peer}` } });
+    expect(stored?.points).toBeGreaterThanOrEqual(21);
+  });
+});
+
+describe('signed calls', () => {
+  const reserve = (slug: string) => `/internal/v1/workspaces/${slug}/reserve`;
+
+  it('a valid call is accepted', async () => {
+    const res = await r.internal(signedRequest('lax1', 'POST', reserve('hooli')));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ slug: 'hooli', region: 'lax1', status: 'reserved' });
+  });
+
+  const refused: [string, () => Request, number, string, string][] = [
+    ['wrong key', () => signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, { key: randomBytes(32) }), 401, 'invalid_signature', 'bad_signature'],
+    ["another region's key", () => signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, { key: cellKey('sfo1', 1) }), 401, 'invalid_signature', 'bad_signature'],
+    [
+      'tampered body',
+      () => signedRequest('lax1', 'PUT', '/internal/v1/regions/lax1', { name: 'Evil', address: 'http://evil.test', status: 'active' }, { signedBody: JSON.stringify({ name: 'LA', address: 'http://lax1.localhost:3000', status: 'active' }) }),
+      401,
+      'invalid_signature',
+      'bad_signature',
+    ],
+    ['tampered path', () => signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, { signedPath: reserve('hooli2') }), 401, 'invalid_signature', 'bad_signature'],
+    ['tampered query', () => signedRequest('lax1', 'POST', `${reserve('piedpiper')}?x=2`, undefined, { signedPath: `${reserve('piedpiper')}?x=1` }), 401, 'invalid_signature', 'bad_signature'],
+    ['stale timestamp', () => signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, { timestamp: Math.floor(Date.now() / 1000) - 301 }), 401, 'stale_request', 'stale_timestamp'],
+    ['future timestamp', () => signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, { timestamp: Math.floor(Date.now() / 1000) + 301 }), 401, 'stale_request', 'future_timestamp'],
+    ['unknown key version', () => signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, { version: 7 }), 401, 'unknown_key_version', 'unknown_key_version'],
+    ['missing signature headers', () => new Request(`http://localhost:3000${reserve('piedpiper')}`, { method: 'POST', headers: { host: 'localhost:3000' } }), 401, 'invalid_signature', 'malformed_headers'],
+    ["another region's workspace", () => signedRequest('ams1', 'POST', '/internal/v1/workspaces/hooli/activate'), 403, 'forbidden', 'other_region'],
+    ["another region's workspace, released", () => signedRequest('ams1', 'DELETE', '/internal/v1/workspaces/hooli'), 403, 'forbidden', 'other_region'],
+    ["another region's entry", () => signedRequest('ams1', 'PUT', '/internal/v1/regions/lax1', { name: 'X', address: 'http://ams1.localhost:3000', status: 'down' }), 403, 'forbidden', 'other_region'],
+  ];
+  for (const [name, make, status, code, reason] of refused) {
+    it(`refused, nothing changed, counted: ${name}`, async () => {
+      const before = await directorySnapshot();
+      const counted = await refusals(reason);
+      const res = await r.internal(make());
+      expect(res.status).toBe(status);
+      expect((await json(res)).error?.code).toBe(code);
+      expect(await directorySnapshot()).toBe(before);
+      expect(await refusals(reason)).toBe(counted + 1);
+    });
+  }
+
+  it('a replayed nonce is refused and changes nothing', async () => {
+    const original = signedRequest('lax1', 'POST', reserve('replay-me'));
+    const copy = original.clone(); // what an eavesdropper captured: every header and byte
+    const first = await r.internal(original);
+    expect(first.status).toBe(200);
+    // The cell releases the slug; the replay would reserve it again.
+    await r.internal(signedRequest('lax1', 'DELETE', '/internal/v1/workspaces/replay-me'));
+    const before = await directorySnapshot();
+    const counted = await refusals('replayed_nonce');
+    const again = await r.internal(copy);
+    expect(again.status).toBe(401);
+    expect((await json(again)).error?.code).toBe('replayed_request');
+    expect(await directorySnapshot()).toBe(before);
+    expect(await refusals('replayed_nonce')).toBe(counted + 1);
+  });
+
+  it('nonces are pruned once their window has passed', async () => {
+    await primary().directoryNonce.create({ data: { nonce: 'expired-nonce-0000', cell: 'lax1', expiresAt: new Date(Date.now() - 1000) } });
+    const res = await r.internal(signedRequest('lax1', 'PUT', '/internal/v1/regions/lax1', { name: 'Los Angeles', address: 'http://lax1.localhost:3000', status: 'active' }));
+    expect(res.status).toBe(200);
+    expect(await primary().directoryNonce.findUnique({ where: { nonce: 'expired-nonce-0000' } })).toBeNull();
+    const live = await primary().directoryNonce.findMany({ where: { cell: 'lax1' } });
+    expect(live.every((n) => n.expiresAt.getTime() > Date.now())).toBe(true);
+  });
+
+  it('key rotation: both versions during the grace, only the new one after it ends', async () => {
+    const rotation = await rotateCellKey(primary(), 'lax1', 600);
+    expect(rotation.version).toBe(2);
+    const put = (version: number) =>
+      r.internal(signedRequest('lax1', 'PUT', '/internal/v1/regions/lax1', { name: 'Los Angeles', address: 'http://lax1.localhost:3000', status: 'active' }, { version }));
+    expect((await put(1)).status).toBe(200);
+    expect((await put(2)).status).toBe(200);
+    await finishRotation(primary(), 'lax1');
+    const before = await directorySnapshot();
+    const old = await put(1);
+    expect(old.status).toBe(401);
+    expect((await json(old)).error?.code).toBe('unknown_key_version');
+    expect(await directorySnapshot()).toBe(before);
+    expect((await put(2)).status).toBe(200);
+    // What the rotate command then does for the cell: its keys file gets the new version.
+    writeCellKey(keysFile, 'lax1', rotation.version, rotation.key);
+  });
+});
+
+describe('creating an organization reserves its slug, then activates or releases it', () => {
+  it('a failed create gives the slug back; a slug taken in another region is a conflict', async () => {
+    await expect(
+      withReservedSlug('sfo1', 'umbrella', async () => {
+        expect(await primary().directoryWorkspace.findUnique({ where: { slug: 'umbrella' } })).toMatchObject({ status: 'reserved', region: 'sfo1' });
+        throw new Error('the insert failed');
+      }),
+    ).rejects.toThrow('the insert failed');
+    expect(await primary().directoryWorkspace.findUnique({ where: { slug: 'umbrella' } })).toBeNull();
+    await expect(withReservedSlug('sfo1', 'globex', async () => 'x')).resolves.toBe('x'); // its own slug: idempotent
+    await expect(withReservedSlug('ams1', 'globex', async () => 'never')).rejects.toMatchObject({ code: 'conflict' });
+    // A reserved slug does not resolve yet: a look-up sees the same decoy as for an unknown one.
+    await withReservedSlug('lax1', 'stark', async () => {
+      const during = await json(await r.resolve(lookupRequest({ slug: 'stark' }, '198.51.100.60')));
+      expect(during.region).not.toBeUndefined();
+      expect(during).toEqual(await json(await r.resolve(lookupRequest({ slug: 'stark' }, '198.51.100.61'))));
+    });
+    expect(await json(await r.resolve(lookupRequest({ slug: 'stark' }, '198.51.100.62')))).toMatchObject({ region: 'lax1' });
+  });
+});
