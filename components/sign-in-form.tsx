@@ -7,7 +7,7 @@ import { ErrorAlert } from './ui/error-alert';
 import { btnPrimary, card } from './ui/styles';
 import { TextField } from './ui/text-field';
 
-export function SignInForm({ next }: { next: string }) {
+export function SignInForm({ next, workspace }: { next: string; workspace?: string }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
 
@@ -22,6 +22,7 @@ export function SignInForm({ next }: { next: string }) {
           const res = await signIn('credentials', {
             email: String(data.get('email') ?? ''),
             password: String(data.get('password') ?? ''),
+            ...(workspace ? { workspace } : {}),
             redirect: false,
           });
           if (res?.error) {

@@ -5,15 +5,56 @@ import { SignInForm } from '~/components/sign-in-form';
 import { requestOrigin } from '~/server/net/host';
 import { sameOriginPath } from '~/server/net/redirect';
 import { PageHeader } from '~/components/ui/page-header';
+import { link } from '~/components/ui/styles';
+import { globalUrl } from '~/server/env';
+import { hostRegion } from '~/server/region/host';
+import { env } from '~/server/env';
+import { regionRegistry } from '~/server/region/registry';
+import { requestHost } from '~/server/net/host';
 
 export const metadata: Metadata = { title: 'Sign in' };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string }> }) {
-  const { callbackUrl } = await searchParams;
+const SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
+
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ callbackUrl?: string; workspace?: string }>;
+}) {
+  const { callbackUrl, workspace: rawWorkspace } = await searchParams;
+  const h = await headers();
+  // Reached from the directory: name the workspace and this region, and link back. The page is
+  // the same whether the workspace exists here or is a decoy (only the sign-in itself can tell).
+  const label = hostRegion(requestHost(h), env().MERIDIAN_HOST).label;
+  const region = label ? (await regionRegistry()).get(label) : undefined;
+  const workspace = typeof rawWorkspace === 'string' && SLUG.test(rawWorkspace) ? rawWorkspace : undefined;
+  if (workspace && region) {
+    const next = sameOriginPath(typeof callbackUrl === 'string' ? callbackUrl : undefined, requestOrigin(h), '/arc');
+    return (
+      <div className="mx-auto mt-8 max-w-sm space-y-6">
+        <PageHeader
+          title={
+            <>
+              Sign in to <span className="font-mono">{workspace}</span>
+            </>
+          }
+          description={`${region.label} region (${region.code})`}
+          centered
+        />
+        <SignInForm next={next} workspace={workspace} />
+        <p className="text-center text-sm text-slate-600 dark:text-slate-300">
+          Not your region?{' '}
+          <a href={`${globalUrl()}/`} className={link}>
+            Find your workspace
+          </a>
+        </p>
+      </div>
+    );
+  }
   // Only this origin: never bounce a user elsewhere after sign-in (server/net/redirect.ts).
   const next = sameOriginPath(
     typeof callbackUrl === 'string' ? callbackUrl : undefined,
-    requestOrigin(await headers()),
+    requestOrigin(h),
     '/arc',
   );
   return (

@@ -34,7 +34,11 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() 
   pages: { signIn: '/sign-in' },
   providers: [
     Credentials({
-      credentials: { email: { label: 'Email' }, password: { label: 'Password', type: 'password' } },
+      credentials: {
+        email: { label: 'Email' },
+        password: { label: 'Password', type: 'password' },
+        workspace: { label: 'Workspace' },
+      },
       async authorize(raw, request) {
         const address = clientAddress(request.headers);
         try {
@@ -53,7 +57,9 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() 
       if (user?.id) {
         token.uid = user.id;
         token.sv = (user as { sessionVersion?: number }).sessionVersion ?? 0;
-        token.org = (await membershipsOf(primary(), user.id))[0]?.org.id ?? null;
+        // Signed in through a workspace's page: act in that organization (membership checked).
+        token.org =
+          (user as { orgId?: string }).orgId ?? (await membershipsOf(primary(), user.id))[0]?.org.id ?? null;
       }
       if (trigger === 'update' && typeof (session as { orgId?: unknown })?.orgId === 'string' && token.uid) {
         const wanted = (session as { orgId: string }).orgId;

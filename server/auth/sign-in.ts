@@ -15,6 +15,12 @@ import { findUserByEmail } from './users';
 const Credentials = z.object({
   email: z.string().trim().toLowerCase().email().max(254),
   password: z.string().min(1).max(1024),
+  /** From a region's sign-in page reached through the directory: the workspace to act in. */
+  workspace: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{1,62}$/)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
 
 export const SIGN_IN_LIMITS = {
@@ -36,6 +42,8 @@ export interface SignedInUser {
   email: string;
   name: string;
   sessionVersion: number;
+  /** The workspace's organization when the sign-in named one. */
+  orgId?: string;
 }
 
 /** How long an attempt for an email with `failures` recent failures waits before it is checked. */
@@ -58,13 +66,28 @@ export async function checkCredentials(raw: unknown, address: string): Promise<S
 
   const user = parsed.success ? await findUserByEmail(primary(), email) : null;
   const ok = await verifyPassword(user?.passwordHash ?? (await dummy()), parsed.success ? parsed.data.password : '');
-  if (user && ok) {
+  // A sign-in that names a workspace needs a membership there. Looked up whatever the password,
+  // so a workspace that doesn't exist (a directory decoy) fails exactly like a wrong password.
+  const workspace = parsed.success ? parsed.data.workspace : undefined;
+  const membership = workspace
+    ? await primary().membership.findFirst({
+        where: { userId: user?.id ?? '', organization: { slug: workspace, status: { not: 'suspended' } } },
+        select: { orgId: true },
+      })
+    : null;
+  if (user && ok && (!workspace || membership)) {
     await Promise.all([
       limiter(SIGN_IN_LIMITS.byAddress).reward(address, 1),
       limiter(SIGN_IN_LIMITS.byEmailAndAddress).delete(pair),
       limiter(SIGN_IN_LIMITS.byEmail).delete(email),
     ]).catch(() => {});
-    return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
+    return {
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      sessionVersion: user.sessionVersion,
+      ...(membership ? { orgId: membership.orgId } : {}),
+    };
   }
   if (email)
     await limiter(SIGN_IN_LIMITS.byEmail)

@@ -14,7 +14,7 @@ import { assertDirectoryHere } from './roles';
 import { slugSchema } from './workspaces';
 
 export const LOOKUP_LIMIT = { name: 'directory_lookup', points: 20, duration: 60 } satisfies LimitPolicy;
-/** The browser's memory of the last workspace found (a slug: no personal data). */
+/** The browser's memory of the last workspace found (a slug: no personal data; the page's script sets it too). */
 export const REMEMBERED_WORKSPACE_COOKIE = 'meridian_workspace';
 
 const LookupBody = z.object({ slug: slugSchema });
@@ -24,7 +24,7 @@ export function signInUrl(r: Resolution, slug: string): string {
 }
 
 function rememberCookie(slug: string, headers: Headers): string {
-  return `${REMEMBERED_WORKSPACE_COOKIE}=${encodeURIComponent(slug)}; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly${
+  return `${REMEMBERED_WORKSPACE_COOKIE}=${encodeURIComponent(slug)}; Path=/; Max-Age=31536000; SameSite=Lax${
     isHttps(headers) ? '; Secure' : ''
   }`;
 }
@@ -36,14 +36,24 @@ export interface LookupContext {
 
 export async function handleLookup(ctx: LookupContext, req: Request): Promise<Response> {
   assertDirectoryHere(ctx.gatewayRegion);
-  await consumeWithHeaders(
-    LOOKUP_LIMIT,
-    clientAddress(req.headers),
-    'too many workspace look-ups from this address: try again in a minute',
-    ctx.setHeader,
-    60,
-  );
   const form = (req.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded');
+  try {
+    await consumeWithHeaders(
+      LOOKUP_LIMIT,
+      clientAddress(req.headers),
+      'too many workspace look-ups from this address: try again in a minute',
+      ctx.setHeader,
+      60,
+    );
+  } catch (e) {
+    // The page's plain form goes back to the page, which says why (the headers still say it too).
+    if (form && isAppError(e) && e.code === 'rate_limited') {
+      for (const [k, v] of Object.entries(e.headers)) ctx.setHeader(k, v);
+      ctx.setHeader('Retry-After', '60');
+      return new Response(null, { status: 303, headers: { Location: '/?error=rate_limited' } });
+    }
+    throw e;
+  }
   const text = await readSmallBody(req);
   if (form) return formLookup(text, req.headers);
 
@@ -60,15 +70,19 @@ export async function handleLookup(ctx: LookupContext, req: Request): Promise<Re
 /** The page's form without JavaScript: go on to the region, or back to the page saying why. */
 async function formLookup(text: string, headers: Headers): Promise<Response> {
   const slug = (new URLSearchParams(text).get('workspace') ?? '').trim().toLowerCase();
-  const back = (reason: string) =>
+  const back = (reason: string, region?: string) =>
     new Response(null, {
       status: 303,
-      headers: { Location: `/?workspace=${encodeURIComponent(slug.slice(0, 63))}&error=${reason}` },
+      headers: {
+        Location: `/?workspace=${encodeURIComponent(slug.slice(0, 63))}&error=${reason}${
+          region ? `&region=${encodeURIComponent(region)}` : ''
+        }`,
+      },
     });
   if (!slugSchema.safeParse(slug).success) return back('invalid');
   try {
     const r = await resolveWorkspace(slug);
-    if (r.status === 'down') return back('region_down');
+    if (r.status === 'down') return back('region_down', r.name);
     return new Response(null, {
       status: 303,
       headers: { Location: signInUrl(r, slug), 'Set-Cookie': rememberCookie(slug, headers) },
