@@ -38,7 +38,9 @@ export default async function Home({ searchParams }: { searchParams: Promise<Sea
         </section>
       )}
       <section className="space-y-3">
-        <Title className={page.directory ? 'text-2xl font-semibold tracking-tight' : 'text-3xl font-semibold tracking-tight'}>
+        <Title
+          className={page.directory ? 'text-2xl font-semibold tracking-tight' : 'text-3xl font-semibold tracking-tight'}
+        >
           One console for every region
         </Title>
         <p className="max-w-2xl text-slate-600 dark:text-slate-300">

@@ -52,11 +52,7 @@ export default async function SignInPage({
     );
   }
   // Only this origin: never bounce a user elsewhere after sign-in (server/net/redirect.ts).
-  const next = sameOriginPath(
-    typeof callbackUrl === 'string' ? callbackUrl : undefined,
-    requestOrigin(h),
-    '/arc',
-  );
+  const next = sameOriginPath(typeof callbackUrl === 'string' ? callbackUrl : undefined, requestOrigin(h), '/arc');
   return (
     <div className="mx-auto mt-8 max-w-sm space-y-6">
       <PageHeader title="Sign in to Meridian" description="Arc for your organization, Atlas for operators." centered />

@@ -7,6 +7,7 @@ import { focusRingTight } from '../ui/styles';
 const ITEMS = [
   { href: '/atlas', label: 'Regions', exact: true },
   { href: '/atlas/audit', label: 'Audit log' },
+  { href: '/atlas/directory', label: 'Directory' },
 ] as const;
 
 export function AtlasNav() {

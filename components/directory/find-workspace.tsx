@@ -15,7 +15,8 @@ const SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
 export const FIND_ERRORS: Record<string, string> = {
   invalid: 'A workspace name is 2 to 63 lowercase letters, digits or hyphens, and starts with a letter or digit.',
   rate_limited: 'Too many look-ups from your network. Wait a minute and try again.',
-  unavailable: 'The workspace directory is unavailable right now. Try again in a minute, or go to your region’s address directly.',
+  unavailable:
+    'The workspace directory is unavailable right now. Try again in a minute, or go to your region’s address directly.',
 };
 
 interface Found {

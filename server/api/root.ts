@@ -1,5 +1,6 @@
 // The app router: one sub-router per area, plus a server-side caller.
 import { atlasAuditRouter } from './routers/atlas/audit';
+import { atlasDirectoryRouter } from './routers/atlas/directory';
 import { atlasHistoryRouter } from './routers/atlas/history';
 import { atlasRegionsRouter } from './routers/atlas/regions';
 import { apiKeysRouter } from './routers/api-keys';
@@ -26,7 +27,12 @@ export const appRouter = router({
   compute: router({ clusters: clustersRouter, templates: templatesRouter }),
   notifications: notificationsRouter,
   workflowRuns: workflowRunsRouter,
-  atlas: router({ regions: atlasRegionsRouter, history: atlasHistoryRouter, audit: atlasAuditRouter }),
+  atlas: router({
+    regions: atlasRegionsRouter,
+    history: atlasHistoryRouter,
+    audit: atlasAuditRouter,
+    directory: atlasDirectoryRouter,
+  }),
 });
 
 export type AppRouter = typeof appRouter;

@@ -58,8 +58,7 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() 
         token.uid = user.id;
         token.sv = (user as { sessionVersion?: number }).sessionVersion ?? 0;
         // Signed in through a workspace's page: act in that organization (membership checked).
-        token.org =
-          (user as { orgId?: string }).orgId ?? (await membershipsOf(primary(), user.id))[0]?.org.id ?? null;
+        token.org = (user as { orgId?: string }).orgId ?? (await membershipsOf(primary(), user.id))[0]?.org.id ?? null;
       }
       if (trigger === 'update' && typeof (session as { orgId?: unknown })?.orgId === 'string' && token.uid) {
         const wanted = (session as { orgId: string }).orgId;

@@ -18,12 +18,22 @@ export class DirectoryCallError extends Error {
 
 const TIMEOUT_MS = 3_000;
 
-export async function callDirectory<T = unknown>(region: string, method: string, path: string, body?: unknown): Promise<T> {
+export async function callDirectory<T = unknown>(
+  region: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     const key = cellKeys()[region];
     if (!key) throw new DirectoryCallError(0, 'no_key', `this cell holds no directory key for ${region}`);
     const text = body === undefined ? '' : JSON.stringify(body);
-    const headers = signedHeaders(Buffer.from(key.key, 'hex'), key.version, { method, pathAndQuery: path, region, body: text });
+    const headers = signedHeaders(Buffer.from(key.key, 'hex'), key.version, {
+      method,
+      pathAndQuery: path,
+      region,
+      body: text,
+    });
     let res: Response;
     try {
       res = await fetch(directoryUrl() + path, {
@@ -33,7 +43,11 @@ export async function callDirectory<T = unknown>(region: string, method: string,
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch (e) {
-      throw new DirectoryCallError(0, 'unreachable', `the directory at ${directoryUrl()} is unreachable: ${(e as Error).message}`);
+      throw new DirectoryCallError(
+        0,
+        'unreachable',
+        `the directory at ${directoryUrl()} is unreachable: ${(e as Error).message}`,
+      );
     }
     const answer = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
     if (res.ok) return answer as T;

@@ -35,9 +35,16 @@ export async function registerWithDirectory(): Promise<{ regions: string[]; work
   const workspaces: string[] = [];
   for (const code of regions) {
     const r = registry.get(code)!;
-    await callDirectory(code, 'PUT', `/internal/v1/regions/${code}`, { name: r.label, address: r.baseUrl, status: r.status });
+    await callDirectory(code, 'PUT', `/internal/v1/regions/${code}`, {
+      name: r.label,
+      address: r.baseUrl,
+      status: r.status,
+    });
     for (const org of orgs) {
-      const home = homeRegionOf({ defaultRegion: org.defaultRegion, allowedRegions: org.allowedRegions.map((a) => a.region) }, order);
+      const home = homeRegionOf(
+        { defaultRegion: org.defaultRegion, allowedRegions: org.allowedRegions.map((a) => a.region) },
+        order,
+      );
       if (home !== code) continue;
       await reserveSlug(code, org.slug);
       await activateSlug(code, org.slug);
@@ -64,7 +71,10 @@ export function startCellRegistration(): void {
       s.failures++;
       s.lastError = (err as Error).message;
       delay = Math.min(heartbeatMs, 1000 * 2 ** Math.min(s.failures - 1, 10));
-      logger.warn({ err: (err as Error).message, retry_in_ms: delay }, 'directory: registration failed; serving on, will retry');
+      logger.warn(
+        { err: (err as Error).message, retry_in_ms: delay },
+        'directory: registration failed; serving on, will retry',
+      );
     }
     if (!s.stopped) {
       s.timer = setTimeout(() => void tick(), delay);

@@ -9,7 +9,10 @@ import { callDirectory, DirectoryCallError } from './client';
 
 const path = (slug: string) => `/internal/v1/workspaces/${encodeURIComponent(slug)}`;
 
-export function homeRegionOf(org: { defaultRegion: string | null; allowedRegions: string[] }, registryOrder: string[]): string | undefined {
+export function homeRegionOf(
+  org: { defaultRegion: string | null; allowedRegions: string[] },
+  registryOrder: string[],
+): string | undefined {
   if (org.defaultRegion) return org.defaultRegion;
   return registryOrder.find((r) => org.allowedRegions.includes(r)) ?? org.allowedRegions[0];
 }
@@ -36,7 +39,8 @@ export async function withReservedSlug<T>(region: string, slug: string, create: 
   try {
     await reserveSlug(region, slug);
   } catch (e) {
-    if (e instanceof DirectoryCallError && e.status === 409) throw new AppError('conflict', `the workspace "${slug}" is taken`);
+    if (e instanceof DirectoryCallError && e.status === 409)
+      throw new AppError('conflict', `the workspace "${slug}" is taken`);
     throw new AppError('directory_unavailable', 'the directory could not reserve the workspace name: try again', {
       retryAfter: 30,
       cause: e,

@@ -33,8 +33,10 @@ function route(method: string, path: string, body: unknown): Op {
   }
   if (kind === 'workspaces' && id !== undefined) {
     if (!SLUG.test(id)) throw new AppError('invalid_request', `"${id}" is not a workspace slug`);
-    if (parts.length === 5 && method === 'POST' && action === 'reserve') return (tx, cell) => reserveWorkspace(tx, cell, id);
-    if (parts.length === 5 && method === 'POST' && action === 'activate') return (tx, cell) => activateWorkspace(tx, cell, id);
+    if (parts.length === 5 && method === 'POST' && action === 'reserve')
+      return (tx, cell) => reserveWorkspace(tx, cell, id);
+    if (parts.length === 5 && method === 'POST' && action === 'activate')
+      return (tx, cell) => activateWorkspace(tx, cell, id);
     if (parts.length === 4 && method === 'DELETE') return (tx, cell) => releaseWorkspace(tx, cell, id);
   }
   throw new AppError('not_found', `no internal route ${method} ${path}`);
@@ -58,7 +60,10 @@ export async function handleInternalCall(req: Request, gatewayRegion: string): P
     return Response.json(result, { headers: { 'Cache-Control': 'no-store' } });
   } catch (e) {
     if (!isAppError(e) && isConnectionError(e)) {
-      throw new AppError('directory_unavailable', 'the directory cannot reach its database', { retryAfter: 5, cause: e });
+      throw new AppError('directory_unavailable', 'the directory cannot reach its database', {
+        retryAfter: 5,
+        cause: e,
+      });
     }
     throw e;
   }

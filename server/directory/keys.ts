@@ -12,7 +12,9 @@ export function directorySecret(): string {
   const secret = env().MERIDIAN_DIRECTORY_SECRET;
   if (secret) return secret;
   if (env().NODE_ENV === 'test') return 'meridian-test-directory-secret-signs-nothing-real';
-  throw new Error('MERIDIAN_DIRECTORY_SECRET is not set: the directory cannot verify cells without it (32+ characters)');
+  throw new Error(
+    'MERIDIAN_DIRECTORY_SECRET is not set: the directory cannot verify cells without it (32+ characters)',
+  );
 }
 
 function derive(secret: string, info: string): Buffer {

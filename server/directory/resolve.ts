@@ -43,7 +43,8 @@ export async function resolveWorkspace(slug: string): Promise<Resolution> {
     }
     throw e;
   }
-  if (rows.length === 0) throw new AppError('directory_unavailable', 'no region has registered with the directory yet', { retryAfter: 30 });
+  if (rows.length === 0)
+    throw new AppError('directory_unavailable', 'no region has registered with the directory yet', { retryAfter: 30 });
   const decoy = rows[hash.readUInt32BE(0) % rows.length]!;
   const home = rows.find((r) => r.workspace_status !== null);
   const chosen = home ?? decoy;

@@ -40,14 +40,26 @@ export async function verifySignedRequest(tx: Tx, req: SignedRequest, now = Date
   const tsText = req.headers.get(H.timestamp) ?? '';
   const nonce = req.headers.get(H.nonce) ?? '';
   const signature = req.headers.get(H.signature) ?? '';
-  if (!isRegionCode(region) || !/^[1-9][0-9]{0,5}$/.test(versionText) || !/^[0-9]{1,12}$/.test(tsText) || !NONCE.test(nonce) || !/^v1=[0-9a-f]{64}$/.test(signature)) {
-    throw refuse('malformed_headers', 'invalid_signature', 'a signed call needs X-Meridian-Cell, -Key-Version, -Timestamp, -Nonce and -Signature (v1=<hex>)');
+  if (
+    !isRegionCode(region) ||
+    !/^[1-9][0-9]{0,5}$/.test(versionText) ||
+    !/^[0-9]{1,12}$/.test(tsText) ||
+    !NONCE.test(nonce) ||
+    !/^v1=[0-9a-f]{64}$/.test(signature)
+  ) {
+    throw refuse(
+      'malformed_headers',
+      'invalid_signature',
+      'a signed call needs X-Meridian-Cell, -Key-Version, -Timestamp, -Nonce and -Signature (v1=<hex>)',
+    );
   }
   const version = Number(versionText);
   const timestamp = Number(tsText);
   const skew = timestamp - Math.floor(now / 1000);
-  if (skew < -SIGNATURE_WINDOW_SECONDS) throw refuse('stale_timestamp', 'stale_request', 'the timestamp is more than 300 s old');
-  if (skew > SIGNATURE_WINDOW_SECONDS) throw refuse('future_timestamp', 'stale_request', 'the timestamp is more than 300 s ahead');
+  if (skew < -SIGNATURE_WINDOW_SECONDS)
+    throw refuse('stale_timestamp', 'stale_request', 'the timestamp is more than 300 s old');
+  if (skew > SIGNATURE_WINDOW_SECONDS)
+    throw refuse('future_timestamp', 'stale_request', 'the timestamp is more than 300 s ahead');
 
   // A region that never registered has key version 1 (what a new cell is given).
   const row = await tx.directoryRegion.findUnique({

@@ -36,7 +36,13 @@ export async function registerRegion(tx: Tx, cell: string, region: string, entry
   return { region: row.code, name: row.name, address: row.baseUrl, status: row.status, key_version: row.keyVersion };
 }
 
-async function event(tx: Tx, cell: string, kind: string, w: { slug: string; region: string; epoch: number; sequence: number }, from?: string) {
+async function event(
+  tx: Tx,
+  cell: string,
+  kind: string,
+  w: { slug: string; region: string; epoch: number; sequence: number },
+  from?: string,
+) {
   await tx.directoryEvent.create({
     data: {
       id: newId('evt'),

@@ -3,7 +3,7 @@
 // the rate limiter on PostgreSQL), and every refused signed call is shown to change nothing.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useDemoDatabase } from '../../dev/testing/app';
+import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
 import { primary } from '../../server/db/client';
 import { resetEnvCache } from '../../server/env';
 import { trustPeerHeader } from '../../server/net/client-address';
@@ -43,11 +43,20 @@ async function refusals(reason: string): Promise<number> {
 
 describe('roles and registration', () => {
   it('GET /api/v1/cell names the directory at the global address and the cell at a region', async () => {
-    const global = await r.cell(new Request('http://localhost:3000/api/v1/cell', { headers: { host: 'localhost:3000' } }));
+    const global = await r.cell(
+      new Request('http://localhost:3000/api/v1/cell', { headers: { host: 'localhost:3000' } }),
+    );
     expect(await global.json()).toEqual({ mode: 'directory' });
     expect(global.headers.get('x-request-id')).toMatch(/^req_global-\d+-[0-9a-f]{12}$/);
-    const cell = await r.cell(new Request('http://lax1.localhost:3000/api/v1/cell', { headers: { host: 'lax1.localhost:3000' } }));
-    expect(await cell.json()).toEqual({ mode: 'cell', region: 'lax1', name: expect.any(String), global_url: 'http://localhost:3000' });
+    const cell = await r.cell(
+      new Request('http://lax1.localhost:3000/api/v1/cell', { headers: { host: 'lax1.localhost:3000' } }),
+    );
+    expect(await cell.json()).toEqual({
+      mode: 'cell',
+      region: 'lax1',
+      name: expect.any(String),
+      global_url: 'http://localhost:3000',
+    });
   });
 
   it('cells register their regions and organizations through signed HTTP calls only', async () => {
@@ -78,7 +87,12 @@ describe('resolve', () => {
   it('a known workspace resolves to its region, with the request ID and RateLimit headers', async () => {
     const res = await r.resolve(lookupRequest({ slug: 'globex' }, '198.51.100.10'));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ region: 'sfo1', name: expect.any(String), address: 'http://sfo1.localhost:3000', status: 'active' });
+    expect(await res.json()).toEqual({
+      region: 'sfo1',
+      name: expect.any(String),
+      address: 'http://sfo1.localhost:3000',
+      status: 'active',
+    });
     expect(res.headers.get('x-request-id')).toMatch(/^req_global-/);
     expect(res.headers.get('ratelimit-policy')).toBe('"directory_lookup";q=20;w=60');
     expect(res.headers.get('ratelimit')).toMatch(/^"directory_lookup";r=19;t=\d+$/);
@@ -95,7 +109,8 @@ describe('resolve', () => {
     expect(a.address).toBe(`http://${a.region}.localhost:3000`);
     // Different slugs spread over the regions (the keyed hash, not one fixed decoy).
     const seen = new Set<unknown>();
-    for (let i = 0; i < 30; i++) seen.add((await json(await r.resolve(lookupRequest({ slug: `nobody-${i}` }, `198.51.101.${i}`)))).region);
+    for (let i = 0; i < 30; i++)
+      seen.add((await json(await r.resolve(lookupRequest({ slug: `nobody-${i}` }, `198.51.101.${i}`)))).region);
     expect(seen.size).toBe(3);
   });
 
@@ -108,7 +123,9 @@ describe('resolve', () => {
     }
     const notJson = await r.resolve(lookupRequest(null, '198.51.100.21', '{"slug":'));
     expect(notJson.status).toBe(400);
-    const big = await r.resolve(lookupRequest(null, '198.51.100.22', JSON.stringify({ slug: 'acme', pad: 'x'.repeat(20_000) })));
+    const big = await r.resolve(
+      lookupRequest(null, '198.51.100.22', JSON.stringify({ slug: 'acme', pad: 'x'.repeat(20_000) })),
+    );
     expect(big.status).toBe(413);
   });
 
@@ -117,17 +134,36 @@ describe('resolve', () => {
     await withReservedSlug('ams1', 'initech', async () => 'created');
     const up = await json(await r.resolve(lookupRequest({ slug: 'initech' }, '198.51.100.30')));
     expect(up).toMatchObject({ region: 'ams1', status: 'active' });
-    const down = await r.internal(signedRequest('ams1', 'PUT', '/internal/v1/regions/ams1', { name: 'Amsterdam', address: 'http://ams1.localhost:3000', status: 'down' }));
+    const down = await r.internal(
+      signedRequest('ams1', 'PUT', '/internal/v1/regions/ams1', {
+        name: 'Amsterdam',
+        address: 'http://ams1.localhost:3000',
+        status: 'down',
+      }),
+    );
     expect(down.status).toBe(200);
-    expect(await json(await r.resolve(lookupRequest({ slug: 'initech' }, '198.51.100.30')))).toMatchObject({ region: 'ams1', status: 'down' });
-    await r.internal(signedRequest('ams1', 'PUT', '/internal/v1/regions/ams1', { name: 'Amsterdam', address: 'http://ams1.localhost:3000', status: 'active' }));
+    expect(await json(await r.resolve(lookupRequest({ slug: 'initech' }, '198.51.100.30')))).toMatchObject({
+      region: 'ams1',
+      status: 'down',
+    });
+    await r.internal(
+      signedRequest('ams1', 'PUT', '/internal/v1/regions/ams1', {
+        name: 'Amsterdam',
+        address: 'http://ams1.localhost:3000',
+        status: 'active',
+      }),
+    );
   });
 
   it('the form post (no JavaScript) redirects to the region sign-in and remembers the workspace', async () => {
     const res = await r.resolve(
       new Request('http://localhost:3000/api/v1/directory/resolve', {
         method: 'POST',
-        headers: { host: 'localhost:3000', 'content-type': 'application/x-www-form-urlencoded', 'x-meridian-peer': '198.51.100.40' },
+        headers: {
+          host: 'localhost:3000',
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-meridian-peer': '198.51.100.40',
+        },
         body: 'workspace=globex',
       }),
     );
@@ -137,7 +173,11 @@ describe('resolve', () => {
     const bad = await r.resolve(
       new Request('http://localhost:3000/api/v1/directory/resolve', {
         method: 'POST',
-        headers: { host: 'localhost:3000', 'content-type': 'application/x-www-form-urlencoded', 'x-meridian-peer': '198.51.100.40' },
+        headers: {
+          host: 'localhost:3000',
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-meridian-peer': '198.51.100.40',
+        },
         body: 'workspace=-bad',
       }),
     );
@@ -149,7 +189,11 @@ describe('resolve', () => {
     const res = await r.resolve(
       new Request('http://sfo1.localhost:3000/api/v1/directory/resolve', {
         method: 'POST',
-        headers: { host: 'sfo1.localhost:3000', 'content-type': 'application/json', 'x-meridian-peer': '198.51.100.50' },
+        headers: {
+          host: 'sfo1.localhost:3000',
+          'content-type': 'application/json',
+          'x-meridian-peer': '198.51.100.50',
+        },
         body: '{"slug":"acme"}',
       }),
     );
@@ -197,24 +241,115 @@ describe('signed calls', () => {
   });
 
   const refused: [string, () => Request, number, string, string][] = [
-    ['wrong key', () => signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, { key: randomBytes(32) }), 401, 'invalid_signature', 'bad_signature'],
-    ["another region's key", () => signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, { key: cellKey('sfo1', 1) }), 401, 'invalid_signature', 'bad_signature'],
     [
-      'tampered body',
-      () => signedRequest('lax1', 'PUT', '/internal/v1/regions/lax1', { name: 'Evil', address: 'http://evil.test', status: 'active' }, { signedBody: JSON.stringify({ name: 'LA', address: 'http://lax1.localhost:3000', status: 'active' }) }),
+      'wrong key',
+      () => signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, { key: randomBytes(32) }),
       401,
       'invalid_signature',
       'bad_signature',
     ],
-    ['tampered path', () => signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, { signedPath: reserve('hooli2') }), 401, 'invalid_signature', 'bad_signature'],
-    ['tampered query', () => signedRequest('lax1', 'POST', `${reserve('piedpiper')}?x=2`, undefined, { signedPath: `${reserve('piedpiper')}?x=1` }), 401, 'invalid_signature', 'bad_signature'],
-    ['stale timestamp', () => signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, { timestamp: Math.floor(Date.now() / 1000) - 301 }), 401, 'stale_request', 'stale_timestamp'],
-    ['future timestamp', () => signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, { timestamp: Math.floor(Date.now() / 1000) + 301 }), 401, 'stale_request', 'future_timestamp'],
-    ['unknown key version', () => signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, { version: 7 }), 401, 'unknown_key_version', 'unknown_key_version'],
-    ['missing signature headers', () => new Request(`http://localhost:3000${reserve('piedpiper')}`, { method: 'POST', headers: { host: 'localhost:3000' } }), 401, 'invalid_signature', 'malformed_headers'],
-    ["another region's workspace", () => signedRequest('ams1', 'POST', '/internal/v1/workspaces/hooli/activate'), 403, 'forbidden', 'other_region'],
-    ["another region's workspace, released", () => signedRequest('ams1', 'DELETE', '/internal/v1/workspaces/hooli'), 403, 'forbidden', 'other_region'],
-    ["another region's entry", () => signedRequest('ams1', 'PUT', '/internal/v1/regions/lax1', { name: 'X', address: 'http://ams1.localhost:3000', status: 'down' }), 403, 'forbidden', 'other_region'],
+    [
+      "another region's key",
+      () => signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, { key: cellKey('sfo1', 1) }),
+      401,
+      'invalid_signature',
+      'bad_signature',
+    ],
+    [
+      'tampered body',
+      () =>
+        signedRequest(
+          'lax1',
+          'PUT',
+          '/internal/v1/regions/lax1',
+          { name: 'Evil', address: 'http://evil.test', status: 'active' },
+          { signedBody: JSON.stringify({ name: 'LA', address: 'http://lax1.localhost:3000', status: 'active' }) },
+        ),
+      401,
+      'invalid_signature',
+      'bad_signature',
+    ],
+    [
+      'tampered path',
+      () => signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, { signedPath: reserve('hooli2') }),
+      401,
+      'invalid_signature',
+      'bad_signature',
+    ],
+    [
+      'tampered query',
+      () =>
+        signedRequest('lax1', 'POST', `${reserve('piedpiper')}?x=2`, undefined, {
+          signedPath: `${reserve('piedpiper')}?x=1`,
+        }),
+      401,
+      'invalid_signature',
+      'bad_signature',
+    ],
+    [
+      'stale timestamp',
+      () =>
+        signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, {
+          timestamp: Math.floor(Date.now() / 1000) - 301,
+        }),
+      401,
+      'stale_request',
+      'stale_timestamp',
+    ],
+    [
+      'future timestamp',
+      () =>
+        signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, {
+          timestamp: Math.floor(Date.now() / 1000) + 301,
+        }),
+      401,
+      'stale_request',
+      'future_timestamp',
+    ],
+    [
+      'unknown key version',
+      () => signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, { version: 7 }),
+      401,
+      'unknown_key_version',
+      'unknown_key_version',
+    ],
+    [
+      'missing signature headers',
+      () =>
+        new Request(`http://localhost:3000${reserve('piedpiper')}`, {
+          method: 'POST',
+          headers: { host: 'localhost:3000' },
+        }),
+      401,
+      'invalid_signature',
+      'malformed_headers',
+    ],
+    [
+      "another region's workspace",
+      () => signedRequest('ams1', 'POST', '/internal/v1/workspaces/hooli/activate'),
+      403,
+      'forbidden',
+      'other_region',
+    ],
+    [
+      "another region's workspace, released",
+      () => signedRequest('ams1', 'DELETE', '/internal/v1/workspaces/hooli'),
+      403,
+      'forbidden',
+      'other_region',
+    ],
+    [
+      "another region's entry",
+      () =>
+        signedRequest('ams1', 'PUT', '/internal/v1/regions/lax1', {
+          name: 'X',
+          address: 'http://ams1.localhost:3000',
+          status: 'down',
+        }),
+      403,
+      'forbidden',
+      'other_region',
+    ],
   ];
   for (const [name, make, status, code, reason] of refused) {
     it(`refused, nothing changed, counted: ${name}`, async () => {
@@ -245,8 +380,16 @@ describe('signed calls', () => {
   });
 
   it('nonces are pruned once their window has passed', async () => {
-    await primary().directoryNonce.create({ data: { nonce: 'expired-nonce-0000', cell: 'lax1', expiresAt: new Date(Date.now() - 1000) } });
-    const res = await r.internal(signedRequest('lax1', 'PUT', '/internal/v1/regions/lax1', { name: 'Los Angeles', address: 'http://lax1.localhost:3000', status: 'active' }));
+    await primary().directoryNonce.create({
+      data: { nonce: 'expired-nonce-0000', cell: 'lax1', expiresAt: new Date(Date.now() - 1000) },
+    });
+    const res = await r.internal(
+      signedRequest('lax1', 'PUT', '/internal/v1/regions/lax1', {
+        name: 'Los Angeles',
+        address: 'http://lax1.localhost:3000',
+        status: 'active',
+      }),
+    );
     expect(res.status).toBe(200);
     expect(await primary().directoryNonce.findUnique({ where: { nonce: 'expired-nonce-0000' } })).toBeNull();
     const live = await primary().directoryNonce.findMany({ where: { cell: 'lax1' } });
@@ -257,7 +400,15 @@ describe('signed calls', () => {
     const rotation = await rotateCellKey(primary(), 'lax1', 600);
     expect(rotation.version).toBe(2);
     const put = (version: number) =>
-      r.internal(signedRequest('lax1', 'PUT', '/internal/v1/regions/lax1', { name: 'Los Angeles', address: 'http://lax1.localhost:3000', status: 'active' }, { version }));
+      r.internal(
+        signedRequest(
+          'lax1',
+          'PUT',
+          '/internal/v1/regions/lax1',
+          { name: 'Los Angeles', address: 'http://lax1.localhost:3000', status: 'active' },
+          { version },
+        ),
+      );
     expect((await put(1)).status).toBe(200);
     expect((await put(2)).status).toBe(200);
     await finishRotation(primary(), 'lax1');
@@ -276,7 +427,10 @@ describe('creating an organization reserves its slug, then activates or releases
   it('a failed create gives the slug back; a slug taken in another region is a conflict', async () => {
     await expect(
       withReservedSlug('sfo1', 'umbrella', async () => {
-        expect(await primary().directoryWorkspace.findUnique({ where: { slug: 'umbrella' } })).toMatchObject({ status: 'reserved', region: 'sfo1' });
+        expect(await primary().directoryWorkspace.findUnique({ where: { slug: 'umbrella' } })).toMatchObject({
+          status: 'reserved',
+          region: 'sfo1',
+        });
         throw new Error('the insert failed');
       }),
     ).rejects.toThrow('the insert failed');
@@ -289,6 +443,42 @@ describe('creating an organization reserves its slug, then activates or releases
       expect(during.region).not.toBeUndefined();
       expect(during).toEqual(await json(await r.resolve(lookupRequest({ slug: 'stark' }, '198.51.100.61'))));
     });
-    expect(await json(await r.resolve(lookupRequest({ slug: 'stark' }, '198.51.100.62')))).toMatchObject({ region: 'lax1' });
+    expect(await json(await r.resolve(lookupRequest({ slug: 'stark' }, '198.51.100.62')))).toMatchObject({
+      region: 'lax1',
+    });
+  });
+});
+
+describe('Atlas: GET /v1/atlas/directory/workspaces', () => {
+  it('lists slug, region, status and last change for operators; customers get 403', async () => {
+    const ops = await primary().user.findUniqueOrThrow({ where: { email: 'ops@meridian.test' } });
+    const alice = await primary().user.findUniqueOrThrow({
+      where: { email: 'alice@acme.test' },
+      include: { memberships: true },
+    });
+    const res = await rest<{
+      data: { slug: string; region: string; status: string; updated_at: string }[];
+      next_cursor: string | null;
+    }>('GET', '/v1/atlas/directory/workspaces?limit=2', { headers: { cookie: await sessionCookie(ops.id, null) } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((w) => w.slug)).toEqual(['acme', 'globex']);
+    expect(res.body.data[0]).toMatchObject({
+      region: 'sfo1',
+      status: 'active',
+      updated_at: expect.stringMatching(/Z$/),
+    });
+    expect(res.body.next_cursor).toBe('globex');
+    const next = await rest<{ data: { slug: string }[] }>(
+      'GET',
+      '/v1/atlas/directory/workspaces?limit=50&cursor=globex&region=ams1',
+      {
+        headers: { cookie: await sessionCookie(ops.id, null) },
+      },
+    );
+    expect(next.body.data.map((w) => w.slug)).toEqual(['initech']);
+    const customer = await rest('GET', '/v1/atlas/directory/workspaces', {
+      headers: { cookie: await sessionCookie(alice.id, alice.memberships[0]!.orgId) },
+    });
+    expect(customer.status).toBe(403);
   });
 });

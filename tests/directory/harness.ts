@@ -77,7 +77,13 @@ export interface SignOptions {
 }
 
 /** A signed internal call, as a cell would send it (or as an attacker would alter it). */
-export function signedRequest(region: string, method: string, pathAndQuery: string, body?: unknown, o: SignOptions = {}): Request {
+export function signedRequest(
+  region: string,
+  method: string,
+  pathAndQuery: string,
+  body?: unknown,
+  o: SignOptions = {},
+): Request {
   const text = body === undefined ? '' : JSON.stringify(body);
   const version = o.version ?? 1;
   const headers = signedHeaders(o.key ?? cellKey(region, version), version, {

@@ -24,7 +24,11 @@ beforeAll(async () => {
   process.env.MERIDIAN_DIRECTORY_URL = directory.url;
   resetEnvCache();
   await registerWithDirectory();
-  for (const [region, slug] of [['lax1', 'initech'], ['ams1', 'hooli'], ['lax1', 'stark-industries']] as const) {
+  for (const [region, slug] of [
+    ['lax1', 'initech'],
+    ['ams1', 'hooli'],
+    ['lax1', 'stark-industries'],
+  ] as const) {
     await withReservedSlug(region, slug, async () => slug);
   }
 });
@@ -43,7 +47,7 @@ const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
 function mannWhitneyP(a: number[], b: number[]): number {
   const all = [...a.map((v) => ({ v, g: 0 })), ...b.map((v) => ({ v, g: 1 }))].sort((x, y) => x.v - y.v);
   const ranks = new Array<number>(all.length);
-  for (let i = 0; i < all.length; ) {
+  for (let i = 0; i < all.length;) {
     let j = i;
     while (j + 1 < all.length && all[j + 1]!.v === all[i]!.v) j++;
     for (let k = i; k <= j; k++) ranks[k] = (i + j) / 2 + 1;
@@ -57,7 +61,9 @@ function mannWhitneyP(a: number[], b: number[]): number {
   // Φ via erf (Abramowitz–Stegun 7.1.26).
   const x = Math.abs(z) / Math.SQRT2;
   const t = 1 / (1 + 0.3275911 * x);
-  const erf = 1 - (((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t) * Math.exp(-x * x);
+  const erf =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
   return 1 - erf;
 }
 
