@@ -16,7 +16,9 @@ async function scan(page: Page, path: string): Promise<void> {
   expect(serious, `${path}\n${serious.join('\n')}`).toEqual([]);
 }
 
-const ANONYMOUS = ['/', '/sign-in', '/routing'];
+const ANONYMOUS = ['/', '/?workspace=globex&error=region_down&region=Amsterdam', '/sign-in', '/routing'];
+// A region's sign-in page reached from the directory (names the workspace, links back).
+const REGION_ANONYMOUS = ['/sign-in?workspace=globex'];
 const ARC = [
   '/arc',
   '/arc/clusters',
@@ -27,7 +29,7 @@ const ARC = [
   '/arc/settings',
   '/arc/settings/api-keys',
 ];
-const ATLAS = ['/atlas', '/atlas/audit'];
+const ATLAS = ['/atlas', '/atlas/audit', '/atlas/directory'];
 
 for (const viewport of [
   { name: 'desktop', width: 1280, height: 800 },
@@ -36,8 +38,11 @@ for (const viewport of [
   test.describe(`axe, ${viewport.name}`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
-    test('anonymous pages', async ({ page }) => {
+    test('anonymous pages', async ({ page, baseURL }) => {
       for (const path of ANONYMOUS) await scan(page, path);
+      const sfo1 = new URL(baseURL!);
+      sfo1.hostname = 'sfo1.localhost';
+      for (const path of REGION_ANONYMOUS) await scan(page, new URL(path, sfo1).toString());
     });
 
     test('Arc pages (org admin)', async ({ page }) => {

@@ -22,6 +22,8 @@ declare module 'vitest' {
       /** The app's database and session secret, for tests that act as a signed-in user. */
       databaseUrl: string;
       authSecret: string;
+      /** Everything the app was started with (database URLs, secrets, the cells' keys file). */
+      appEnv: Record<string, string>;
     };
   }
 }
@@ -61,6 +63,7 @@ export async function setup(project: TestProject): Promise<void> {
     adminReplicas: urls.adminReplicas,
     databaseUrl: stack.appEnv.DATABASE_URL!,
     authSecret: stack.appEnv.AUTH_SECRET!,
+    appEnv: stack.appEnv,
   });
 }
 

@@ -1,0 +1,133 @@
+// "Find your workspace" in a real browser: the global address sends a known workspace to its
+// region's sign-in page and an unknown one to a decoy region whose sign-in fails exactly like a
+// wrong password; the last workspace is offered on the next visit; the form works without
+// JavaScript. Screenshots at desktop and phone width in e2e/.artifacts/.
+import { expect, test, type Page } from '@playwright/test';
+import { demoUser } from './sign-in';
+
+const port = (baseURL: string) => new URL(baseURL).port;
+const regionOrigin = (baseURL: string, region: string) => `http://${region}.localhost:${port(baseURL)}`;
+
+async function find(page: Page, slug: string): Promise<void> {
+  await page.getByLabel('Your workspace').fill(slug);
+  await page.keyboard.press('Enter'); // keyboard-first
+}
+
+async function signInHere(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+test.describe('find your workspace', () => {
+  test.beforeAll(async ({ request }) => {
+    // The cells register at start (signed calls); wait until globex resolves (a few look-ups at most).
+    await expect
+      .poll(
+        async () => {
+          const res = await request.post('/api/v1/directory/resolve', { data: { slug: 'globex' } });
+          return res.ok() ? ((await res.json()) as { region: string }).region : `status ${res.status()}`;
+        },
+        { timeout: 30_000, intervals: [1000, 2000, 3000] },
+      )
+      .toBe('sfo1');
+  });
+
+  test('globex: the global page sends you to your region, where you sign in', async ({ page, baseURL }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: 'Find your workspace', level: 1 })).toBeVisible();
+    await expect(page.getByLabel('Your workspace')).toBeFocused();
+    await page.screenshot({ path: 'e2e/.artifacts/directory-global.png', fullPage: true, animations: 'disabled' });
+
+    await find(page, 'globex');
+    await expect(page).toHaveURL(`${regionOrigin(baseURL!, 'sfo1')}/sign-in?workspace=globex`);
+    await expect(page.getByRole('heading', { name: 'Sign in to globex' })).toBeVisible();
+    await expect(page.getByText(/\(sfo1\)/)).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Find your workspace' })).toHaveAttribute('href', `${baseURL}/`);
+    await page.screenshot({
+      path: 'e2e/.artifacts/directory-region-sign-in.png',
+      fullPage: true,
+      animations: 'disabled',
+    });
+
+    // A wrong password here: remember what that looks like.
+    await signInHere(page, 'bob@globex.test', 'not-the-password');
+    await expect(page.getByRole('alert')).toHaveText('Email or password is not right.');
+
+    const bob = demoUser('bob@globex.test');
+    await signInHere(page, bob.email, bob.password);
+    await expect(page).toHaveURL(`${regionOrigin(baseURL!, 'sfo1')}/arc`);
+    await expect(page.getByText('Globex Industries').first()).toBeVisible();
+  });
+
+  test('an unknown workspace lands on a decoy region where sign-in fails like a wrong password', async ({
+    page,
+    baseURL,
+  }) => {
+    await page.goto('/');
+    await find(page, 'no-such-workspace-e2e');
+    await expect(page).toHaveURL(
+      /^http:\/\/(sfo1|lax1|ams1)\.localhost:\d+\/sign-in\?workspace=no-such-workspace-e2e$/,
+    );
+    const decoyRegion = new URL(page.url()).hostname.split('.')[0]!;
+    await expect(page.getByRole('heading', { name: 'Sign in to no-such-workspace-e2e' })).toBeVisible();
+    await expect(page.getByText(`(${decoyRegion})`)).toBeVisible();
+
+    // Bob's real password: still refused, with the very message a wrong password gets.
+    const bob = demoUser('bob@globex.test');
+    await signInHere(page, bob.email, bob.password);
+    await expect(page.getByRole('alert')).toHaveText('Email or password is not right.');
+    await expect(page).toHaveURL(`${regionOrigin(baseURL!, decoyRegion)}/sign-in?workspace=no-such-workspace-e2e`);
+    await page.screenshot({
+      path: 'e2e/.artifacts/directory-decoy-sign-in.png',
+      fullPage: true,
+      animations: 'disabled',
+    });
+  });
+
+  test('the last workspace is offered on the next visit', async ({ page, baseURL }) => {
+    await page.goto('/');
+    await find(page, 'acme');
+    await expect(page).toHaveURL(`${regionOrigin(baseURL!, 'sfo1')}/sign-in?workspace=acme`);
+    await page.goto('/');
+    const again = page.getByRole('button', { name: 'Continue to acme' });
+    await expect(again).toBeVisible();
+    await page.screenshot({ path: 'e2e/.artifacts/directory-remembered.png', fullPage: true, animations: 'disabled' });
+    await again.click();
+    await expect(page).toHaveURL(`${regionOrigin(baseURL!, 'sfo1')}/sign-in?workspace=acme`);
+  });
+
+  test('without JavaScript the form posts and redirects', async ({ browser, baseURL }) => {
+    const ctx = await browser.newContext({ javaScriptEnabled: false });
+    const page = await ctx.newPage();
+    await page.goto(`${baseURL}/`);
+    await page.getByLabel('Your workspace').fill('globex');
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    await expect(page).toHaveURL(`${regionOrigin(baseURL!, 'sfo1')}/sign-in?workspace=globex`);
+    await page.goto(`${baseURL}/`);
+    await page.getByLabel('Your workspace').fill('Not A Slug!');
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    await expect(page.getByRole('alert')).toContainText('A workspace name is 2 to 63');
+    await ctx.close();
+  });
+
+  test('phone width', async ({ browser, baseURL }) => {
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await ctx.newPage();
+    await page.goto(`${baseURL}/`);
+    await expect(page.getByRole('heading', { name: 'Find your workspace', level: 1 })).toBeVisible();
+    await page.screenshot({
+      path: 'e2e/.artifacts/directory-global-phone.png',
+      fullPage: true,
+      animations: 'disabled',
+    });
+    await find(page, 'globex');
+    await expect(page.getByRole('heading', { name: 'Sign in to globex' })).toBeVisible();
+    await page.screenshot({
+      path: 'e2e/.artifacts/directory-region-sign-in-phone.png',
+      fullPage: true,
+      animations: 'disabled',
+    });
+    await ctx.close();
+  });
+});
