@@ -7,6 +7,10 @@ import { NextResponse, type NextRequest } from 'next/server';
 export function proxy(request: NextRequest) {
   const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
   const https = request.headers.get('x-forwarded-proto') === 'https';
+  // The global page's form (without JavaScript) is answered with a redirect to a region's host,
+  // and form-action applies to redirects: allow `*.{MERIDIAN_HOST}` on this port too.
+  const port = /:(\d+)$/.exec(request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? '')?.[1];
+  const regionHosts = `*.${process.env.MERIDIAN_HOST ?? 'localhost'}${port ? `:${port}` : ''}`;
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
@@ -17,7 +21,7 @@ export function proxy(request: NextRequest) {
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    `form-action 'self' ${regionHosts}`,
     "frame-ancestors 'none'",
     ...(https ? ['upgrade-insecure-requests'] : []),
   ].join('; ');
