@@ -3,7 +3,7 @@
 // wrong password; the last workspace is offered on the next visit; the form works without
 // JavaScript. Screenshots at desktop and phone width in e2e/.artifacts/.
 import { expect, test, type Page } from '@playwright/test';
-import { demoUser } from './sign-in';
+import { demoUser, signIn } from './sign-in';
 
 const port = (baseURL: string) => new URL(baseURL).port;
 const regionOrigin = (baseURL: string, region: string) => `http://${region}.localhost:${port(baseURL)}`;
@@ -130,4 +130,12 @@ test.describe('find your workspace', () => {
     });
     await ctx.close();
   });
+});
+
+test('Atlas → Directory lists the registered workspaces', async ({ page }) => {
+  await signIn(page, 'ops@meridian.test', '/atlas/directory');
+  await expect(page.getByRole('heading', { name: 'Directory', level: 1 })).toBeVisible();
+  for (const slug of ['acme', 'globex'])
+    await expect(page.locator(`[data-testid="directory-row"][data-slug="${slug}"]`)).toBeVisible();
+  await page.screenshot({ path: 'e2e/.artifacts/directory-atlas.png', fullPage: true, animations: 'disabled' });
 });
