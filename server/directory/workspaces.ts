@@ -73,7 +73,12 @@ export async function reserveWorkspace(tx: Tx, cell: string, slug: string) {
     if (existing.region !== cell) throw new AppError('conflict', `the workspace "${slug}" is taken`);
     return view(existing);
   }
-  const w = await tx.directoryWorkspace.create({ data: { slug, region: cell, status: 'reserved' } });
+  // Two cells racing for one slug: the primary key decides, the loser gets the same 409.
+  const inserted = await tx.$executeRaw`
+    INSERT INTO "directory"."workspaces" ("slug", "region", "status", "updated_at")
+    VALUES (${slug}, ${cell}, 'reserved', now()) ON CONFLICT ("slug") DO NOTHING`;
+  if (inserted === 0) throw new AppError('conflict', `the workspace "${slug}" is taken`);
+  const w = await tx.directoryWorkspace.findUniqueOrThrow({ where: { slug } });
   await event(tx, cell, 'reserved', w);
   return view(w);
 }

@@ -482,3 +482,20 @@ describe('Atlas: GET /v1/atlas/directory/workspaces', () => {
     expect(customer.status).toBe(403);
   });
 });
+
+describe('slugs are unique across regions', () => {
+  it('two cells reserving one slug at once: one gets it, the other 409', async () => {
+    const results = await Promise.all(
+      // (lax1's key is at version 2 since the rotation above.)
+      ['sfo1', 'lax1', 'ams1'].map((region) =>
+        r.internal(
+          signedRequest(region, 'POST', '/internal/v1/workspaces/contested/reserve', undefined, {
+            version: region === 'lax1' ? 2 : 1,
+          }),
+        ),
+      ),
+    );
+    expect(results.map((x) => x.status).sort()).toEqual([200, 409, 409]);
+    expect(await primary().directoryWorkspace.count({ where: { slug: 'contested' } })).toBe(1);
+  });
+});
