@@ -10,6 +10,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { appServerCommand } from '../../dev/app-server';
+import { EmbeddedTopology } from '../../dev/embedded-pg/servers';
 import { freePort, waitForHttp } from '../../dev/ports';
 
 const faults = inject('faults');
@@ -154,4 +155,30 @@ it('with the directory stopped, the region signs people in and serves its API; t
   directory = startDirectory();
   await waitForHttp(`http://127.0.0.1:${directoryPort}/api/livez`, 120_000);
   await waitForLog(/directory: registered/, back, 30_000);
+
+  // The directory's database down: look-ups say the directory is unavailable (503 with
+  // Retry-After; the page's plain form comes back saying so), never a 500 or a wrong answer.
+  const topo = await EmbeddedTopology.up({ dir: faults.dir, regions: ['sfo1', 'lax1', 'ams1'] });
+  await topo.stopServer('primary', 'immediate');
+  try {
+    const res = await fetch(`http://127.0.0.1:${directoryPort}/api/v1/directory/resolve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"slug":"globex"}',
+    });
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('directory_unavailable');
+    expect(res.headers.get('retry-after')).toBe('30');
+    expect(res.headers.get('ratelimit-policy')).toBe('"directory_lookup";q=20;w=60');
+    const form = await fetch(`http://127.0.0.1:${directoryPort}/api/v1/directory/resolve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'workspace=globex',
+      redirect: 'manual',
+    });
+    expect(form.status).toBe(303);
+    expect(form.headers.get('location')).toBe('/?workspace=globex&error=unavailable');
+  } finally {
+    await topo.startServer('primary');
+  }
 }, 240_000);
