@@ -1,16 +1,17 @@
-// /sign-in: email and password, then back to the page that asked (same site only).
+// /sign-in: email and password, then back to the page that asked (same site only). Reached
+// from the directory (`?workspace=` at a region's host) it names the workspace and the region,
+// signs in to that workspace, and links back to the global address.
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
+import Link from 'next/link';
 import { SignInForm } from '~/components/sign-in-form';
-import { requestOrigin } from '~/server/net/host';
-import { sameOriginPath } from '~/server/net/redirect';
 import { PageHeader } from '~/components/ui/page-header';
 import { link } from '~/components/ui/styles';
-import { globalUrl } from '~/server/env';
+import { env, globalUrl } from '~/server/env';
+import { requestHost, requestOrigin } from '~/server/net/host';
+import { sameOriginPath } from '~/server/net/redirect';
 import { hostRegion } from '~/server/region/host';
-import { env } from '~/server/env';
 import { regionRegistry } from '~/server/region/registry';
-import { requestHost } from '~/server/net/host';
 
 export const metadata: Metadata = { title: 'Sign in' };
 
@@ -57,6 +58,15 @@ export default async function SignInPage({
     <div className="mx-auto mt-8 max-w-sm space-y-6">
       <PageHeader title="Sign in to Meridian" description="Arc for your organization, Atlas for operators." centered />
       <SignInForm next={next} />
+      {!label && (
+        <p className="text-center text-sm text-slate-600 dark:text-slate-300">
+          Signing in to your organization?{' '}
+          <Link href="/" className={link}>
+            Find your workspace
+          </Link>{' '}
+          and sign in at its region.
+        </p>
+      )}
     </div>
   );
 }
