@@ -158,6 +158,23 @@ test('a region’s subdomain scopes the server list to that region, over real HT
   await page.getByLabel('Password').fill(ops.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/atlas\/servers$/);
+  // Latency through the whole chain (browser → gateway → middleware → replica/primary), sequential.
+  const ms = await page.evaluate(async () => {
+    const out: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const path =
+        i % 2
+          ? '/v1/atlas/infrastructure/servers?sort=created_at&order=desc'
+          : '/v1/atlas/infrastructure/servers?q=lax1&allocation=free';
+      const t0 = performance.now();
+      await (await fetch(path)).json();
+      out.push(performance.now() - t0);
+    }
+    return out.sort((a, b) => a - b);
+  });
+  console.log(
+    `server list latency over real HTTP, 30 calls: p50 ${ms[14]!.toFixed(1)} ms, p95 ${ms[28]!.toFixed(1)} ms, max ${ms[29]!.toFixed(1)} ms`,
+  );
   const everywhere = await call('/v1/atlas/infrastructure/servers?limit=200');
   expect(everywhere).toMatchObject({ status: 200, source: 'fan-out' });
   expect(everywhere.total).toBeGreaterThan(scoped.total!);

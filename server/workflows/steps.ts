@@ -116,7 +116,7 @@ export const EFFECTS: Record<string, Effect> = {
   destroy_control_plane: nothing,
   power_on: async (s) => void (await provisioningServer(s)),
   update_firmware: (s) => noteOnServer(s, { firmware: provisionInput(s).firmware ?? null }),
-  install_os_image: (s) => noteOnServer(s, { os_image: provisionInput(s).image ?? null }),
+  install_image: (s) => noteOnServer(s, { os_image: provisionInput(s).image ?? null }),
   burn_in: async (s) => void (await provisioningServer(s)),
   // Back in the pool: free for the next cluster's allocate_servers.
   join_pool: async (s) => {

@@ -388,7 +388,7 @@ describe('POST /v1/atlas/infrastructure/servers/{id}/provision', () => {
     expect(res.body.run.steps.map((s) => s.name)).toEqual([
       'power_on',
       'update_firmware',
-      'install_os_image',
+      'install_image',
       'burn_in',
       'join_pool',
     ]);
@@ -473,7 +473,7 @@ describe('POST /v1/atlas/infrastructure/servers/{id}/provision', () => {
     expect(steps.map((s) => [s.name, s.status, s.attempts])).toEqual([
       ['power_on', 'succeeded', 1],
       ['update_firmware', 'succeeded', 2],
-      ['install_os_image', 'succeeded', 1],
+      ['install_image', 'succeeded', 1],
       ['burn_in', 'failed', 2],
       ['join_pool', 'skipped', 0],
     ]);

@@ -57,7 +57,10 @@ function Toggles<T extends string>({
   mono?: boolean;
 }) {
   return (
-    <div role="group" aria-label={label} className="flex flex-wrap gap-1.5">
+    <div role="group" aria-label={label} className="flex flex-wrap items-center gap-1.5">
+      <span aria-hidden className="mr-1 text-xs font-medium text-slate-600 dark:text-slate-400">
+        {label}
+      </span>
       {options.map((o) => {
         const on = o.value === value;
         return (

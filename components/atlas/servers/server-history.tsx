@@ -13,7 +13,11 @@ type Allocation = Server['allocations'][number];
 
 const when = (iso: string) => iso.replace('T', ' ').slice(0, 19);
 
+const emptyLine = 'px-3 pb-4 pt-2 text-sm text-slate-600 dark:text-slate-400';
+
 function AllocationTable({ rows, caption, empty }: { rows: Allocation[]; caption: string; empty: string }) {
+  // Nothing to list: a sentence, not a table of headers over an empty row.
+  if (rows.length === 0) return <p className={emptyLine}>{empty}</p>;
   return (
     <DataTable
       caption={caption}
@@ -43,7 +47,7 @@ function AllocationTable({ rows, caption, empty }: { rows: Allocation[]; caption
 export function CurrentAllocation({ server: s }: { server: Server }) {
   return (
     <section aria-labelledby="alloc-title" className={card}>
-      <h2 id="alloc-title" className="px-4 pt-4 font-medium sm:px-5">
+      <h2 id="alloc-title" className="px-3 pt-3 font-medium">
         Allocated to
       </h2>
       <AllocationTable rows={s.allocations} caption="Current allocations" empty="Free: no cluster holds this server." />
@@ -58,30 +62,34 @@ export function ServerHistory({ server: s, serverId }: { server: Server; serverI
         History
       </h2>
       <div className={card}>
-        <h3 className="px-4 pt-4 text-sm font-medium sm:px-5">Workflow runs</h3>
-        <DataTable
-          caption="Workflow runs on this server, newest first"
-          rows={s.history.runs}
-          rowKey={(r) => r.id}
-          rowData={(r) => ({ 'data-testid': 'history-run', 'data-status': r.status })}
-          empty="No runs yet."
-          nowrap
-          columns={[
-            { header: 'Run', className: 'font-mono text-xs', cell: (r) => r.id },
-            { header: 'Kind', cell: (r) => humanize(r.kind) },
-            { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
-            { header: 'Asked by', cell: (r) => r.requested_by ?? '—' },
-            { header: 'Started (UTC)', className: 'font-mono text-xs', cell: (r) => when(r.created_at) },
-            {
-              header: 'Took',
-              className: 'tabular-nums text-xs',
-              cell: (r) => duration(r.started_at, r.finished_at) ?? '—',
-            },
-          ]}
-        />
+        <h3 className="px-3 pt-3 text-sm font-medium">Workflow runs</h3>
+        {s.history.runs.length === 0 ? (
+          <p className={emptyLine}>No runs yet.</p>
+        ) : (
+          <DataTable
+            caption="Workflow runs on this server, newest first"
+            rows={s.history.runs}
+            rowKey={(r) => r.id}
+            rowData={(r) => ({ 'data-testid': 'history-run', 'data-status': r.status })}
+            empty="No runs yet."
+            nowrap
+            columns={[
+              { header: 'Run', className: 'font-mono text-xs', cell: (r) => r.id },
+              { header: 'Kind', cell: (r) => humanize(r.kind) },
+              { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
+              { header: 'Asked by', cell: (r) => r.requested_by ?? '—' },
+              { header: 'Started (UTC)', className: 'font-mono text-xs', cell: (r) => when(r.created_at) },
+              {
+                header: 'Took',
+                className: 'tabular-nums text-xs',
+                cell: (r) => duration(r.started_at, r.finished_at) ?? '—',
+              },
+            ]}
+          />
+        )}
       </div>
       <div className={card}>
-        <h3 className="px-4 pt-4 text-sm font-medium sm:px-5">Past allocations</h3>
+        <h3 className="px-3 pt-3 text-sm font-medium">Past allocations</h3>
         <AllocationTable
           rows={s.history.allocations}
           caption="Past allocations, newest first"
@@ -89,7 +97,7 @@ export function ServerHistory({ server: s, serverId }: { server: Server; serverI
         />
       </div>
       <div className={card}>
-        <h3 className="flex flex-wrap items-baseline justify-between gap-2 px-4 pt-4 text-sm font-medium sm:px-5">
+        <h3 className="flex flex-wrap items-baseline justify-between gap-2 px-3 pt-3 text-sm font-medium">
           Audit events
           <Link
             href={`/atlas/audit`}
@@ -98,20 +106,24 @@ export function ServerHistory({ server: s, serverId }: { server: Server; serverI
             Whole audit log
           </Link>
         </h3>
-        <DataTable
-          caption={`Audit events about ${serverId}, newest first`}
-          rows={s.history.audit}
-          rowKey={(e) => e.id}
-          rowData={(e) => ({ 'data-testid': 'history-audit', 'data-action': e.action })}
-          empty="Nobody has acted on this server yet."
-          nowrap
-          columns={[
-            { header: 'When (UTC)', className: 'font-mono text-xs', cell: (e) => when(e.created_at) },
-            { header: 'Actor', cell: (e) => e.actor?.email ?? '—' },
-            { header: 'Action', className: 'font-mono text-xs', cell: (e) => e.action },
-            { header: 'Request', className: 'font-mono text-xs', cell: (e) => e.request_id ?? '—' },
-          ]}
-        />
+        {s.history.audit.length === 0 ? (
+          <p className={emptyLine}>Nobody has acted on this server through Atlas yet.</p>
+        ) : (
+          <DataTable
+            caption={`Audit events about ${serverId}, newest first`}
+            rows={s.history.audit}
+            rowKey={(e) => e.id}
+            rowData={(e) => ({ 'data-testid': 'history-audit', 'data-action': e.action })}
+            empty="Nobody has acted on this server yet."
+            nowrap
+            columns={[
+              { header: 'When (UTC)', className: 'font-mono text-xs', cell: (e) => when(e.created_at) },
+              { header: 'Actor', cell: (e) => e.actor?.email ?? '—' },
+              { header: 'Action', className: 'font-mono text-xs', cell: (e) => e.action },
+              { header: 'Request', className: 'font-mono text-xs', cell: (e) => e.request_id ?? '—' },
+            ]}
+          />
+        )}
       </div>
     </section>
   );
