@@ -480,6 +480,23 @@ describe('POST /v1/atlas/infrastructure/servers/{id}/provision', () => {
     expect((await primary().server.findUniqueOrThrow({ where: { id: srv.id } })).status).toBe('maintenance');
   });
 
+  it('several operators at once: exactly one provisioning starts, the others get 409', async () => {
+    const srv = await freeServer('sfo1');
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        rest<ErrorOut>('POST', `/v1/atlas/infrastructure/servers/${srv.id}/provision`, {
+          headers: { cookie: ops },
+          body: {},
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([202, 409, 409, 409, 409, 409]);
+    expect(await primary().workflowRun.count({ where: { serverId: srv.id } })).toBe(1);
+    expect(await primary().auditEvent.count({ where: { targetId: srv.id } })).toBe(1);
+    // The run stays queued (no sfo1 worker runs here): the server stays out of the pool meanwhile.
+    expect((await primary().server.findUniqueOrThrow({ where: { id: srv.id } })).status).toBe('provisioning');
+  });
+
   it('an allocated server is a 409 conflict naming its cluster; nothing is started or audited', async () => {
     const alloc = await primary().allocation.findFirstOrThrow({
       where: { releasedAt: null },
