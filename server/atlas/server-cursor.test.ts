@@ -26,6 +26,12 @@ describe('server list cursors', () => {
           'asc',
         ),
       () => decodeServerCursor(Buffer.from(`["hostname","asc",1,"${ID}"]`).toString('base64url'), 'hostname', 'asc'),
+      () =>
+        decodeServerCursor(
+          encodeServerCursor({ sort: 'hostname', order: 'asc', value: 'a\u0000', id: ID }),
+          'hostname',
+          'asc',
+        ),
     ];
     for (const f of bad) {
       expect(f).toThrow(AppError);

@@ -39,7 +39,10 @@ export function decodeServerCursor(raw: string, sort: ServerSort, order: SortOrd
   }
   const [s, o, value, id] = parsed as string[];
   if (s !== sort || o !== order) throw malformed(`it belongs to the order ${s} ${o}, not ${sort} ${order}`);
-  if (!isId(id, 'srv') || value!.length > 255) throw malformed('not a cursor this list gave out');
+  // The value reaches SQL as a parameter: no NUL or other control characters (PostgreSQL refuses NUL).
+  if (!isId(id, 'srv') || value!.length > 255 || /[\u0000-\u001f\u007f]/.test(value!)) {
+    throw malformed('not a cursor this list gave out');
+  }
   if (sort === 'created_at' && Number.isNaN(Date.parse(value!))) throw malformed('not a cursor this list gave out');
   return { sort, order, value: value!, id: id! };
 }

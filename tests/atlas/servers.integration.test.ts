@@ -300,6 +300,39 @@ describe('GET /v1/atlas/infrastructure/servers', () => {
       expect([res.status, res.body.error?.code], q).toEqual([400, 'invalid_request']);
     }
   });
+  it('hostile values in every parameter are a 4xx with the contract’s body, never a 5xx', async () => {
+    const nasty = [
+      '%00',
+      'a%00b',
+      '%ED%A0%80',
+      '%E0%A4%A',
+      '%25',
+      "'%20OR%201=1--",
+      '%F0%9F%92%A5',
+      'x'.repeat(64),
+      '..%2F..',
+    ];
+    const params = ['q', 'zone', 'rack', 'region', 'status', 'sort', 'order', 'allocation', 'cursor', 'limit'];
+    for (const param of params) {
+      for (const v of nasty) {
+        const res = await get<ErrorOut & Partial<Page>>(`/v1/atlas/infrastructure/servers?${param}=${v}`);
+        expect(res.status, `${param}=${v} ${JSON.stringify(res.body)}`).toBeLessThan(500);
+        if (res.status >= 400) expect(res.body.error.request_id, `${param}=${v}`).toMatch(/^req_/);
+      }
+    }
+    for (const v of nasty) {
+      for (const path of [`/v1/atlas/infrastructure/servers/${v}`, `/v1/atlas/infrastructure/servers/${v}/runs/${v}`]) {
+        const res = await get<ErrorOut>(path);
+        expect(res.status, path).toBeGreaterThanOrEqual(400);
+        expect(res.status, path).toBeLessThan(500);
+      }
+      const post = await rest<ErrorOut>('POST', `/v1/atlas/infrastructure/servers/${v}/provision`, {
+        headers: { cookie: ops },
+        body: {},
+      });
+      expect([400, 404], v).toContain(post.status);
+    }
+  });
 });
 
 describe('GET /v1/atlas/infrastructure/servers/{id}', () => {

@@ -97,7 +97,14 @@ const ServerDetail = ServerRow.extend({
   }),
 });
 
-const filterText = z.string().trim().min(1).max(64).optional();
+/** Text that reaches SQL as a parameter: PostgreSQL can't hold a NUL, so control characters are refused here. */
+const plainText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .regex(/^[^\u0000-\u001f\u007f]*$/, 'no control characters');
+const filterText = plainText(64).pipe(z.string().min(1)).optional();
 
 const scope = (ctx: Context) => scopedRegion(ctx.region);
 
@@ -119,7 +126,7 @@ export const atlasServersRouter = router({
         zone: filterText,
         rack: filterText,
         allocation: z.enum(['allocated', 'free']).optional().describe('Allocated to a cluster now, or free'),
-        q: z.string().trim().max(100).optional().describe('A server ID (srv_…, or its start) or part of a hostname'),
+        q: plainText(100).optional().describe('A server ID (srv_…, or its start) or part of a hostname'),
         sort: z.enum(SERVER_SORTS).default('hostname'),
         order: z.enum(['asc', 'desc']).default('asc'),
         ...pageInput(400),
