@@ -2,6 +2,7 @@
 import { atlasAuditRouter } from './routers/atlas/audit';
 import { atlasHistoryRouter } from './routers/atlas/history';
 import { atlasRegionsRouter } from './routers/atlas/regions';
+import { atlasServersRouter } from './routers/atlas/servers';
 import { apiKeysRouter } from './routers/api-keys';
 import { clustersRouter } from './routers/clusters';
 import { meRouter } from './routers/me';
@@ -26,7 +27,12 @@ export const appRouter = router({
   compute: router({ clusters: clustersRouter, templates: templatesRouter }),
   notifications: notificationsRouter,
   workflowRuns: workflowRunsRouter,
-  atlas: router({ regions: atlasRegionsRouter, history: atlasHistoryRouter, audit: atlasAuditRouter }),
+  atlas: router({
+    regions: atlasRegionsRouter,
+    history: atlasHistoryRouter,
+    audit: atlasAuditRouter,
+    servers: atlasServersRouter,
+  }),
 });
 
 export type AppRouter = typeof appRouter;
