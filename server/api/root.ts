@@ -1,4 +1,5 @@
 // The app router: one sub-router per area, plus a server-side caller.
+import { atlasAlertsRouter } from './routers/atlas/alerts';
 import { atlasAuditRouter } from './routers/atlas/audit';
 import { atlasHistoryRouter } from './routers/atlas/history';
 import { atlasRegionsRouter } from './routers/atlas/regions';
@@ -26,7 +27,12 @@ export const appRouter = router({
   compute: router({ clusters: clustersRouter, templates: templatesRouter }),
   notifications: notificationsRouter,
   workflowRuns: workflowRunsRouter,
-  atlas: router({ regions: atlasRegionsRouter, history: atlasHistoryRouter, audit: atlasAuditRouter }),
+  atlas: router({
+    regions: atlasRegionsRouter,
+    history: atlasHistoryRouter,
+    audit: atlasAuditRouter,
+    alerts: atlasAlertsRouter,
+  }),
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,6 +8,8 @@
 // interval and keyed, so even two samplers for a moment could not write one sample twice. A tick
 // that cannot run (primary down, lock lost) writes nothing: the history shows a gap.
 //
+// Alerts (./alerts.ts) are opened and closed in the same tick, from the samples just stored.
+//
 // Retention, once a minute in the same tick: raw samples older than 1 hour are folded into one
 // row per region and minute (resolution 60: lag = the minute's maximum, counts summed,
 // percentiles = the minute's worst sample) and deleted; minute rows older than 7 days are deleted.
@@ -20,6 +22,7 @@ import { logger } from '../telemetry/logger';
 import { processSingleton } from '../process-singletons';
 import { regionTraffic } from '../telemetry/region-traffic';
 import { loadedRegionRegistry } from '../region/registry';
+import { reconcileAlerts } from './alerts';
 
 /** pg_try_advisory_lock key: "MLAG" (any constant the app uses nowhere else). */
 export const SAMPLER_LOCK_KEY = 0x4d4c4147;
@@ -307,8 +310,14 @@ export function sampleTick(now = Date.now()): Promise<boolean> {
     try {
       const client = await lockHolder();
       if (!client) return;
-      await store(client, await measure(client, now));
+      const rows = await measure(client, now);
+      await store(client, rows);
       sampled = true;
+      if (rows[0]) {
+        for (const c of await reconcileAlerts(client, rows[0].sampledAt)) {
+          logger.warn(c, `alert ${c.kind} ${c.change} in ${c.region}`);
+        }
+      }
       if (!s.lastCompaction || now - s.lastCompaction >= 60_000) {
         s.lastCompaction = now;
         await compact(client, now);

@@ -144,6 +144,8 @@ async function probeReplica(region: string): Promise<void> {
   metrics.replicaServing.set({ region }, next.status === 'healthy' ? 1 : 0);
   if (next.lagBytes !== undefined) metrics.replicaLagBytes.set({ region }, next.lagBytes);
   if (next.lagSeconds !== undefined) metrics.replicaLagSeconds.set({ region }, next.lagSeconds);
+  metrics.replicaLagLimitBytes.set(e.REPLICA_MAX_LAG_BYTES);
+  metrics.replicaLagLimitSeconds.set(e.REPLICA_MAX_LAG_SECONDS);
   for (const listener of state().listeners ?? []) listener(next);
 }
 

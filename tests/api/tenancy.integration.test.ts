@@ -227,6 +227,7 @@ const OPERATOR_INPUTS: Record<string, unknown> = {
   'atlas.regions.update': { code: 'sfo1', status: 'draining', reason: 'a customer tries' },
   'atlas.history.get': { window: '1h' },
   'atlas.audit.list': { action: 'operator.*', limit: 10 },
+  'atlas.alerts.list': { state: 'all' },
 };
 
 describe('Atlas refuses customers', () => {
