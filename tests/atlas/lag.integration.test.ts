@@ -323,11 +323,38 @@ describe('replication lag, live and sampled', () => {
     } finally {
       await c.end();
     }
-    const rows = await primary().lagSample.findMany({ where: { region: 'zzz1' }, orderBy: { sampledAt: 'asc' } });
+    const rows = await primary().lagSample.findMany({
+      where: { region: 'zzz1' },
+      orderBy: [{ resolutionSeconds: 'asc' }, { sampledAt: 'asc' }],
+    });
+    // The minute row stays beside its 5- and 30-minute rollups; the 8-day-old row and its
+    // rollups are gone; the recent raw sample is untouched.
+    const floor = (s: number) => Math.floor(minute / (s * 1000)) * s * 1000;
     expect(rows.map((r) => [r.resolutionSeconds, r.sampledAt.getTime()])).toEqual([
-      [60, minute],
       [5, now - 10 * 60_000],
+      [60, minute],
+      [300, floor(300)],
+      [1800, floor(1800)],
     ]);
-    expect(rows[0]).toMatchObject({ replicaUp: true, lagBytes: 300n, lagSeconds: 2.5, reads: 30, writes: 6 });
+    const folded = { replicaUp: true, lagBytes: 300n, lagSeconds: 2.5, reads: 30, writes: 6 };
+    expect(rows[1]).toMatchObject({ ...folded, coveredSeconds: null });
+    expect(rows[2]).toMatchObject({ ...folded, coveredSeconds: 60 });
+    expect(rows[3]).toMatchObject({ ...folded, coveredSeconds: 60 });
+
+    // The 24 h window reads the rollup (once), not the minute row beside it: marked here so the
+    // three readings differ (rollup only 1.5/s, minute row only 0.5/s, both 1/s).
+    await primary().lagSample.update({
+      where: {
+        region_resolutionSeconds_sampledAt: { region: 'zzz1', resolutionSeconds: 300, sampledAt: new Date(floor(300)) },
+      },
+      data: { reads: 90 },
+    });
+    const history = await rest<{
+      step_seconds: number;
+      regions: { region: string; points: { t: string; lag_bytes: number | null; read_rate: number | null }[] }[];
+    }>('GET', '/v1/atlas/lag-history?window=24h&region=zzz1', { headers: { cookie: ops } });
+    expect(history.body.step_seconds).toBe(300);
+    const bin = history.body.regions[0]!.points.find((p) => p.t === new Date(floor(300)).toISOString())!;
+    expect(bin).toMatchObject({ lag_bytes: 300, read_rate: 90 / 60 });
   });
 });
