@@ -264,6 +264,16 @@ describe('replication lag, live and sampled', () => {
     );
   });
 
+  it('GET /v1/atlas/alerts is in the OpenAPI document and refuses hostile input with a stable code', async () => {
+    const { openApiDocument } = await import('../../server/api/openapi');
+    const paths = openApiDocument().paths ?? {};
+    expect(Object.keys(paths).filter((p) => p.endsWith('/atlas/alerts'))).toHaveLength(1);
+    for (const q of ['state=bogus', 'region=../../etc', 'limit=0', 'cursor=not-a-cursor']) {
+      const res = await rest<{ error: { code: string } }>('GET', `/v1/atlas/alerts?${q}`, { headers: { cookie: ops } });
+      expect([res.status, res.body.error.code], q).toEqual([400, 'invalid_request']);
+    }
+  });
+
   it('an unreachable replica is a gap (null) in the samples and the history, not a zero', async () => {
     const saved = process.env.DATABASE_REPLICA_URLS!;
     const unreachable = new URL(urls.replicas.ams1!);
