@@ -17,7 +17,7 @@
 // long history windows read; minute rows and rollups older than 7 days are deleted.
 import pg from 'pg';
 import { env } from '../env';
-import { probePool } from '../db/health';
+import { probePool, recordFlush, secondsBehind } from '../db/health';
 import { primaryUrl, replicaRegions, replicaUrl } from '../db/topology';
 import { formatLsn, parseLsn } from '../db/lsn';
 import { logger } from '../telemetry/logger';
@@ -130,8 +130,10 @@ export async function measure(client: pg.Client, now = Date.now()): Promise<Samp
   const interval = env().ATLAS_SAMPLE_INTERVAL_MS;
   const sampledAt = new Date(Math.floor(now / interval) * interval);
   const primaryLsn = parseLsn(
-    (await client.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0]!.lsn,
+    // Flushed, as the health monitor counts it: unflushed WAL has reached no replica yet.
+    (await client.query<{ lsn: string }>('SELECT pg_current_wal_flush_lsn()::text AS lsn')).rows[0]!.lsn,
   )!;
+  recordFlush(Date.now(), primaryLsn);
   const senders = await client.query<SenderRow>(
     `SELECT application_name, state,
             EXTRACT(EPOCH FROM write_lag)::float8 AS write_lag,
@@ -174,7 +176,13 @@ export async function measure(client: pg.Client, now = Date.now()): Promise<Samp
       const replayLsn = replica?.replay ? parseLsn(replica.replay) : undefined;
       const behind = replayLsn !== undefined ? primaryLsn - replayLsn : undefined;
       const lagBytes = behind === undefined ? null : behind > 0n ? behind : 0n;
-      const lagSeconds = lagBytes === null ? null : lagBytes > 0n ? Math.max(0, replica?.ts_lag ?? 0) : 0;
+      // Seconds as the health monitor counts them (since the primary flushed past the replica).
+      const lagSeconds =
+        lagBytes === null
+          ? null
+          : lagBytes > 0n
+            ? (secondsBehind(replayLsn!, now) ?? Math.max(0, replica?.ts_lag ?? 0))
+            : 0;
       const reads = regionTraffic(region, 'read', seconds, now);
       const writes = regionTraffic(region, 'write', seconds, now);
       return {

@@ -264,6 +264,21 @@ describe('replication lag, live and sampled', () => {
     );
   });
 
+  it('replicas that keep up stay healthy under WAL without commits, however old their last replayed commit', async () => {
+    await new Promise((r) => setTimeout(r, 1_500)); // the last replayed commit is now over the 1 s limit old
+    const seen = new Set<string>();
+    const deadline = Date.now() + 3_000;
+    while (Date.now() < deadline) {
+      await writeWal(8); // non-transactional: written now, flushed by the WAL writer within 200 ms
+      await new Promise((r) => setTimeout(r, 100));
+      for (const code of ['lax1', 'ams1']) {
+        const h = (await overview(code)).health;
+        seen.add(`${code} ${h.replica_state} serving=${h.serving_reads}`);
+      }
+    }
+    expect([...seen].sort()).toEqual(['ams1 healthy serving=true', 'lax1 healthy serving=true']);
+  });
+
   it('GET /v1/atlas/alerts is in the OpenAPI document and refuses hostile input with a stable code', async () => {
     const { openApiDocument } = await import('../../server/api/openapi');
     const paths = openApiDocument().paths ?? {};
