@@ -1,4 +1,5 @@
 // The app router: one sub-router per area, plus a server-side caller.
+import { atlasAlertsRouter } from './routers/atlas/alerts';
 import { atlasAuditRouter } from './routers/atlas/audit';
 import { atlasHistoryRouter } from './routers/atlas/history';
 import { atlasRegionsRouter } from './routers/atlas/regions';
@@ -32,6 +33,7 @@ export const appRouter = router({
     history: atlasHistoryRouter,
     audit: atlasAuditRouter,
     servers: atlasServersRouter,
+    alerts: atlasAlertsRouter,
   }),
 });
 

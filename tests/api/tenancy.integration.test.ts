@@ -232,6 +232,7 @@ const OPERATOR_INPUTS: Record<string, unknown> = {
   'atlas.servers.get': { id: 'srv_00000000000000000000000000' },
   'atlas.servers.run': { id: 'srv_00000000000000000000000000', run_id: 'run_00000000000000000000000000' },
   'atlas.servers.provision': { id: 'srv_00000000000000000000000000' },
+  'atlas.alerts.list': { state: 'all' },
 };
 
 describe('Atlas refuses customers', () => {
