@@ -29,7 +29,7 @@ const ARC = [
   '/arc/settings',
   '/arc/settings/api-keys',
 ];
-const ATLAS = ['/atlas', '/atlas/audit', '/atlas/directory'];
+const ATLAS = ['/atlas', '/atlas/audit', '/atlas/servers', '/atlas/directory'];
 
 for (const viewport of [
   { name: 'desktop', width: 1280, height: 800 },
@@ -56,6 +56,9 @@ for (const viewport of [
     test('Atlas pages (operator)', async ({ page }) => {
       await signIn(page, 'ops@meridian.test', '/atlas');
       for (const path of ATLAS) await scan(page, path);
+      await page.goto('/atlas/servers');
+      const server = await page.locator('a[href^="/atlas/servers/srv_"]').first().getAttribute('href');
+      await scan(page, server!);
     });
   });
 }

@@ -82,13 +82,15 @@ const schema = z.object({
     .int()
     .min(0)
     .default(16 * 1024 * 1024),
-  /** …or further behind than this many seconds (only counted while it is behind at all). */
-  REPLICA_MAX_LAG_SECONDS: z.coerce.number().min(0).default(5),
+  /** …or further behind than this many seconds (only counted while it is behind at all). Also
+   * Atlas' alert limit (issue 10: 1 s). */
+  REPLICA_MAX_LAG_SECONDS: z.coerce.number().min(0).default(1),
   /** How long a read with a bookmark waits for the replica to reach it before using the primary. */
   BOOKMARK_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(100),
   /** Health probes of the primary and every replica run this often (±20% jitter). */
   HEALTH_PROBE_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
-  /** Atlas calls a replica lagging only after this many consecutive probes over a lag limit. */
+  /** Atlas calls a replica lagging only after this many consecutive probes over a lag limit, and
+   * raises an alert after this many consecutive lag samples over it (server/atlas/alerts.ts). */
   ATLAS_LAG_SAMPLES: z.coerce.number().int().min(1).max(100).default(3),
   /** Interval of the lag-history sampler (one process per deployment samples; see server/atlas/lag-sampler.ts). */
   ATLAS_SAMPLE_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5000),

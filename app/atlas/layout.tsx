@@ -1,5 +1,6 @@
 import { forbidden, redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
+import { AlertBanner } from '~/components/atlas/alert-banner';
 import { AtlasNav } from '~/components/atlas/atlas-nav';
 import { serverApi } from '~/server/api/server-caller';
 
@@ -11,6 +12,7 @@ export default async function AtlasLayout({ children }: { children: ReactNode })
   if (!me.user?.platform_operator) forbidden(); // a real 403, rendered by app/forbidden.tsx
   return (
     <div className="space-y-4">
+      <AlertBanner />
       <AtlasNav />
       {children}
     </div>

@@ -18,19 +18,30 @@ const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
 const RUN_TITLES: Record<string, string> = {
   'create-cluster': 'Provisioning',
   'delete-cluster': 'Deletion',
+  'provision-server': 'Server provisioning',
 };
 
-export function RunProgress({ runId, onFinished }: { runId: string; onFinished?: (status: string) => void }) {
+/** `serverId`: an Atlas server's run, read through Atlas (operators belong to no organization). */
+export function RunProgress({
+  runId,
+  serverId,
+  onFinished,
+}: {
+  runId: string;
+  serverId?: string;
+  onFinished?: (status: string) => void;
+}) {
   const trpc = useTRPC();
-  const run = useQuery(
-    trpc.workflowRuns.get.queryOptions(
-      { id: runId },
-      {
-        refetchInterval: (q) => (q.state.data && FINISHED.has(q.state.data.status) ? false : 1_000),
-        refetchIntervalInBackground: false,
-      },
-    ),
+  const poll = {
+    refetchInterval: (q: { state: { data?: { status: string } } }) =>
+      q.state.data && FINISHED.has(q.state.data.status) ? false : 1_000,
+    refetchIntervalInBackground: false,
+  };
+  const orgRun = useQuery(trpc.workflowRuns.get.queryOptions({ id: runId }, { ...poll, enabled: !serverId }));
+  const serverRun = useQuery(
+    trpc.atlas.servers.run.queryOptions({ id: serverId ?? '', run_id: runId }, { ...poll, enabled: !!serverId }),
   );
+  const run = serverId ? serverRun : orgRun;
   const status = run.data?.status;
   const reported = useRef<string | null>(null);
   useEffect(() => {

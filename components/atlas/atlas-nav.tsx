@@ -1,11 +1,12 @@
 'use client';
-// Atlas' own navigation: the regions dashboard and the audit log.
+// Atlas' own navigation: the regions dashboard, servers and the audit log.
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { focusRingTight } from '../ui/styles';
 
 const ITEMS = [
   { href: '/atlas', label: 'Regions', exact: true },
+  { href: '/atlas/servers', label: 'Servers' },
   { href: '/atlas/audit', label: 'Audit log' },
   { href: '/atlas/directory', label: 'Directory' },
 ] as const;

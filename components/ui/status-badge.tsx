@@ -1,5 +1,5 @@
 // A status pill with a coloured dot, for clusters (pending … deleted), workflow runs and their
-// steps. In-progress states pulse (unless the user asked for reduced motion).
+// steps, and servers. In-progress states pulse (unless the user asked for reduced motion).
 import { IN_PROGRESS_STATUSES } from '~/lib/cluster-status';
 
 const EMERALD = {
@@ -38,6 +38,17 @@ const TONES: Record<string, { dot: string; pill: string }> = {
   deleted: { ...FADED, pill: `${FADED.pill} line-through` },
   cancelled: FADED,
   skipped: FADED,
+  // Servers (Atlas): free, in a cluster, waiting for hands, unreachable.
+  available: EMERALD,
+  allocated: {
+    dot: 'bg-indigo-500',
+    pill: 'bg-indigo-50 text-indigo-800 ring-indigo-600/20 dark:bg-indigo-950/60 dark:text-indigo-300 dark:ring-indigo-400/30',
+  },
+  maintenance: {
+    dot: 'bg-amber-500',
+    pill: 'bg-amber-50 text-amber-800 ring-amber-600/20 dark:bg-amber-950/60 dark:text-amber-300 dark:ring-amber-400/30',
+  },
+  offline: SLATE,
 };
 
 const LABELS: Record<string, string> = {
@@ -52,6 +63,10 @@ const LABELS: Record<string, string> = {
   deleted: 'Deleted',
   cancelled: 'Cancelled',
   skipped: 'Skipped',
+  available: 'Available',
+  allocated: 'Allocated',
+  maintenance: 'Maintenance',
+  offline: 'Offline',
 };
 
 export function statusLabel(status: string): string {

@@ -17,6 +17,14 @@ describe('procedure invariants', () => {
     expect(missing).toEqual([]);
   });
 
+  it('every Atlas procedure (router or /v1/atlas path) is operator-only', () => {
+    const atlas = all.filter(
+      ([path, p]) => path.startsWith('atlas.') || p._def.meta?.openapi?.path.startsWith('/atlas'),
+    );
+    expect(atlas.length).toBeGreaterThan(0);
+    expect(atlas.filter(([, p]) => p._def.meta?.access !== 'operator').map(([path]) => path)).toEqual([]);
+  });
+
   it('every procedure declares who may call it', () => {
     expect(all.filter(([, p]) => !p._def.meta?.access).map(([path]) => path)).toEqual([]);
   });

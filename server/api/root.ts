@@ -1,8 +1,10 @@
 // The app router: one sub-router per area, plus a server-side caller.
+import { atlasAlertsRouter } from './routers/atlas/alerts';
 import { atlasAuditRouter } from './routers/atlas/audit';
 import { atlasDirectoryRouter } from './routers/atlas/directory';
 import { atlasHistoryRouter } from './routers/atlas/history';
 import { atlasRegionsRouter } from './routers/atlas/regions';
+import { atlasServersRouter } from './routers/atlas/servers';
 import { apiKeysRouter } from './routers/api-keys';
 import { clustersRouter } from './routers/clusters';
 import { meRouter } from './routers/me';
@@ -31,6 +33,8 @@ export const appRouter = router({
     regions: atlasRegionsRouter,
     history: atlasHistoryRouter,
     audit: atlasAuditRouter,
+    servers: atlasServersRouter,
+    alerts: atlasAlertsRouter,
     directory: atlasDirectoryRouter,
   }),
 });

@@ -2,11 +2,13 @@
 // binned to a fixed step so a chart has a few hundred points whatever the window. Every bin of
 // the window is present; a bin without a measurement (a missed sample, a replica down) holds
 // null, so the chart draws a gap, never a zero. Lag is the bin's maximum (spikes survive),
-// request counts are summed into rates, latency percentiles are the bin's worst sample.
+// request counts are summed into rates, latency percentiles are the bin's worst sample. The 24 h
+// and 7 d windows read the sampler's 5- and 30-minute rollups (one row per bin and region).
 import { Prisma } from '../db/generated/client';
 import { read } from '../db/access';
 import type { DataRequest } from '../db/request-state';
 import { env } from '../env';
+import { ROLLUP_RESOLUTIONS } from './lag-sampler';
 
 export const WINDOWS = { '15m': 15 * 60, '1h': 60 * 60, '24h': 24 * 3600, '7d': 7 * 24 * 3600 } as const;
 export type HistoryWindow = keyof typeof WINDOWS;
@@ -50,6 +52,19 @@ interface Row {
   write_p95_ms: number | null;
 }
 
+/**
+ * Which rows a window reads: raw and minute rows, or, for a step that has rollups (24 h, 7 d),
+ * the rollups up to the last one written and the finer rows after it (a bin is never counted
+ * twice: the finer rows after the last rollup belong to buckets not rolled yet).
+ */
+function rows_(step: number): Prisma.Sql {
+  if (!(ROLLUP_RESOLUTIONS as readonly number[]).includes(step)) return Prisma.sql`resolution_seconds IN (5, 60)`;
+  const rolledUntil = Prisma.sql`COALESCE((SELECT max(sampled_at) + make_interval(secs => ${step}::int)
+                                             FROM lag_samples WHERE resolution_seconds = ${step}::int), '-infinity')`;
+  return Prisma.sql`((resolution_seconds = ${step}::int AND sampled_at < ${rolledUntil})
+                     OR (resolution_seconds IN (5, 60) AND sampled_at >= ${rolledUntil}))`;
+}
+
 export async function lagHistory(
   req: DataRequest,
   opts: { window: HistoryWindow; region?: string },
@@ -74,11 +89,12 @@ export async function lagHistory(
              max(write_lag_seconds) AS write_lag_seconds, max(flush_lag_seconds) AS flush_lag_seconds,
              max(replay_lag_seconds) AS replay_lag_seconds,
              sum(reads)::bigint AS reads, sum(writes)::bigint AS writes, sum(errors)::bigint AS errors,
-             sum(resolution_seconds)::int AS covered,
+             sum(COALESCE(covered_seconds, resolution_seconds))::int AS covered,
              max(read_p95_ms) AS read_p95_ms, max(write_p95_ms) AS write_p95_ms
         FROM lag_samples
        WHERE sampled_at >= ${new Date(from)} AND sampled_at < ${new Date(to + step * 1000)}
              ${opts.region ? Prisma.sql`AND region = ${opts.region}` : Prisma.empty}
+             AND ${rows_(step)}
        GROUP BY 1, 2`,
   );
   const byRegion = new Map<string, Map<number, Row>>();

@@ -8,24 +8,31 @@
 // interval and keyed, so even two samplers for a moment could not write one sample twice. A tick
 // that cannot run (primary down, lock lost) writes nothing: the history shows a gap.
 //
+// Alerts (./alerts.ts) are opened and closed in the same tick, from the samples just stored.
+//
 // Retention, once a minute in the same tick: raw samples older than 1 hour are folded into one
 // row per region and minute (resolution 60: lag = the minute's maximum, counts summed,
-// percentiles = the minute's worst sample) and deleted; minute rows older than 7 days are deleted.
+// percentiles = the minute's worst sample) and deleted; complete 5- and 30-minute buckets of
+// minute rows are folded the same way into rollups (300, 1800; the minute rows stay), which the
+// long history windows read; minute rows and rollups older than 7 days are deleted.
 import pg from 'pg';
 import { env } from '../env';
-import { probePool } from '../db/health';
+import { probePool, recordFlush, secondsBehind } from '../db/health';
 import { primaryUrl, replicaRegions, replicaUrl } from '../db/topology';
 import { formatLsn, parseLsn } from '../db/lsn';
 import { logger } from '../telemetry/logger';
 import { processSingleton } from '../process-singletons';
 import { regionTraffic } from '../telemetry/region-traffic';
 import { loadedRegionRegistry } from '../region/registry';
+import { reconcileAlerts } from './alerts';
 
 /** pg_try_advisory_lock key: "MLAG" (any constant the app uses nowhere else). */
 export const SAMPLER_LOCK_KEY = 0x4d4c4147;
 export const RAW_RESOLUTION = 5;
 export const RAW_RETENTION_MS = 60 * 60_000;
 export const MINUTE_RETENTION_MS = 7 * 24 * 60 * 60_000;
+/** Rollups of the minute rows (5 and 30 minutes), read by the 24 h and 7 d charts. */
+export const ROLLUP_RESOLUTIONS = [300, 1800] as const;
 
 interface State {
   client?: pg.Client;
@@ -123,8 +130,10 @@ export async function measure(client: pg.Client, now = Date.now()): Promise<Samp
   const interval = env().ATLAS_SAMPLE_INTERVAL_MS;
   const sampledAt = new Date(Math.floor(now / interval) * interval);
   const primaryLsn = parseLsn(
-    (await client.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0]!.lsn,
+    // Flushed, as the health monitor counts it: unflushed WAL has reached no replica yet.
+    (await client.query<{ lsn: string }>('SELECT pg_current_wal_flush_lsn()::text AS lsn')).rows[0]!.lsn,
   )!;
+  recordFlush(Date.now(), primaryLsn);
   const senders = await client.query<SenderRow>(
     `SELECT application_name, state,
             EXTRACT(EPOCH FROM write_lag)::float8 AS write_lag,
@@ -167,7 +176,13 @@ export async function measure(client: pg.Client, now = Date.now()): Promise<Samp
       const replayLsn = replica?.replay ? parseLsn(replica.replay) : undefined;
       const behind = replayLsn !== undefined ? primaryLsn - replayLsn : undefined;
       const lagBytes = behind === undefined ? null : behind > 0n ? behind : 0n;
-      const lagSeconds = lagBytes === null ? null : lagBytes > 0n ? Math.max(0, replica?.ts_lag ?? 0) : 0;
+      // Seconds as the health monitor counts them (since the primary flushed past the replica).
+      const lagSeconds =
+        lagBytes === null
+          ? null
+          : lagBytes > 0n
+            ? (secondsBehind(replayLsn!, now) ?? Math.max(0, replica?.ts_lag ?? 0))
+            : 0;
       const reads = regionTraffic(region, 'read', seconds, now);
       const writes = regionTraffic(region, 'write', seconds, now);
       return {
@@ -286,7 +301,32 @@ export async function compact(client: pg.Client, now = Date.now()): Promise<void
       RAW_RESOLUTION,
       cutoff,
     ]);
-    await client.query('DELETE FROM lag_samples WHERE resolution_seconds = 60 AND sampled_at < $1', [
+    // Rollups of the minute rows, for complete buckets only (every minute of a bucket that ends
+    // by the cutoff is folded above), from the last bucket rolled on: a bucket is written once.
+    for (const size of ROLLUP_RESOLUTIONS) {
+      await client.query(
+        `WITH done AS (SELECT max(sampled_at) + make_interval(secs => $1::int) AS after
+                         FROM lag_samples WHERE resolution_seconds = $1::int)
+         INSERT INTO lag_samples (sampled_at, region, resolution_seconds, covered_seconds, replica_up, sender_state,
+                write_lag_seconds, flush_lag_seconds, replay_lag_seconds, sender_lag_bytes, replay_lsn, replay_at,
+                lag_bytes, lag_seconds, reads, writes, errors, read_p50_ms, read_p95_ms, read_p99_ms,
+                write_p50_ms, write_p95_ms, write_p99_ms)
+         SELECT date_bin(make_interval(secs => $1::int), sampled_at, TIMESTAMPTZ '2000-01-01') AS bucket, region, $1::int,
+                sum(COALESCE(covered_seconds, resolution_seconds)), bool_or(replica_up), max(sender_state),
+                max(write_lag_seconds), max(flush_lag_seconds), max(replay_lag_seconds), max(sender_lag_bytes),
+                max(replay_lsn), max(replay_at), max(lag_bytes), max(lag_seconds),
+                sum(reads), sum(writes), sum(errors), max(read_p50_ms), max(read_p95_ms), max(read_p99_ms),
+                max(write_p50_ms), max(write_p95_ms), max(write_p99_ms)
+           FROM lag_samples, done
+          WHERE resolution_seconds = 60 AND sampled_at >= COALESCE(done.after, '-infinity')
+            AND sampled_at < date_bin(make_interval(secs => $1::int), $2::timestamptz, TIMESTAMPTZ '2000-01-01')
+          GROUP BY 1, 2
+         ON CONFLICT (region, resolution_seconds, sampled_at) DO NOTHING`,
+        [size, cutoff],
+      );
+    }
+    await client.query('DELETE FROM lag_samples WHERE resolution_seconds = ANY($1) AND sampled_at < $2', [
+      [60, ...ROLLUP_RESOLUTIONS],
       new Date(now - MINUTE_RETENTION_MS),
     ]);
     await client.query('COMMIT');
@@ -307,8 +347,14 @@ export function sampleTick(now = Date.now()): Promise<boolean> {
     try {
       const client = await lockHolder();
       if (!client) return;
-      await store(client, await measure(client, now));
+      const rows = await measure(client, now);
+      await store(client, rows);
       sampled = true;
+      if (rows[0]) {
+        for (const c of await reconcileAlerts(client, rows[0].sampledAt)) {
+          logger.warn(c, `alert ${c.kind} ${c.change} in ${c.region}`);
+        }
+      }
       if (!s.lastCompaction || now - s.lastCompaction >= 60_000) {
         s.lastCompaction = now;
         await compact(client, now);

@@ -5,7 +5,7 @@ import { read, type Tx } from '../db/access';
 import type { DataRequest } from '../db/request-state';
 import { DEFAULT_VERSION, TEMPLATES } from './templates';
 
-const GPU_TEMPLATES = TEMPLATES.filter((t) => t.gpu).map((t) => t.id);
+export const GPU_TEMPLATES = TEMPLATES.filter((t) => t.gpu).map((t) => t.id);
 
 /** Free nodes per (region, gpu) among `regions`. */
 export async function capacity(db: Db | Tx, regions: string[]): Promise<Map<string, { cpu: number; gpu: number }>> {

@@ -1,18 +1,18 @@
 // Creating a cluster: checks that need no database (region up, IDs, template limits), then one
-// idempotent transaction on the primary that checks the project, the name and the region's free
-// capacity, inserts the cluster (`pending`) and starts its create-cluster run.
+// idempotent statement on the primary (accept.ts) that checks the project, the name and the
+// region's free capacity, inserts the cluster (`pending`) and starts its create-cluster run.
 import type { OrgContext } from '../auth/identity';
 import { read } from '../db/access';
-import { idempotentWrite } from '../db/idempotency';
+import { uniqueViolation } from '../db/errors';
+import { idempotentStatement } from '../db/idempotency';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
-import { isId } from '../ids';
+import { isId, newId } from '../ids';
 import { firstProject, getProject } from '../projects/repository';
 import { regionRegistry } from '../region/registry';
-import { startRun } from '../workflows/runs';
-import { capacity } from './capacity';
+import { acceptCluster, LIVE_NAME_INDEX } from './accept';
 import { createDefaults } from './defaults';
-import { insertCluster, liveClusterNamed, lockClusterName, toClusterView } from './repository';
+import { toClusterView } from './repository';
 import { templateById, templateProblem } from './templates';
 
 /** Who asks: the organization, the region the cascade chose, and the person (null for a key). */
@@ -53,38 +53,58 @@ export async function createCluster(req: DataRequest, who: ClusterRequester, inp
   const version = input.version ?? template.versions[0]!;
   const problem = templateProblem(template, input.node_count, version);
   if (problem) throw invalidField(problem.path, problem.message);
-  return idempotentWrite(req, { op: 'clusters.create', input: { ...input }, region }, async (tx) => {
-    const project = await getProject(tx, org.id, input.project_id);
-    if (!project) throw new AppError('not_found', `no project ${input.project_id}`);
-    await lockClusterName(tx, org.id, input.name);
-    const clash = await liveClusterNamed(tx, org.id, input.name);
-    if (clash) throw new AppError('conflict', `a cluster named ${input.name} exists already (${clash.id})`);
-    const free = (await capacity(tx, [region])).get(region)!;
-    const available = template.gpu ? free.gpu : free.cpu;
-    if (available < input.node_count) {
-      throw new AppError(
-        'insufficient_capacity',
-        `${region} has ${available} ${template.gpu ? 'GPU' : 'CPU'} servers free for ${template.id}; ${input.node_count} requested`,
-        { extra: { region, available } },
-      );
+  const createdAt = new Date();
+  const cluster = toClusterView({
+    id: newId('cls'),
+    name: input.name,
+    region,
+    projectId: input.project_id,
+    template: template.id,
+    nodeCount: input.node_count,
+    version,
+    status: 'pending',
+    statusReason: null,
+    createdAt,
+    updatedAt: createdAt,
+    readyAt: null,
+  });
+  const body = { cluster, run_id: newId('run') };
+  return idempotentStatement(req, { op: 'clusters.create', input: { ...input }, region }, async (db, record) => {
+    let outcome;
+    try {
+      outcome = await acceptCluster(db, {
+        clusterId: cluster.id,
+        runId: body.run_id,
+        orgId: org.id,
+        projectId: input.project_id,
+        region,
+        name: input.name,
+        template: template.id,
+        gpu: template.gpu,
+        nodeCount: input.node_count,
+        version,
+        createdAt,
+        runInput: { template: template.id, node_count: input.node_count, version, requested_by: who.userId },
+        record: record && { ...record, status: 202, body },
+      });
+    } catch (e) {
+      // Another create of the same name committed between our check and our insert.
+      if (uniqueViolation(e) === LIVE_NAME_INDEX) {
+        throw new AppError('conflict', `a cluster named ${input.name} exists already`);
+      }
+      throw e;
     }
-    const cluster = await insertCluster(tx, {
-      orgId: org.id,
-      projectId: project.id,
-      region,
-      name: input.name,
-      template: template.id,
-      nodeCount: input.node_count,
-      version,
-    });
-    const runId = await startRun(tx, {
-      orgId: org.id,
-      kind: 'create-cluster',
-      region,
-      clusterId: cluster.id,
-      input: { template: template.id, node_count: input.node_count, version, requested_by: who.userId },
-    });
-    return { status: 202, body: { cluster: toClusterView(cluster), run_id: runId } };
+    if (outcome.created) return { status: 202, body };
+    if (!outcome.projectFound) throw new AppError('not_found', `no project ${input.project_id}`);
+    if (outcome.clashId) {
+      throw new AppError('conflict', `a cluster named ${input.name} exists already (${outcome.clashId})`);
+    }
+    if (!outcome.queueInstalled) throw new Error(`the workflow queue of ${region} is not installed`);
+    throw new AppError(
+      'insufficient_capacity',
+      `${region} has ${outcome.free} ${template.gpu ? 'GPU' : 'CPU'} servers free for ${template.id}; ${input.node_count} requested`,
+      { extra: { region, available: outcome.free } },
+    );
   });
 }
 

@@ -2,7 +2,6 @@
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
 import { DELETABLE_CLUSTER_STATUSES, type ClusterStatus, type ListedClusterStatus } from '~/lib/cluster-status';
-import { newId } from '../ids';
 
 export interface ClusterView {
   id: string;
@@ -106,32 +105,6 @@ export async function latestRunId(db: Db, orgId: string, clusterId: string): Pro
     select: { id: true },
   });
   return run?.id ?? null;
-}
-
-export interface NewCluster {
-  orgId: string;
-  projectId: string;
-  region: string;
-  name: string;
-  template: string;
-  nodeCount: number;
-  version: string;
-}
-
-/** Serializes creates of one name in one organization (no duplicate names among live clusters). */
-export async function lockClusterName(tx: Tx, orgId: string, name: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`cluster:${orgId}:${name}`}, 0))`;
-}
-
-export async function liveClusterNamed(tx: Tx, orgId: string, name: string) {
-  return tx.cluster.findFirst({
-    where: { orgId, name, status: { not: 'deleted' } },
-    select: { id: true, region: true },
-  });
-}
-
-export async function insertCluster(tx: Tx, c: NewCluster) {
-  return tx.cluster.create({ data: { id: newId('cls'), status: 'pending', ...c } });
 }
 
 /** A cluster that is not deleted, in whatever state it is (null when not the organization's). */

@@ -190,11 +190,24 @@ async function primaryInsertLsn(): Promise<bigint | undefined> {
 
 /** Runs `fn` in one transaction on the primary; on success the caller gets a newer bookmark. */
 export async function write<T>(req: DataRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return committed(req, () => primary().$transaction(fn, { maxWait: 2_000, timeout: 15_000 }));
+}
+
+/**
+ * `write` for a change made by ONE statement on the primary (atomic by itself, so no
+ * interactive transaction: no BEGIN and COMMIT round trips). `fn` must send exactly one
+ * statement; on success the caller gets a newer bookmark.
+ */
+export async function writeStatement<T>(req: DataRequest, fn: (db: Db) => Promise<T>): Promise<T> {
+  return committed(req, () => fn(primary()));
+}
+
+async function committed<T>(req: DataRequest, run: () => Promise<T>): Promise<T> {
   await ensureHealthMonitor();
   if (!primaryHealth().up) throw primaryUnavailable();
   let out: T;
   try {
-    out = await primary().$transaction(fn, { maxWait: 2_000, timeout: 15_000 });
+    out = await run();
   } catch (e) {
     if (isConnectionError(e)) {
       reportDown('primary', (e as Error).message);

@@ -1,9 +1,13 @@
 // Health of the primary and of every region's replica, as this gateway sees them: probes under
 // a short statement_timeout on a jittered interval; replica lag by bytes (the primary's position
-// minus the replica's replay position) and by time. Time lag counts only while the replica has
-// received WAL it has not replayed, and for no longer than we have seen it so: now − the last
-// replayed commit alone would call a caught-up replica of an idle primary minutes behind. A replica over a threshold, or unreachable, is taken out of reads until it
-// is healthy again. State lives on globalThis (shared by every Next bundle in the process).
+// minus the replica's replay position) and by time. Both are counted against the primary's
+// flushed position (WAL written but not flushed has reached no replica). Time lag is how long ago
+// the primary's flushed position first passed the replica's replay position, by the primary
+// probes' record of (time, flushed position) (`secondsBehind`): a replica that replays WAL as it
+// comes is milliseconds behind, however long ago the last commit was (now − the last replayed
+// commit would call a caught-up replica of an idle primary minutes behind as soon as any WAL
+// without a commit arrives). A replica over a threshold, or unreachable, is taken out of reads
+// until it is healthy again. State lives on globalThis (shared by every Next bundle in the process).
 import pg from 'pg';
 import { env } from '../env';
 import { metrics } from '../telemetry/metrics';
@@ -29,6 +33,9 @@ export interface ReplicaHealth {
 export interface PrimaryHealth {
   up: boolean;
   lsn?: bigint;
+  /** pg_current_wal_flush_lsn(): replicas can only have received WAL up to here, so lag is counted
+   * against it (WAL written but not yet flushed, e.g. without a commit, is no replica's lag). */
+  flushLsn?: bigint;
   checkedAt?: number;
   error?: string;
 }
@@ -36,8 +43,16 @@ export interface PrimaryHealth {
 /** Called after every probe of a replica (Atlas debounces lag from it). */
 export type ReplicaProbeListener = (health: ReplicaHealth) => void;
 
+/** The primary's flushed position as probes saw it, oldest first (secondsBehind reads it). */
+interface FlushMark {
+  at: number;
+  lsn: bigint;
+}
+const FLUSH_HISTORY_MS = 15 * 60_000;
+
 interface State {
   startedAt: number;
+  flushHistory?: FlushMark[];
   listeners?: Set<ReplicaProbeListener>;
   primary: PrimaryHealth;
   replicas: Map<string, ReplicaHealth>;
@@ -102,14 +117,43 @@ export function reportDown(target: 'primary' | string, error: string): void {
 
 async function probePrimary(): Promise<void> {
   try {
-    const r = await probePool(primaryUrl()).query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+    const r = await probePool(primaryUrl()).query<{ lsn: string; flush: string }>(
+      'SELECT pg_current_wal_lsn()::text AS lsn, pg_current_wal_flush_lsn()::text AS flush',
+    );
     if (!state().primary.up) logger.warn('primary reachable again');
-    state().primary = { up: true, lsn: parseLsn(r.rows[0]!.lsn), checkedAt: Date.now() };
+    state().primary = {
+      up: true,
+      lsn: parseLsn(r.rows[0]!.lsn),
+      flushLsn: parseLsn(r.rows[0]!.flush),
+      checkedAt: Date.now(),
+    };
+    recordFlush(state().primary.checkedAt!, state().primary.flushLsn!);
   } catch (e) {
     if (state().primary.up) logger.error({ err: (e as Error).message }, 'primary unreachable');
     state().primary = { up: false, lsn: state().primary.lsn, checkedAt: Date.now(), error: (e as Error).message };
   }
   metrics.primaryUp.set(state().primary.up ? 1 : 0);
+}
+
+/** Records the primary's flushed position at `at` (probes, and the lag sampler's own reads). */
+export function recordFlush(at: number, lsn: bigint): void {
+  const h = (state().flushHistory ??= []);
+  if (h.length === 0 || lsn > h.at(-1)!.lsn) h.push({ at, lsn }); // only when it moved: the first time it reached lsn
+  while (h.length > 1 && h[0]!.at < at - FLUSH_HISTORY_MS) h.shift();
+}
+
+/**
+ * How long the replica at `replayLsn` has been behind, by the primary probes' record: the time
+ * since the first probe that saw the primary flushed past it (a lower bound: it passed it at most
+ * one probe interval earlier). undefined when the record doesn't reach back that far.
+ */
+export function secondsBehind(replayLsn: bigint, now = Date.now()): number | undefined {
+  const h = state().flushHistory ?? [];
+  if (h.length === 0 || h.at(-1)!.lsn <= replayLsn) return h.length ? 0 : undefined;
+  if (h[0]!.lsn > replayLsn) return undefined; // behind everything remembered
+  let i = h.length - 1;
+  while (h[i - 1]!.lsn > replayLsn) i--; // h[i] is the first mark past replayLsn
+  return Math.max(0, (now - h[i]!.at) / 1000);
 }
 
 async function probeReplica(region: string): Promise<void> {
@@ -126,10 +170,11 @@ async function probeReplica(region: string): Promise<void> {
     );
     const row = r.rows[0]!;
     const replayLsn = row.replay ? parseLsn(row.replay) : undefined;
-    const primaryLsn = state().primary.up ? state().primary.lsn : undefined;
+    const primaryLsn = state().primary.up ? state().primary.flushLsn : undefined;
     const behind = primaryLsn !== undefined && replayLsn !== undefined ? primaryLsn - replayLsn : 0n;
     const lagBytes = behind > 0n ? Number(behind) : 0;
-    const lagSeconds = lagBytes > 0 ? Math.max(0, row.ts_lag ?? 0) : 0;
+    const lagSeconds =
+      lagBytes > 0 && replayLsn !== undefined ? (secondsBehind(replayLsn) ?? Math.max(0, row.ts_lag ?? 0)) : 0;
     const lagging = !row.recovery
       ? false
       : lagBytes > e.REPLICA_MAX_LAG_BYTES || lagSeconds > e.REPLICA_MAX_LAG_SECONDS;
@@ -144,6 +189,8 @@ async function probeReplica(region: string): Promise<void> {
   metrics.replicaServing.set({ region }, next.status === 'healthy' ? 1 : 0);
   if (next.lagBytes !== undefined) metrics.replicaLagBytes.set({ region }, next.lagBytes);
   if (next.lagSeconds !== undefined) metrics.replicaLagSeconds.set({ region }, next.lagSeconds);
+  metrics.replicaLagLimitBytes.set(e.REPLICA_MAX_LAG_BYTES);
+  metrics.replicaLagLimitSeconds.set(e.REPLICA_MAX_LAG_SECONDS);
   for (const listener of state().listeners ?? []) listener(next);
 }
 
@@ -187,6 +234,7 @@ export async function resetHealth(): Promise<void> {
   if (state().timer) clearTimeout(state().timer);
   state().timer = undefined;
   state().primary = { up: true };
+  state().flushHistory = undefined;
   state().replicas.clear();
   await Promise.all([...state().pools.values()].map((p) => p.end().catch(() => {})));
   state().pools.clear();

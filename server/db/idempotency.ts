@@ -4,7 +4,8 @@
 // purge deletes them. A response that carries a secret (a new API key) is stored redacted.
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors';
-import { isConnectionError, primaryUnavailable, write, type Tx } from './access';
+import { isConnectionError, primaryUnavailable, write, writeStatement, type Tx } from './access';
+import { uniqueViolation } from './errors';
 import { primary, type Db } from './client';
 import { ensureHealthMonitor, primaryHealth, reportDown } from './health';
 import type { DataRequest } from './request-state';
@@ -23,6 +24,57 @@ export interface IdempotencyOptions<T> {
 
 const cutoff = () => new Date(Date.now() - IDEMPOTENCY_TTL_HOURS * 3600_000);
 
+/** The record a single-statement write inserts with its change (see `idempotentStatement`). */
+export interface IdempotencyRecord {
+  orgId: string;
+  key: string;
+  requestHash: string;
+}
+
+/** The unique violation a concurrent request with the same key causes. */
+const RECORD_CONSTRAINT = 'idempotency_keys_pkey';
+
+interface Keyed {
+  orgId: string;
+  key: string;
+  hash: string;
+}
+
+function keyed(req: DataRequest, request: unknown): Keyed | undefined {
+  const key = req.consistency.idempotencyKey;
+  if (!key || !req.org) return undefined;
+  return { orgId: req.org.id, key, hash: createHash('sha256').update(JSON.stringify(request)).digest('hex') };
+}
+
+/** The first outcome under this key, if any and fresh; 409 when the key came with another request. */
+async function replayed<T>(req: DataRequest, k: Keyed): Promise<{ body: T } | { expired: boolean }> {
+  const prior = await primary().idempotencyKey.findUnique({ where: { orgId_key: { orgId: k.orgId, key: k.key } } });
+  if (!prior) return { expired: false };
+  if (prior.createdAt < cutoff()) return { expired: true };
+  if (prior.requestHash !== k.hash) {
+    throw new AppError('conflict', 'this Idempotency-Key was used with a different request');
+  }
+  req.response.status = prior.responseStatus;
+  req.consistency.replayed = true;
+  req.consistency.servedBy = 'primary';
+  return { body: prior.responseBody as T };
+}
+
+/** Looks for an earlier outcome, on the primary (a replica may not have it yet). */
+async function lookUp<T>(req: DataRequest, k: Keyed): Promise<{ body: T } | { expired: boolean }> {
+  await ensureHealthMonitor();
+  if (!primaryHealth().up) throw primaryUnavailable();
+  try {
+    return await replayed<T>(req, k);
+  } catch (e) {
+    if (isConnectionError(e)) {
+      reportDown('primary', (e as Error).message);
+      throw primaryUnavailable(e);
+    }
+    throw e;
+  }
+}
+
 /**
  * A write whose first outcome is kept under the caller's Idempotency-Key: a retry gets that
  * outcome back (`Idempotent-Replayed: true`), a reuse with another body gets 409 conflict.
@@ -33,45 +85,28 @@ export async function idempotentWrite<T>(
   fn: (tx: Tx) => Promise<IdempotentResult<T>>,
   opts: IdempotencyOptions<T> = {},
 ): Promise<T> {
-  const key = req.consistency.idempotencyKey;
-  if (!key || !req.org) {
+  const k = keyed(req, request);
+  if (!k) {
     const r = await write(req, fn);
     req.response.status = r.status;
     return r.body;
   }
-  const orgId = req.org.id;
-  const hash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
-  const replay = async (): Promise<T | undefined> => {
-    const prior = await primary().idempotencyKey.findUnique({ where: { orgId_key: { orgId, key } } });
-    if (!prior || prior.createdAt < cutoff()) return undefined;
-    if (prior.requestHash !== hash) {
-      throw new AppError('conflict', 'this Idempotency-Key was used with a different request');
-    }
-    req.response.status = prior.responseStatus;
-    req.consistency.replayed = true;
-    req.consistency.servedBy = 'primary';
-    return prior.responseBody as T;
-  };
-  await ensureHealthMonitor();
-  if (!primaryHealth().up) throw primaryUnavailable();
-  try {
-    const prior = await replay();
-    if (prior !== undefined) return prior;
-  } catch (e) {
-    if (isConnectionError(e)) {
-      reportDown('primary', (e as Error).message);
-      throw primaryUnavailable(e);
-    }
-    throw e;
-  }
+  const prior = await lookUp<T>(req, k);
+  if ('body' in prior) return prior.body;
   try {
     const r = await write(req, async (tx) => {
       const result = await fn(tx);
       // An expired record under the same key no longer counts: make room for this outcome.
-      await tx.idempotencyKey.deleteMany({ where: { orgId, key, createdAt: { lt: cutoff() } } });
+      if (prior.expired) await deleteExpired(tx, k);
       const stored = opts.redactForReplay ? opts.redactForReplay(result.body) : result.body;
       await tx.idempotencyKey.create({
-        data: { orgId, key, requestHash: hash, responseStatus: result.status, responseBody: stored as object },
+        data: {
+          orgId: k.orgId,
+          key: k.key,
+          requestHash: k.hash,
+          responseStatus: result.status,
+          responseBody: stored as object,
+        },
       });
       return result;
     });
@@ -79,12 +114,49 @@ export async function idempotentWrite<T>(
     return r.body;
   } catch (e) {
     // A concurrent request with the same key won the race: answer with its outcome.
-    if ((e as { code?: string }).code === 'P2002') {
-      const prior = await replay();
-      if (prior !== undefined) return prior;
+    if ((e as { code?: string }).code === 'P2002' || uniqueViolation(e) === RECORD_CONSTRAINT) {
+      const again = await replayed<T>(req, k);
+      if ('body' in again) return again.body;
     }
     throw e;
   }
+}
+
+/**
+ * `idempotentWrite` for a change made by one statement (`writeStatement`): `fn` gets the record
+ * to insert in that same statement, alongside its change, with the body it will return (so the
+ * two commit together). Without an Idempotency-Key, `record` is undefined.
+ */
+export async function idempotentStatement<T>(
+  req: DataRequest,
+  request: unknown,
+  fn: (db: Db, record: IdempotencyRecord | undefined) => Promise<IdempotentResult<T>>,
+): Promise<T> {
+  const k = keyed(req, request);
+  if (k) {
+    const prior = await lookUp<T>(req, k);
+    if ('body' in prior) return prior.body;
+    if (prior.expired) await writeStatement(req, (db) => deleteExpired(db, k));
+  }
+  try {
+    const r = await writeStatement(req, (db) =>
+      fn(db, k ? { orgId: k.orgId, key: k.key, requestHash: k.hash } : undefined),
+    );
+    req.response.status = r.status;
+    return r.body;
+  } catch (e) {
+    // A concurrent request with the same key may have won: its record, or the change it made
+    // (a name now taken, say), is what this one ran into. Then its outcome is the answer.
+    if (k && !isConnectionError(e)) {
+      const again = await replayed<T>(req, k);
+      if ('body' in again) return again.body;
+    }
+    throw e;
+  }
+}
+
+async function deleteExpired(db: Db | Tx, k: Keyed): Promise<void> {
+  await db.idempotencyKey.deleteMany({ where: { orgId: k.orgId, key: k.key, createdAt: { lt: cutoff() } } });
 }
 
 /** Deletes records past their 24 hours; returns how many. Run periodically by the workers. */

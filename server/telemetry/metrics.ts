@@ -14,6 +14,8 @@ interface Metrics {
   replicaServing: client.Gauge<'region'>;
   replicaLagBytes: client.Gauge<'region'>;
   replicaLagSeconds: client.Gauge<'region'>;
+  replicaLagLimitBytes: client.Gauge;
+  replicaLagLimitSeconds: client.Gauge;
   reads: client.Counter<'served_by' | 'degraded'>;
   bookmarkWaitSeconds: client.Histogram<'outcome'>;
   directoryRefusals: client.Counter<'reason'>;
@@ -77,6 +79,18 @@ function create(): Metrics {
       name: 'meridian_replica_lag_seconds',
       help: 'Seconds since the last replayed commit, while the replica is behind (0 when caught up).',
       labelNames: ['region'],
+      registers: [registry],
+    }),
+    // The configured limits, so alerting rules (ops/prometheus/meridian-alerts.yml) compare lag
+    // with what the gateway itself uses instead of repeating the numbers.
+    replicaLagLimitBytes: new client.Gauge({
+      name: 'meridian_replica_lag_limit_bytes',
+      help: 'REPLICA_MAX_LAG_BYTES: a replica further behind serves no reads and raises an Atlas alert.',
+      registers: [registry],
+    }),
+    replicaLagLimitSeconds: new client.Gauge({
+      name: 'meridian_replica_lag_limit_seconds',
+      help: 'REPLICA_MAX_LAG_SECONDS: a replica further behind serves no reads and raises an Atlas alert.',
       registers: [registry],
     }),
     reads: new client.Counter({

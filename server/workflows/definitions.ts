@@ -2,6 +2,8 @@
 export const WORKFLOWS = {
   'create-cluster': ['validate', 'allocate_servers', 'bootstrap_control_plane', 'join_workers', 'ready'],
   'delete-cluster': ['drain_workloads', 'release_servers', 'destroy_control_plane', 'deleted'],
+  // Atlas: an operator (re)provisions one server; it ends `available` in its region's pool.
+  'provision-server': ['power_on', 'update_firmware', 'install_image', 'burn_in', 'join_pool'],
 } as const;
 
 export type WorkflowKind = keyof typeof WORKFLOWS;

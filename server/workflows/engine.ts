@@ -34,7 +34,8 @@ type RunRow = StepScope['run'] & { status: string; startedAt: Date | null };
 
 async function lockRun(tx: Tx, runId: string): Promise<RunRow | undefined> {
   const [run] = await tx.$queryRaw<RunRow[]>`
-    SELECT id, org_id AS "orgId", kind, region, cluster_id AS "clusterId", input, status::text AS status,
+    SELECT id, org_id AS "orgId", kind, region, cluster_id AS "clusterId", server_id AS "serverId", input,
+           status::text AS status,
            started_at AS "startedAt"
     FROM workflow_runs WHERE id = ${runId} FOR UPDATE`;
   return run;
@@ -134,12 +135,19 @@ export async function failRun(db: Db, runId: string, position: number, reason: s
         data: { status: 'failed', statusReason: run.kind === 'delete-cluster' ? `delete failed: ${reason}` : reason },
       });
     }
+    if (run.serverId && run.kind === 'provision-server') {
+      // Half-provisioned hardware is not safe to hand out: it waits for an operator.
+      await tx.server.updateMany({
+        where: { id: run.serverId, status: 'provisioning' },
+        data: { status: 'maintenance' },
+      });
+    }
     await announce(tx, { ...run, status: 'failed' }, 'failed', reason);
   });
 }
 
 async function announce(tx: Tx, run: RunRow, outcome: 'succeeded' | 'failed', reason?: string): Promise<void> {
-  if (!run.clusterId) return;
+  if (!run.clusterId || !run.orgId) return; // only clusters' runs notify their organization
   const c = await tx.cluster.findUnique({ where: { id: run.clusterId }, select: { name: true, region: true } });
   if (!c) return;
   const requestedBy = (run.input as { requested_by?: unknown } | null)?.requested_by;

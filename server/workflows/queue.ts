@@ -116,14 +116,13 @@ function senderBoss(): PgBoss {
   return sender;
 }
 
+const sqlValue = (v: unknown) => (v !== null && typeof v === 'object' && !(v instanceof Date) ? JSON.stringify(v) : v);
+
 /** Enqueues one step of a run in the caller's transaction (it commits or rolls back with it). */
 export async function enqueueStep(tx: Tx, region: string, job: StepJob, startAfterSeconds = 0): Promise<void> {
   const db = {
     executeSql: async (text: string, values: unknown[] = []) => ({
-      rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(
-        text,
-        ...values.map((v) => (v !== null && typeof v === 'object' && !(v instanceof Date) ? JSON.stringify(v) : v)),
-      ),
+      rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values.map(sqlValue)),
     }),
   };
   await senderBoss().send(
@@ -134,4 +133,42 @@ export async function enqueueStep(tx: Tx, region: string, job: StepJob, startAft
       ...(startAfterSeconds > 0 ? { startAfter: startAfterSeconds } : {}),
     },
   );
+}
+
+/** pg-boss's job insert: its values as a FROM-less subquery `j`, joined to the queue's row. */
+const VALUES_THEN_QUEUE = new RegExp(String.raw`\)\s*j\s+JOIN ${QUEUE_SCHEMA}\.queue q ON j\.name = q\.name`);
+
+/**
+ * The first step's job of a run, as a data-modifying CTE body for a larger statement (a cluster
+ * create is one statement: server/clusters/accept.ts). It is pg-boss's own insert (its defaults,
+ * policies and retry settings), captured from `send`, with its parameters renumbered from
+ * `firstParam` and its values selected from the CTE `gate` (no row in `gate`, no job), whose
+ * `id` is the run the same statement inserts.
+ */
+export async function stepJobCte(
+  region: string,
+  position: number,
+  gate: string,
+  firstParam: number,
+): Promise<{ sql: string; values: unknown[] }> {
+  let captured: { text: string; values: unknown[] } | undefined;
+  const capture = {
+    executeSql: (text: string, values: unknown[] = []) => {
+      captured = { text, values };
+      return Promise.resolve({ rows: [{ id: 'captured' }] });
+    },
+  };
+  await senderBoss().send(queueName(region), { position }, { db: capture });
+  if (!captured || !VALUES_THEN_QUEUE.test(captured.text) || !captured.text.includes('$3::jsonb as data')) {
+    // pg-boss changed its insert: the statement would not be what we think. Fail loudly.
+    throw new Error(`pg-boss's job insert changed shape; update stepJobCte (server/workflows/queue.ts)`);
+  }
+  const sql = captured.text
+    .replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) - 1 + firstParam}`)
+    .replace(
+      `$${2 + firstParam}::jsonb as data`,
+      `jsonb_build_object('runId', g.gate_id, 'position', $${2 + firstParam}::int) as data`,
+    )
+    .replace(VALUES_THEN_QUEUE, (m) => ` FROM (SELECT id AS gate_id FROM ${gate}) g ${m}`);
+  return { sql, values: captured.values.map((v, i) => (i === 2 ? position : sqlValue(v))) };
 }

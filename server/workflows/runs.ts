@@ -8,23 +8,26 @@ import { WORKFLOWS, type WorkflowKind } from './definitions';
 import { enqueueStep, RUN_STARTED_CHANNEL } from './queue';
 import { getRun } from './repository';
 
-export interface StartRun {
-  orgId: string;
+/** A run is an organization's (about one of its clusters) or, for operators, a server's. */
+export type StartRun = {
   kind: WorkflowKind;
   region: string;
-  clusterId: string;
   input: Record<string, unknown>;
-}
+} & (
+  | { orgId: string; clusterId: string; serverId?: undefined }
+  | { orgId?: undefined; clusterId?: undefined; serverId: string }
+);
 
 export async function startRun(tx: Tx, r: StartRun): Promise<string> {
   const id = newId('run');
   await tx.workflowRun.create({
     data: {
       id,
-      orgId: r.orgId,
+      orgId: r.orgId ?? null,
       kind: r.kind,
       region: r.region,
-      clusterId: r.clusterId,
+      clusterId: r.clusterId ?? null,
+      serverId: r.serverId ?? null,
       status: 'queued',
       input: r.input as object,
       steps: { create: WORKFLOWS[r.kind].map((name, position) => ({ position, name })) },

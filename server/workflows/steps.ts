@@ -9,7 +9,15 @@ export class StepFailure extends Error {}
 
 export interface StepScope {
   tx: Tx;
-  run: { id: string; orgId: string; kind: string; region: string; clusterId: string | null; input: unknown };
+  run: {
+    id: string;
+    orgId: string | null;
+    kind: string;
+    region: string;
+    clusterId: string | null;
+    serverId: string | null;
+    input: unknown;
+  };
   now: Date;
 }
 
@@ -73,6 +81,24 @@ export async function releaseServers(tx: Tx, clusterId: string, now: Date): Prom
   });
 }
 
+/** The server a provision-server run works on; it must still be provisioning (nobody took it). */
+async function provisioningServer(s: StepScope) {
+  const srv = s.run.serverId ? await s.tx.server.findUnique({ where: { id: s.run.serverId } }) : null;
+  if (!srv) throw new StepFailure('the server no longer exists');
+  if (srv.status !== 'provisioning') throw new StepFailure(`the server left provisioning (it is ${srv.status})`);
+  return srv;
+}
+
+/** Merges facts the provisioning established into the server's metadata (firmware, image…). */
+async function noteOnServer(s: StepScope, facts: Record<string, unknown>): Promise<void> {
+  const srv = await provisioningServer(s);
+  await s.tx.$executeRaw`
+    UPDATE servers SET metadata = metadata || ${JSON.stringify(facts)}::jsonb, updated_at = ${s.now}
+    WHERE id = ${srv.id}`;
+}
+
+const provisionInput = (s: StepScope) => (s.run.input ?? {}) as { firmware?: string; image?: string };
+
 export const EFFECTS: Record<string, Effect> = {
   validate: async (s) => {
     const c = await cluster(s);
@@ -88,6 +114,15 @@ export const EFFECTS: Record<string, Effect> = {
   drain_workloads: nothing,
   release_servers: async (s) => releaseServers(s.tx, (await cluster(s)).id, s.now),
   destroy_control_plane: nothing,
+  power_on: async (s) => void (await provisioningServer(s)),
+  update_firmware: (s) => noteOnServer(s, { firmware: provisionInput(s).firmware ?? null }),
+  install_image: (s) => noteOnServer(s, { os_image: provisionInput(s).image ?? null }),
+  burn_in: async (s) => void (await provisioningServer(s)),
+  // Back in the pool: free for the next cluster's allocate_servers.
+  join_pool: async (s) => {
+    await noteOnServer(s, { provisioned_at: s.now.toISOString(), provisioned_by_run: s.run.id });
+    await s.tx.server.update({ where: { id: s.run.serverId! }, data: { status: 'available' } });
+  },
   deleted: async (s) => {
     const c = await cluster(s);
     await s.tx.cluster.update({ where: { id: c.id }, data: { status: 'deleted', deletedAt: s.now } });

@@ -227,6 +227,12 @@ const OPERATOR_INPUTS: Record<string, unknown> = {
   'atlas.regions.update': { code: 'sfo1', status: 'draining', reason: 'a customer tries' },
   'atlas.history.get': { window: '1h' },
   'atlas.audit.list': { action: 'operator.*', limit: 10 },
+  'atlas.servers.list': { region: 'sfo1', allocation: 'free', sort: 'created_at', order: 'desc' },
+  'atlas.servers.facets': {},
+  'atlas.servers.get': { id: 'srv_00000000000000000000000000' },
+  'atlas.servers.run': { id: 'srv_00000000000000000000000000', run_id: 'run_00000000000000000000000000' },
+  'atlas.servers.provision': { id: 'srv_00000000000000000000000000' },
+  'atlas.alerts.list': { state: 'all' },
   'atlas.directory.workspaces': { region: 'sfo1', limit: 10 },
 };
 

@@ -1,8 +1,10 @@
 // Replication lag end to end on the real topology: lax1's replay paused, WAL written on the
 // primary; the lag grows in GET /v1/atlas/regions/lax1 and in the stored samples, agreeing with
 // pg_stat_replication read at the same moment; the card turns lagging after the debounce and
-// reads move to the primary; after resume it recovers. Also: one sampler per database (advisory
-// lock), and an unreachable replica is a gap (null) in the history, never a zero.
+// reads move to the primary, and the sampler opens a replica_lagging alert (one audit event, even
+// across a sampler restart and a second writer); after resume it recovers and the alert closes
+// (one more audit event). Also: one sampler per database (advisory lock), and an unreachable
+// replica is a gap (null) in the history, never a zero.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { primary } from '../../server/db/client';
@@ -13,6 +15,7 @@ import { query, topology } from '../../dev/testing/db';
 import type { DemoCredentials } from '../../dev/demo/seed';
 import { resetLagDebounce } from '../../server/atlas/lag-debounce';
 import { compact, SAMPLER_LOCK_KEY, sampleTick, stopLagSampler } from '../../server/atlas/lag-sampler';
+import { reconcileAlerts } from '../../server/atlas/alerts';
 
 /** Tolerances of the agreement with pg_stat_replication, read within the same few milliseconds. */
 const BYTES_TOLERANCE = 16 * 1024; // WAL other sessions write between the two reads
@@ -36,6 +39,26 @@ type Overview = {
     lagging_since: string | null;
   };
 };
+
+type Alert = {
+  id: string;
+  kind: string;
+  region: string;
+  state: string;
+  started_at: string;
+  closed_at: string | null;
+  lag_bytes: number | null;
+  lag_seconds: number | null;
+  peak_lag_bytes: number | null;
+};
+const alerts = async (state: 'open' | 'all' = 'open') =>
+  (await rest<{ data: Alert[] }>('GET', `/v1/atlas/alerts?state=${state}&region=lax1`, { headers: { cookie: ops } }))
+    .body.data;
+const alertEvents = () =>
+  primary().auditEvent.findMany({
+    where: { action: { startsWith: 'alert.replica_' }, region: 'lax1' },
+    orderBy: { createdAt: 'asc' },
+  });
 
 const overview = async (code: string) =>
   (await rest<Overview>('GET', `/v1/atlas/regions/${code}`, { headers: { cookie: ops } })).body;
@@ -175,6 +198,36 @@ describe('replication lag, live and sampled', () => {
       expect(history.status).toBe(200);
       const lax = history.body.regions.find((r) => r.region === 'lax1')!;
       expect(Math.max(...lax.points.map((p) => p.lag_bytes ?? 0))).toBeGreaterThan(64 * 1024);
+
+      // The alert: ATLAS_LAG_SAMPLES (3) consecutive samples over the limit open it, once.
+      const [opened] = await until(
+        async () => {
+          await writeWal(16);
+          await sampleTick();
+          return alerts();
+        },
+        (a) => a.some((x) => x.kind === 'replica_lagging'),
+      );
+      expect(opened).toMatchObject({ kind: 'replica_lagging', region: 'lax1', state: 'open', closed_at: null });
+      expect(opened!.lag_bytes).toBeGreaterThan(64 * 1024);
+      expect(await alertEvents()).toMatchObject([
+        { action: 'alert.replica_lagging', targetType: 'alert', targetId: opened!.id, actorId: null },
+      ]);
+      // A restarted sampler (lock released, state forgotten) and a second writer at the same
+      // sample raise nothing again: the open alert is in the database.
+      await stopLagSampler();
+      await writeWal(16);
+      expect(await sampleTick()).toBe(true);
+      const c = new pg.Client({ connectionString: urls.primary });
+      await c.connect();
+      try {
+        const [latest] = await query<{ at: Date }>(urls.primary, `SELECT max(sampled_at) AS at FROM lag_samples`);
+        expect(await reconcileAlerts(c, latest!.at)).toEqual([]);
+      } finally {
+        await c.end();
+      }
+      expect((await alerts()).map((a) => a.id)).toEqual([opened!.id]);
+      expect(await alertEvents()).toHaveLength(1);
     } finally {
       await query(adminLax(), 'SELECT pg_wal_replay_resume()');
     }
@@ -184,6 +237,56 @@ describe('replication lag, live and sampled', () => {
     );
     expect(healthy.health.lagging_since).toBeNull();
     expect(healthy.health.lag_bytes).toBeLessThan(64 * 1024);
+
+    // The first sample within the limits closes the alert, with one more audit event.
+    await until(
+      async () => {
+        await sampleTick();
+        return alerts();
+      },
+      (a) => a.length === 0,
+    );
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setTimeout(r, 1_000));
+      await sampleTick(); // later samples change nothing
+    }
+    const [closed] = await alerts('all');
+    expect(closed).toMatchObject({ kind: 'replica_lagging', state: 'closed' });
+    expect(closed!.closed_at).not.toBeNull();
+    expect(closed!.peak_lag_bytes).toBeGreaterThan(64 * 1024);
+    const events = await alertEvents();
+    expect(events.map((e) => [e.action, e.targetId])).toEqual([
+      ['alert.replica_lagging', closed!.id],
+      ['alert.replica_recovered', closed!.id],
+    ]);
+    console.log(
+      `[alert] opened ${events[0]!.createdAt.toISOString()} (run started ${closed!.started_at}), closed ${closed!.closed_at}, peak ${closed!.peak_lag_bytes} B`,
+    );
+  });
+
+  it('replicas that keep up stay healthy under WAL without commits, however old their last replayed commit', async () => {
+    await new Promise((r) => setTimeout(r, 1_500)); // the last replayed commit is now over the 1 s limit old
+    const seen = new Set<string>();
+    const deadline = Date.now() + 3_000;
+    while (Date.now() < deadline) {
+      await writeWal(8); // non-transactional: written now, flushed by the WAL writer within 200 ms
+      await new Promise((r) => setTimeout(r, 100));
+      for (const code of ['lax1', 'ams1']) {
+        const h = (await overview(code)).health;
+        seen.add(`${code} ${h.replica_state} serving=${h.serving_reads}`);
+      }
+    }
+    expect([...seen].sort()).toEqual(['ams1 healthy serving=true', 'lax1 healthy serving=true']);
+  });
+
+  it('GET /v1/atlas/alerts is in the OpenAPI document and refuses hostile input with a stable code', async () => {
+    const { openApiDocument } = await import('../../server/api/openapi');
+    const paths = openApiDocument().paths ?? {};
+    expect(Object.keys(paths).filter((p) => p.endsWith('/atlas/alerts'))).toHaveLength(1);
+    for (const q of ['state=bogus', 'region=../../etc', 'limit=0', 'cursor=not-a-cursor']) {
+      const res = await rest<{ error: { code: string } }>('GET', `/v1/atlas/alerts?${q}`, { headers: { cookie: ops } });
+      expect([res.status, res.body.error.code], q).toEqual([400, 'invalid_request']);
+    }
   });
 
   it('an unreachable replica is a gap (null) in the samples and the history, not a zero', async () => {
@@ -245,11 +348,38 @@ describe('replication lag, live and sampled', () => {
     } finally {
       await c.end();
     }
-    const rows = await primary().lagSample.findMany({ where: { region: 'zzz1' }, orderBy: { sampledAt: 'asc' } });
+    const rows = await primary().lagSample.findMany({
+      where: { region: 'zzz1' },
+      orderBy: [{ resolutionSeconds: 'asc' }, { sampledAt: 'asc' }],
+    });
+    // The minute row stays beside its 5- and 30-minute rollups; the 8-day-old row and its
+    // rollups are gone; the recent raw sample is untouched.
+    const floor = (s: number) => Math.floor(minute / (s * 1000)) * s * 1000;
     expect(rows.map((r) => [r.resolutionSeconds, r.sampledAt.getTime()])).toEqual([
-      [60, minute],
       [5, now - 10 * 60_000],
+      [60, minute],
+      [300, floor(300)],
+      [1800, floor(1800)],
     ]);
-    expect(rows[0]).toMatchObject({ replicaUp: true, lagBytes: 300n, lagSeconds: 2.5, reads: 30, writes: 6 });
+    const folded = { replicaUp: true, lagBytes: 300n, lagSeconds: 2.5, reads: 30, writes: 6 };
+    expect(rows[1]).toMatchObject({ ...folded, coveredSeconds: null });
+    expect(rows[2]).toMatchObject({ ...folded, coveredSeconds: 60 });
+    expect(rows[3]).toMatchObject({ ...folded, coveredSeconds: 60 });
+
+    // The 24 h window reads the rollup (once), not the minute row beside it: marked here so the
+    // three readings differ (rollup only 1.5/s, minute row only 0.5/s, both 1/s).
+    await primary().lagSample.update({
+      where: {
+        region_resolutionSeconds_sampledAt: { region: 'zzz1', resolutionSeconds: 300, sampledAt: new Date(floor(300)) },
+      },
+      data: { reads: 90 },
+    });
+    const history = await rest<{
+      step_seconds: number;
+      regions: { region: string; points: { t: string; lag_bytes: number | null; read_rate: number | null }[] }[];
+    }>('GET', '/v1/atlas/lag-history?window=24h&region=zzz1', { headers: { cookie: ops } });
+    expect(history.body.step_seconds).toBe(300);
+    const bin = history.body.regions[0]!.points.find((p) => p.t === new Date(floor(300)).toISOString())!;
+    expect(bin).toMatchObject({ lag_bytes: 300, read_rate: 90 / 60 });
   });
 });

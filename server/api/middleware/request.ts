@@ -16,6 +16,7 @@ import { authenticate, requireAccess, requireScope, type Access } from './authen
 import { readConsistencyHeaders, stampConsistencyHeaders } from './consistency-headers';
 import { toAppError, trpcErrorFor } from './error-mapping';
 import { gatewayRegion } from './gateway';
+import { assertNoNul } from './nul-input';
 import { recordRequest } from './request-telemetry';
 import { resolveRequestRegion, type ResourceParam } from './resolve-region';
 import { assertSameOrigin } from './same-origin';
@@ -86,6 +87,8 @@ export async function requestMiddleware<R extends { ok: boolean }>({
       requireAccess(meta?.access ?? 'public', ctx.identity);
       requireScope(meta?.scope ?? (type === 'query' ? 'read' : 'write'), ctx.identity);
       if (type === 'mutation' && ctx.identity.kind === 'session') assertSameOrigin(ctx.req);
+      const rawInput = await getRawInput();
+      assertNoNul(rawInput);
 
       const t0 = performance.now();
       const region: RegionContext =
@@ -96,7 +99,7 @@ export async function requestMiddleware<R extends { ok: boolean }>({
               identity: ctx.identity,
               registry,
               gatewayRegion: ctx.gatewayRegion,
-              rawInput: await getRawInput(),
+              rawInput,
               mutation: type === 'mutation',
               resource: meta?.resource,
             });

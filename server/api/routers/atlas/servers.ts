@@ -1,0 +1,205 @@
+// Atlas servers: every region's physical servers (list, one, one of its runs) and provisioning
+// one. The work is in server/atlas/servers.ts; a request naming a region (subdomain, X-Region,
+// ?region=) sees only that region's servers.
+import { z } from 'zod';
+import {
+  provisionServer,
+  scopedRegion,
+  serverFacets,
+  serverDetail,
+  serverRun,
+  listServers,
+  SERVER_PROVISION_AUDIT_ACTION,
+  SERVER_STATUSES,
+} from '../../../atlas/servers';
+import { SERVER_SORTS } from '../../../atlas/server-cursor';
+import type { Context } from '../../context';
+import { pageInput } from '../../schemas';
+import { operatorProcedure, router } from '../../trpc';
+
+const ServerRow = z.object({
+  id: z.string(),
+  hostname: z.string(),
+  region: z.string(),
+  zone: z.string(),
+  rack: z.string(),
+  cage: z.string(),
+  status: z.enum(SERVER_STATUSES),
+  model: z.string(),
+  cpu_cores: z.number(),
+  memory_gb: z.number(),
+  storage_gb: z.number(),
+  gpu_count: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  allocation: z
+    .object({
+      cluster_id: z.string(),
+      cluster_name: z.string(),
+      role: z.string(),
+      org_slug: z.string(),
+      org_name: z.string(),
+    })
+    .nullable()
+    .describe('The cluster (and organization) the server is allocated to now; null when free'),
+});
+
+const Allocation = z.object({
+  id: z.string(),
+  role: z.string(),
+  created_at: z.string(),
+  released_at: z.string().nullable(),
+  cluster: z.object({ id: z.string(), name: z.string(), status: z.string() }).nullable(),
+  organization: z.object({ id: z.string(), slug: z.string(), name: z.string() }).nullable(),
+});
+
+const Run = z.object({
+  id: z.string(),
+  kind: z.string(),
+  region: z.string(),
+  server_id: z.string().nullable(),
+  status: z.string(),
+  error: z.string().nullable(),
+  requested_by: z.string().nullable().describe('Email of the operator who asked'),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  steps: z.array(
+    z.object({
+      position: z.number(),
+      name: z.string(),
+      status: z.string(),
+      attempts: z.number(),
+      error: z.string().nullable(),
+      started_at: z.string().nullable(),
+      finished_at: z.string().nullable(),
+    }),
+  ),
+});
+
+const ServerDetail = ServerRow.extend({
+  metadata: z.record(z.string(), z.unknown()),
+  allocations: z.array(Allocation).describe('Current allocations'),
+  latest_run: Run.nullable(),
+  history: z.object({
+    allocations: z.array(Allocation).describe('Past (released) allocations, newest first'),
+    runs: z.array(Run).describe('Workflow runs on this server (provisioning), newest first'),
+    audit: z.array(
+      z.object({
+        id: z.string(),
+        action: z.string(),
+        actor: z.object({ id: z.string(), email: z.string() }).nullable(),
+        request_id: z.string().nullable(),
+        metadata: z.record(z.string(), z.unknown()),
+        created_at: z.string(),
+      }),
+    ),
+  }),
+});
+
+/** Text that reaches SQL as a parameter: PostgreSQL can't hold a NUL, so control characters are refused here. */
+const plainText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .regex(/^[^\u0000-\u001f\u007f]*$/, 'no control characters');
+const filterText = plainText(64).pipe(z.string().min(1)).optional();
+
+const scope = (ctx: Context) => scopedRegion(ctx.region);
+
+export const atlasServersRouter = router({
+  list: operatorProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/atlas/infrastructure/servers',
+        summary:
+          'Servers of every region (or of the region the request names), filtered, searched, sorted, by keyset pages',
+        tags: ['atlas'],
+      },
+    })
+    .input(
+      z.object({
+        region: z.string().optional().describe('Only this region (also: the subdomain or X-Region scopes the list)'),
+        status: z.enum(SERVER_STATUSES).optional(),
+        zone: filterText,
+        rack: filterText,
+        allocation: z.enum(['allocated', 'free']).optional().describe('Allocated to a cluster now, or free'),
+        q: plainText(100).optional().describe('A server ID (srv_…, or its start) or part of a hostname'),
+        sort: z.enum(SERVER_SORTS).default('hostname'),
+        order: z.enum(['asc', 'desc']).default('asc'),
+        ...pageInput(400),
+      }),
+    )
+    .output(
+      z.object({
+        data: z.array(ServerRow),
+        next_cursor: z.string().nullable(),
+        total: z.number().describe('Servers matching the filters, over every page'),
+      }),
+    )
+    .query(({ ctx, input }) => listServers(ctx, scope(ctx), { ...input, q: input.q || undefined })),
+
+  /** The filter bar's choices (tRPC only: the console's own). */
+  facets: operatorProcedure
+    .input(z.object({}).optional())
+    .output(
+      z.object({
+        scope_region: z.string().nullable(),
+        regions: z.array(z.string()),
+        zones: z.array(z.string()),
+        racks: z.array(z.string()),
+      }),
+    )
+    .query(({ ctx }) => serverFacets(ctx, scope(ctx))),
+
+  get: operatorProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/atlas/infrastructure/servers/{id}',
+        summary: 'One server: placement, hardware, status, allocations, its latest run and its history',
+        tags: ['atlas'],
+      },
+    })
+    .input(z.object({ id: z.string().max(100) }))
+    .output(ServerDetail)
+    .query(({ ctx, input }) => serverDetail(ctx, scope(ctx), input.id)),
+
+  run: operatorProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/atlas/infrastructure/servers/{id}/runs/{run_id}',
+        summary: 'One workflow run of a server, with its steps (where a provision’s Location points)',
+        tags: ['atlas'],
+      },
+    })
+    .input(z.object({ id: z.string().max(100), run_id: z.string().max(100) }))
+    .output(Run)
+    .query(({ ctx, input }) => serverRun(ctx, scope(ctx), input.id, input.run_id)),
+
+  provision: operatorProcedure
+    .meta({
+      resource: { param: 'id', prefix: 'srv' },
+      successStatus: 202,
+      audit: SERVER_PROVISION_AUDIT_ACTION,
+      openapi: {
+        method: 'POST',
+        path: '/atlas/infrastructure/servers/{id}/provision',
+        summary:
+          'Provision a free server (202: a provision-server run powers it on, flashes firmware, installs the OS image, burns it in and returns it to the pool; Location is the run). 409 when it is allocated or provisioning already. Audited.',
+        tags: ['atlas'],
+      },
+    })
+    .input(z.object({ id: z.string().max(100) }))
+    .output(z.object({ server: ServerRow, run_id: z.string(), run: Run }))
+    .mutation(async ({ ctx, input }) => {
+      const accepted = await provisionServer(ctx, { userId: ctx.identity.userId }, scope(ctx), input.id);
+      // 202 Accepted: the run does the work; Location is where operators follow it.
+      ctx.response.status = 202;
+      ctx.req.setHeader('Location', `/v1/atlas/infrastructure/servers/${accepted.server.id}/runs/${accepted.run_id}`);
+      return accepted;
+    }),
+});

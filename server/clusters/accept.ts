@@ -1,0 +1,152 @@
+// Accepting a cluster create in ONE statement on the primary: the checks (the project is the
+// organization's, no live cluster has the name, the region has the free servers) and, only when
+// they pass, the inserts (the cluster, its create-cluster run and steps, the first step's job, the
+// wake-up NOTIFY and the Idempotency-Key record). One round trip instead of a dozen in an
+// interactive transaction; a statement is atomic, so all of it commits or none.
+//
+// Two creates of one name racing each other: the partial unique index `clusters_live_name_key`
+// refuses the second (each statement's check reads its own snapshot, so the index is the
+// guarantee, the check only the friendly message). Capacity is checked, not reserved: two creates
+// may both see the last free servers, and the run's allocation step is what finally refuses.
+import type { Db } from '../db/client';
+import type { IdempotencyRecord } from '../db/idempotency';
+import { WORKFLOWS } from '../workflows/definitions';
+import { queueName, RUN_STARTED_CHANNEL, stepJobCte, QUEUE_SCHEMA } from '../workflows/queue';
+import { GPU_TEMPLATES } from './capacity';
+
+/** The unique index that keeps live cluster names unique in an organization. */
+export const LIVE_NAME_INDEX = 'clusters_live_name_key';
+
+export interface Acceptance {
+  clusterId: string;
+  runId: string;
+  orgId: string;
+  projectId: string;
+  region: string;
+  name: string;
+  template: string;
+  gpu: boolean;
+  nodeCount: number;
+  version: string;
+  createdAt: Date;
+  runInput: Record<string, unknown>;
+  /** With an Idempotency-Key: the record to keep, and the body a retry gets back. */
+  record?: IdempotencyRecord & { status: number; body: unknown };
+}
+
+export interface AcceptOutcome {
+  /** Whether the cluster and its run were inserted. */
+  created: boolean;
+  /** The project was found in the organization. */
+  projectFound: boolean;
+  /** The ID of a live cluster of the same name, if any. */
+  clashId: string | null;
+  /** Free servers of the template's kind in the region (before this create). */
+  free: number;
+  /** The region's workflow queue is installed (without it nothing is inserted). */
+  queueInstalled: boolean;
+}
+
+const STEPS = [...WORKFLOWS['create-cluster']];
+
+// Parameters $1…$18 are the cluster's; the job's follow from $19.
+const JOB_FIRST_PARAM = 19;
+
+function statement(jobSql: string): string {
+  return `
+WITH project AS (
+  SELECT id FROM projects WHERE id = $1 AND org_id = $2
+), clash AS (
+  SELECT id FROM clusters WHERE org_id = $2 AND name = $3 AND status <> 'deleted' LIMIT 1
+), available AS (
+  SELECT count(*) AS n FROM servers WHERE status = 'available' AND region = $4 AND (gpu_count > 0) = $5
+), promised AS (
+  SELECT COALESCE(sum(c.node_count), 0) AS n FROM clusters c
+  WHERE c.status IN ('pending', 'provisioning') AND c.region = $4 AND (c.template = ANY($6::text[])) = $5
+    AND NOT EXISTS (SELECT 1 FROM allocations a WHERE a.cluster_id = c.id AND a.released_at IS NULL)
+), free AS (
+  SELECT GREATEST(0, (SELECT n FROM available) - (SELECT n FROM promised))::int AS n
+), queue AS (
+  SELECT name FROM ${QUEUE_SCHEMA}.queue WHERE name = $15
+), accepted AS (
+  SELECT 1 FROM project
+  WHERE NOT EXISTS (SELECT 1 FROM clash) AND (SELECT n FROM free) >= $7 AND EXISTS (SELECT 1 FROM queue)
+), cluster AS (
+  INSERT INTO clusters (id, org_id, project_id, region, name, template, node_count, version, status, created_at, updated_at)
+  SELECT $8, $2, $1, $4, $3, $9, $7, $10, 'pending', $11, $11 FROM accepted
+  RETURNING id
+), run AS (
+  INSERT INTO workflow_runs (id, org_id, kind, region, cluster_id, status, input, created_at)
+  SELECT $12, $2, 'create-cluster', $4, cluster.id, 'queued', $13::jsonb, $11 FROM cluster
+  RETURNING id
+), steps AS (
+  INSERT INTO workflow_steps (run_id, position, name)
+  SELECT run.id, s.ord - 1, s.name FROM run, unnest($14::text[]) WITH ORDINALITY AS s(name, ord)
+  RETURNING 1
+), job AS (${jobSql}
+), notified AS (
+  SELECT pg_notify($16, $4) FROM run
+), record AS (
+  INSERT INTO idempotency_keys (org_id, key, request_hash, response_status, response_body)
+  SELECT $2, $17, r.hash, r.status, r.body
+  FROM cluster, jsonb_to_record($18::jsonb) AS r(hash text, status int, body jsonb)
+  WHERE $17::text IS NOT NULL
+  RETURNING 1
+)
+SELECT (SELECT id FROM project) AS project, (SELECT id FROM clash) AS clash, (SELECT n FROM free) AS free,
+       EXISTS (SELECT 1 FROM queue) AS queue,
+       (SELECT count(*) FROM cluster)::int AS clusters, (SELECT count(*) FROM steps)::int AS steps,
+       (SELECT count(*) FROM job)::int AS jobs, (SELECT count(*) FROM notified)::int AS notified,
+       (SELECT count(*) FROM record)::int AS records`;
+}
+
+interface Row {
+  project: string | null;
+  clash: string | null;
+  free: number;
+  queue: boolean;
+  clusters: number;
+  steps: number;
+  jobs: number;
+  notified: number;
+  records: number;
+}
+
+/** Runs the acceptance statement (see the file's header). */
+export async function acceptCluster(db: Db, a: Acceptance): Promise<AcceptOutcome> {
+  const job = await stepJobCte(a.region, 0, 'run', JOB_FIRST_PARAM);
+  const params: unknown[] = [
+    a.projectId, // $1
+    a.orgId, // $2
+    a.name, // $3
+    a.region, // $4
+    a.gpu, // $5
+    GPU_TEMPLATES, // $6
+    a.nodeCount, // $7
+    a.clusterId, // $8
+    a.template, // $9
+    a.version, // $10
+    a.createdAt, // $11
+    a.runId, // $12
+    JSON.stringify(a.runInput), // $13
+    STEPS, // $14
+    queueName(a.region), // $15
+    RUN_STARTED_CHANNEL, // $16
+    a.record?.key ?? null, // $17
+    a.record ? JSON.stringify({ hash: a.record.requestHash, status: a.record.status, body: a.record.body }) : null, // $18
+  ];
+  const [row] = await db.$queryRawUnsafe<Row[]>(statement(job.sql), ...params, ...job.values);
+  const r = row!;
+  const created = r.clusters === 1;
+  if (created && (r.steps !== STEPS.length || r.jobs !== 1 || r.notified !== 1 || r.records !== (a.record ? 1 : 0))) {
+    // Cannot happen while the statement is what it says; if it does, say so rather than half-start a run.
+    throw new Error(`cluster accept inserted an incomplete run: ${JSON.stringify(r)}`);
+  }
+  return {
+    created,
+    projectFound: r.project !== null,
+    clashId: r.clash,
+    free: Number(r.free),
+    queueInstalled: r.queue,
+  };
+}

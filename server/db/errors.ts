@@ -1,0 +1,23 @@
+// What a failed statement means, whichever layer reports it: node-postgres (`code: '23505'`,
+// `constraint`), Prisma's pg adapter (`cause.kind: 'UniqueConstraintViolation'`,
+// `cause.constraint.index`) or Prisma's client around it (`meta.driverAdapterError`).
+
+/** The index or constraint a unique violation names; undefined for any other error. */
+export function uniqueViolation(e: unknown, depth = 0): string | undefined {
+  if (!e || typeof e !== 'object' || depth > 5) return undefined;
+  const err = e as {
+    code?: unknown;
+    originalCode?: unknown;
+    kind?: unknown;
+    constraint?: unknown;
+    cause?: unknown;
+    meta?: { driverAdapterError?: unknown };
+  };
+  const unique = err.code === '23505' || err.originalCode === '23505' || err.kind === 'UniqueConstraintViolation';
+  if (unique) {
+    if (typeof err.constraint === 'string') return err.constraint;
+    const index = (err.constraint as { index?: unknown } | undefined)?.index;
+    if (typeof index === 'string') return index;
+  }
+  return uniqueViolation(err.cause, depth + 1) ?? uniqueViolation(err.meta?.driverAdapterError, depth + 1);
+}

@@ -1,0 +1,157 @@
+// The one-statement cluster accept (server/clusters/accept.ts): races on a name or an
+// Idempotency-Key end with exactly one cluster; a refused create leaves no row anywhere (cluster,
+// run, steps, job, idempotency record); and the job it inserts is the job pg-boss itself would
+// have inserted.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { primary } from '../../server/db/client';
+import { write } from '../../server/db/access';
+import { enqueueStep, queueName } from '../../server/workflows/queue';
+import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
+
+interface Accepted {
+  cluster: { id: string; name: string };
+  run_id: string;
+}
+interface ErrorOut {
+  error: { code: string; message: string };
+}
+
+let alice: string;
+let acmeId: string;
+let acmeProject: string;
+const unique = (p: string) => `${p}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6)}`;
+
+beforeAll(async () => {
+  await useDemoDatabase('accept');
+  const db = primary();
+  const acme = await db.organization.findUniqueOrThrow({ where: { slug: 'acme' } });
+  acmeId = acme.id;
+  const aliceId = (await db.user.findUniqueOrThrow({ where: { email: 'alice@acme.test' } })).id;
+  alice = await sessionCookie(aliceId, acme.id);
+  acmeProject = (await db.project.findFirstOrThrow({ where: { orgId: acme.id } })).id;
+});
+
+const create = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  rest<Accepted & ErrorOut>('POST', '/v1/compute/clusters', {
+    headers: { cookie: alice, ...headers },
+    body: { project_id: acmeProject, template: 'k8s-small', node_count: 1, ...body },
+  });
+
+/** Rows a create writes, across every table it touches. */
+async function footprint() {
+  const db = primary();
+  const [clusters, runs, steps, records, jobs] = await Promise.all([
+    db.cluster.count({ where: { orgId: acmeId } }),
+    db.workflowRun.count({ where: { orgId: acmeId } }),
+    db.workflowStep.count({ where: { run: { orgId: acmeId } } }),
+    db.idempotencyKey.count({ where: { orgId: acmeId } }),
+    db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pgboss.job WHERE name = ${queueName('sfo1')}`,
+  ]);
+  return { clusters, runs, steps, records, jobs: Number(jobs[0]!.n) };
+}
+
+describe('cluster accept, one statement', () => {
+  it('8 concurrent creates of one name: exactly one 202, the others 409 conflict', async () => {
+    const name = unique('race');
+    const all = await Promise.all(Array.from({ length: 8 }, () => create({ name })));
+    expect(all.map((r) => r.status).sort()).toEqual([202, 409, 409, 409, 409, 409, 409, 409]);
+    for (const r of all.filter((x) => x.status === 409)) expect(r.body.error.code).toBe('conflict');
+    expect(await primary().cluster.count({ where: { orgId: acmeId, name } })).toBe(1);
+  });
+
+  it('8 concurrent creates with one Idempotency-Key: one cluster, one run, and every answer is its 202', async () => {
+    const name = unique('idem');
+    const key = unique('key');
+    const all = await Promise.all(Array.from({ length: 8 }, () => create({ name }, { 'Idempotency-Key': key })));
+    expect(all.map((r) => r.status)).toEqual(Array(8).fill(202));
+    const ids = new Set(all.map((r) => r.body.cluster.id));
+    expect(ids.size).toBe(1);
+    expect(new Set(all.map((r) => r.body.run_id)).size).toBe(1);
+    expect(all.filter((r) => r.headers.get('Idempotent-Replayed') === 'true')).toHaveLength(7);
+    expect(await primary().workflowRun.count({ where: { clusterId: [...ids][0] } })).toBe(1);
+  });
+
+  it('a refused create writes nothing: unknown project, a taken name, no capacity', async () => {
+    const taken = unique('taken');
+    expect((await create({ name: taken })).status).toBe(202);
+    // No GPU server free in sfo1 for the capacity case (put back afterwards).
+    const gpus = await primary().server.findMany({
+      where: { region: 'sfo1', status: 'available', gpuCount: { gt: 0 } },
+      select: { id: true },
+    });
+    await primary().server.updateMany({
+      where: { id: { in: gpus.map((g) => g.id) } },
+      data: { status: 'maintenance' },
+    });
+    try {
+      const before = await footprint();
+      const idem = () => ({ 'Idempotency-Key': unique('k') });
+      const refusals = [
+        [await create({ name: unique('np'), project_id: 'prj_00000000000000000000000000' }, idem()), 404, 'not_found'],
+        [await create({ name: taken }, idem()), 409, 'conflict'],
+        [await create({ name: unique('gpu'), template: 'k8s-gpu' }, idem()), 409, 'insufficient_capacity'],
+      ] as const;
+      for (const [res, status, code] of refusals) expect([res.status, res.body.error.code]).toEqual([status, code]);
+      expect(await footprint()).toEqual(before);
+    } finally {
+      await primary().server.updateMany({
+        where: { id: { in: gpus.map((g) => g.id) } },
+        data: { status: 'available' },
+      });
+    }
+  });
+
+  it('writes the cluster, its run, every step, one job naming the run and the record, together', async () => {
+    const before = await footprint();
+    const res = await create({ name: unique('all') }, { 'Idempotency-Key': unique('k') });
+    expect(res.status).toBe(202);
+    const after = await footprint();
+    const run = await primary().workflowRun.findUniqueOrThrow({
+      where: { id: res.body.run_id },
+      include: { steps: { orderBy: { position: 'asc' } } },
+    });
+    expect(run.clusterId).toBe(res.body.cluster.id);
+    expect(run.steps.map((s) => [s.position, s.status])).toEqual(run.steps.map((_, i) => [i, 'pending']));
+    expect(after).toEqual({
+      clusters: before.clusters + 1,
+      runs: before.runs + 1,
+      steps: before.steps + run.steps.length,
+      records: before.records + 1,
+      // The run may already have moved to its next step's job; never fewer than one more.
+      jobs: expect.any(Number) as number,
+    });
+    expect(after.jobs).toBeGreaterThanOrEqual(before.jobs + 1);
+    const jobs = await primary().$queryRaw<{ data: { runId: string; position: number } }[]>`
+      SELECT data FROM pgboss.job WHERE name = ${queueName('sfo1')} AND data->>'runId' = ${run.id}`;
+    expect(jobs.map((j) => j.data.position)).toContain(0);
+  });
+
+  it("its job has the columns pg-boss's own send gives the same step", async () => {
+    const res = await create({ name: unique('job') });
+    expect(res.status).toBe(202);
+    const req = {
+      requestId: 'req_sfo1-0-000000000000',
+      gatewayRegion: 'sfo1',
+      org: { id: acmeId },
+      consistency: {},
+      response: { headers: {} },
+    };
+    // The same step enqueued the pg-boss way, for a run that is never started (a made-up ID).
+    const fakeRun = unique('run_fake');
+    await write(req, (tx) => enqueueStep(tx, 'sfo1', { runId: fakeRun, position: 0 }));
+    const cols = `name, priority, state, retry_limit, retry_delay, retry_backoff, singleton_key, singleton_on,
+      dead_letter, expire_in::text, policy, (keep_until - start_after)::text AS keeps, (start_after - created_on)::text AS delay`;
+    const ours = await primary().$queryRawUnsafe<Record<string, unknown>[]>(
+      `SELECT ${cols} FROM pgboss.job WHERE data->>'runId' = $1 AND (data->>'position')::int = 0`,
+      res.body.run_id,
+    );
+    const theirs = await primary().$queryRawUnsafe<Record<string, unknown>[]>(
+      `SELECT ${cols} FROM pgboss.job WHERE data->>'runId' = $1`,
+      fakeRun,
+    );
+    await primary().$executeRawUnsafe(`DELETE FROM pgboss.job WHERE data->>'runId' = $1`, fakeRun);
+    expect(theirs).toHaveLength(1);
+    const comparable = (r: Record<string, unknown>) => ({ ...r, state: 'any' }); // ours may have started
+    expect(comparable(ours[0]!)).toEqual(comparable(theirs[0]!));
+  });
+});
