@@ -1,6 +1,8 @@
 // The app router: one sub-router per area, plus a server-side caller.
 import { atlasAuditRouter } from './routers/atlas/audit';
+import { atlasClustersRouter } from './routers/atlas/clusters';
 import { atlasHistoryRouter } from './routers/atlas/history';
+import { atlasOrganizationsRouter } from './routers/atlas/organizations';
 import { atlasRegionsRouter } from './routers/atlas/regions';
 import { apiKeysRouter } from './routers/api-keys';
 import { clustersRouter } from './routers/clusters';
@@ -26,7 +28,13 @@ export const appRouter = router({
   compute: router({ clusters: clustersRouter, templates: templatesRouter }),
   notifications: notificationsRouter,
   workflowRuns: workflowRunsRouter,
-  atlas: router({ regions: atlasRegionsRouter, history: atlasHistoryRouter, audit: atlasAuditRouter }),
+  atlas: router({
+    regions: atlasRegionsRouter,
+    history: atlasHistoryRouter,
+    audit: atlasAuditRouter,
+    organizations: atlasOrganizationsRouter,
+    clusters: atlasClustersRouter,
+  }),
 });
 
 export type AppRouter = typeof appRouter;
