@@ -27,7 +27,7 @@ const ARC = [
   '/arc/settings',
   '/arc/settings/api-keys',
 ];
-const ATLAS = ['/atlas', '/atlas/audit'];
+const ATLAS = ['/atlas', '/atlas/audit', '/atlas/organizations', '/atlas/clusters', '/atlas/regions/lax1'];
 
 for (const viewport of [
   { name: 'desktop', width: 1280, height: 800 },
@@ -51,6 +51,9 @@ for (const viewport of [
     test('Atlas pages (operator)', async ({ page }) => {
       await signIn(page, 'ops@meridian.test', '/atlas');
       for (const path of ATLAS) await scan(page, path);
+      await page.goto('/atlas/organizations');
+      const org = await page.locator('a[href^="/atlas/organizations/org_"]').first().getAttribute('href');
+      await scan(page, org!);
     });
   });
 }

@@ -187,22 +187,23 @@ export function validateRegionsChange(
     throw new AppError('invalid_request', 'send allowed_regions, default_region or both');
   }
   const named = [...(change.allowed_regions ?? []), ...(change.default_region ? [change.default_region] : [])];
+  const fieldOf = (r: string) => (change.allowed_regions?.includes(r) ? 'allowed_regions' : 'default_region');
   const malformed = named.filter((r) => !isRegionCode(r));
   if (malformed.length) {
     throw new AppError('invalid_region', `not region codes: ${malformed.join(', ')}`, {
-      extra: { details: { regions: malformed } },
+      extra: { details: malformed.map((r) => ({ path: [fieldOf(r)], message: `"${r}" is not a region code` })) },
     });
   }
   const unknown = [...new Set(named.filter((r) => !known.has(r)))];
   if (unknown.length) {
     throw new AppError('invalid_region', `unknown regions: ${unknown.join(', ')}`, {
-      extra: { details: { regions: unknown } },
+      extra: { details: unknown.map((r) => ({ path: [fieldOf(r)], message: `no region ${r}` })) },
     });
   }
   const allowed = change.allowed_regions ? [...new Set(change.allowed_regions)].sort() : current.allowed;
   if (allowed.length === 0) {
     throw new AppError('invalid_request', 'an organization needs at least one allowed region', {
-      extra: { details: { allowed_regions: ['must not be empty'] } },
+      extra: { details: [{ path: ['allowed_regions'], message: 'at least one region' }] },
     });
   }
   const defaultRegion = change.default_region !== undefined ? change.default_region : current.defaultRegion;
@@ -212,7 +213,7 @@ export function validateRegionsChange(
       change.default_region !== undefined
         ? `the default region ${defaultRegion} must be one of the allowed regions (${allowed.join(', ')})`
         : `the current default region ${defaultRegion} would no longer be allowed: choose another default (or none)`,
-      { extra: { details: { default_region: [`${defaultRegion} is not among ${allowed.join(', ')}`] } } },
+      { extra: { details: [{ path: ['default_region'], message: `not among ${allowed.join(', ')}` }] } },
     );
   }
   return { allowed, defaultRegion };

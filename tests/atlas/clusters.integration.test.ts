@@ -124,7 +124,7 @@ describe('GET /v1/atlas/compute/clusters', () => {
 
   it('refuses customers (session and API key) with 403 forbidden', async () => {
     const key = creds.api_keys.find((k) => k.org === 'globex' && k.region === 'sfo1')!.key;
-    for (const headers of [{ cookie: bob }, { authorization: `Bearer ${key}` }]) {
+    for (const headers of [{ cookie: bob }, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
       const res = await rest<ErrorOut>('GET', '/v1/atlas/compute/clusters?org=acme', { headers });
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('forbidden');

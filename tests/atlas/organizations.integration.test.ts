@@ -291,7 +291,10 @@ describe('customers are refused (403 forbidden) before anything runs', () => {
   ])('%s %s', async (method, path) => {
     const url = path.replace('{globex}', globexId);
     const body = method === 'PATCH' ? { default_region: 'sfo1' } : undefined;
-    for (const headers of [{ cookie: bob }, { authorization: `Bearer ${keyOf('globex', 'sfo1')}` }]) {
+    for (const headers of [{ cookie: bob }, { authorization: `Bearer ${keyOf('globex', 'sfo1')}` }] as Record<
+      string,
+      string
+    >[]) {
       const res = await rest<ErrorOut>(method, url, { headers, body });
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('forbidden');
