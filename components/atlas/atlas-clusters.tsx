@@ -11,7 +11,7 @@ import { CLUSTER_STATUSES, IN_PROGRESS_STATUSES } from '~/lib/cluster-status';
 import { trpcErrorBody } from '../toast';
 import type { inferRouterInputs } from '@trpc/server';
 import type { AppRouter } from '~/server/api/root';
-import { useTRPC } from '../trpc-provider';
+import { useTRPC, type RouterOutputs } from '../trpc-provider';
 import { DataTable } from '../ui/data-table';
 import { ErrorAlert } from '../ui/error-alert';
 import { LoadMore } from '../ui/load-more';
@@ -27,6 +27,50 @@ export interface AtlasClusterFilters {
   status: string;
   template: string;
   q: string;
+}
+
+type Row = RouterOutputs['atlas']['clusters']['list']['data'][number];
+
+/** Phones: one card per cluster (name and status, then organization, region and size, then the ID). */
+function ClusterCards({ clusters, className }: { clusters: Row[]; className: string }) {
+  if (clusters.length === 0) {
+    return (
+      <p className={`px-4 py-6 text-center text-sm text-slate-600 dark:text-slate-300 ${className}`}>
+        No clusters match these filters.
+      </p>
+    );
+  }
+  return (
+    <ul className={`divide-y divide-slate-100 dark:divide-slate-800 ${className}`} aria-label="Clusters">
+      {clusters.map((c) => (
+        <li key={c.id} data-testid="cluster-card" data-region={c.region} className="space-y-1.5 px-4 py-3">
+          <div className="flex items-start justify-between gap-3">
+            <span className="truncate font-medium">{c.name}</span>
+            <StatusBadge status={c.status} />
+          </div>
+          <p className="flex flex-wrap gap-x-1.5 text-xs text-slate-600 dark:text-slate-300">
+            <Link href={`/atlas/organizations/${c.org.id}`} className={`font-mono ${link}`}>
+              {c.org.slug}
+            </Link>
+            <span aria-hidden>·</span>
+            <Link href={`/atlas/regions/${c.region}`} className={`font-mono ${link}`}>
+              {c.region}
+            </Link>
+            <span aria-hidden>·</span>
+            <span className="font-mono">{c.template}</span>
+            <span aria-hidden>·</span>
+            <span>
+              {c.node_count} {c.node_count === 1 ? 'node' : 'nodes'}
+            </span>
+          </p>
+          <p className="flex gap-2 text-xs text-slate-500 dark:text-slate-400">
+            <code className="min-w-0 truncate font-mono">{c.id}</code>
+            <span className="ml-auto shrink-0 font-mono">{c.created_at.slice(0, 10)}</span>
+          </p>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 type ListInput = inferRouterInputs<AppRouter>['atlas']['clusters']['list'];
@@ -135,7 +179,9 @@ export function AtlasClusters({ initial, templates }: { initial: AtlasClusterFil
       {list.isPending && !error && <SkeletonRows rows={6} label="Loading clusters…" />}
       {list.data && (
         <div className={card}>
+          <ClusterCards clusters={rows} className="md:hidden" />
           <DataTable
+            className="hidden md:block"
             caption="Clusters of every organization, newest first"
             rows={rows}
             rowKey={(c) => c.id}

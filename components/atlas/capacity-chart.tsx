@@ -24,8 +24,8 @@ const STATUS_COLORS: Record<string, string> = {
 export function CapacityCharts({ capacity }: { capacity: Capacity }) {
   const kinds = (
     [
-      ['CPU nodes', capacity.cpu],
-      ['GPU nodes', capacity.gpu],
+      ['CPU', capacity.cpu],
+      ['GPU', capacity.gpu],
     ] as const
   ).map(([name, k]) => ({
     name,
@@ -42,13 +42,13 @@ export function CapacityCharts({ capacity }: { capacity: Capacity }) {
     <div className="space-y-4">
       <div className="grid gap-6 lg:grid-cols-2">
         <figure className="space-y-2" data-testid="chart-capacity">
-          <figcaption className="text-sm font-medium">CPU and GPU nodes: free, promised, not available</figcaption>
-          <div className="h-40 w-full text-slate-600 dark:text-slate-300" aria-hidden>
+          <figcaption className="text-sm font-medium">Nodes: free, promised, not available</figcaption>
+          <div className="h-48 w-full text-slate-600 dark:text-slate-300" aria-hidden>
             <ResponsiveContainer width="100%" height="100%">
               <BarChart data={kinds} layout="vertical" margin={{ top: 4, right: 16, bottom: 0, left: 8 }}>
                 <CartesianGrid strokeDasharray="3 3" stroke="#94a3b8" strokeOpacity={0.3} horizontal={false} />
                 <XAxis type="number" allowDecimals={false} tick={tick} />
-                <YAxis type="category" dataKey="name" width={80} tick={tick} />
+                <YAxis type="category" dataKey="name" width={40} tick={tick} />
                 <Tooltip cursor={{ fillOpacity: 0.1 }} />
                 <Legend wrapperStyle={{ fontSize: 12 }} />
                 {SEGMENTS.map((s) => (
@@ -67,12 +67,12 @@ export function CapacityCharts({ capacity }: { capacity: Capacity }) {
         </figure>
         <figure className="space-y-2" data-testid="chart-servers">
           <figcaption className="text-sm font-medium">Servers by status</figcaption>
-          <div className="h-40 w-full text-slate-600 dark:text-slate-300" aria-hidden>
+          <div className="h-48 w-full text-slate-600 dark:text-slate-300" aria-hidden>
             <ResponsiveContainer width="100%" height="100%">
-              <BarChart data={statuses} margin={{ top: 4, right: 16, bottom: 0, left: 0 }}>
-                <CartesianGrid strokeDasharray="3 3" stroke="#94a3b8" strokeOpacity={0.3} vertical={false} />
-                <XAxis dataKey="status" tick={tick} interval={0} />
-                <YAxis allowDecimals={false} tick={tick} width={32} />
+              <BarChart data={statuses} layout="vertical" margin={{ top: 4, right: 16, bottom: 0, left: 8 }}>
+                <CartesianGrid strokeDasharray="3 3" stroke="#94a3b8" strokeOpacity={0.3} horizontal={false} />
+                <XAxis type="number" allowDecimals={false} tick={tick} />
+                <YAxis type="category" dataKey="status" width={90} tick={tick} interval={0} />
                 <Tooltip cursor={{ fillOpacity: 0.1 }} />
                 <Bar dataKey="servers" name="Servers" isAnimationActive={false}>
                   {statuses.map((s) => (

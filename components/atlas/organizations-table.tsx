@@ -4,7 +4,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import { useTRPC } from '../trpc-provider';
+import { useTRPC, type RouterOutputs } from '../trpc-provider';
 import { DataTable } from '../ui/data-table';
 import { ErrorAlert } from '../ui/error-alert';
 import { LoadMore } from '../ui/load-more';
@@ -13,6 +13,41 @@ import { SkeletonRows } from '../ui/skeleton';
 import { TextField } from '../ui/text-field';
 import { btnSecondary, card, link } from '../ui/styles';
 import { RegionList } from './region-list';
+
+type Org = RouterOutputs['atlas']['organizations']['list']['data'][number];
+
+/** Phones: one card per organization (name and slug, regions, then the counts). */
+function OrganizationCards({ orgs, className }: { orgs: Org[]; className: string }) {
+  if (orgs.length === 0) {
+    return (
+      <p className={`px-4 py-6 text-center text-sm text-slate-600 dark:text-slate-300 ${className}`}>
+        No organization matches this search.
+      </p>
+    );
+  }
+  return (
+    <ul className={`divide-y divide-slate-100 dark:divide-slate-800 ${className}`} aria-label="Organizations">
+      {orgs.map((o) => (
+        <li key={o.id} data-testid="org-card" data-slug={o.slug} className="space-y-1.5 px-4 py-3">
+          <div className="flex items-start justify-between gap-3">
+            <Link href={`/atlas/organizations/${o.id}`} className={`${link} truncate text-base`}>
+              {o.name}
+            </Link>
+            <span className="text-xs text-slate-600 dark:text-slate-300">{o.status}</span>
+          </div>
+          <div className="flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-300">
+            <span className="font-mono">{o.slug}</span>
+            <RegionList regions={o.allowed_regions} defaultRegion={o.default_region} />
+          </div>
+          <p className="text-xs text-slate-600 dark:text-slate-300">
+            {o.members} members · {o.clusters.total} clusters ({o.clusters.ready} ready, {o.clusters.failed} failed) ·{' '}
+            {o.active_api_keys} API keys
+          </p>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 interface Filters {
   q: string;
@@ -89,7 +124,9 @@ export function OrganizationsTable() {
       {list.isPending && <SkeletonRows rows={4} label="Loading organizations…" />}
       {list.data && (
         <div className={card}>
+          <OrganizationCards orgs={rows} className="md:hidden" />
           <DataTable
+            className="hidden md:block"
             caption="Organizations, by slug"
             rows={rows}
             rowKey={(o) => o.id}

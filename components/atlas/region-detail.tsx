@@ -43,37 +43,31 @@ export function RegionDetail({ code }: { code: string }) {
           The last update failed; showing the state as of {updated} UTC.
         </p>
       )}
-      <div className="grid gap-6 xl:grid-cols-2">
+      <div className="grid items-start gap-6 xl:grid-cols-2">
         <RegionCard region={r}>
           <RegionStatusForm code={r.code} status={r.status} />
         </RegionCard>
-        <div className="space-y-6">
-          <section aria-labelledby="clusters-heading" className={`${card} space-y-3 p-4`}>
-            <h2 id="clusters-heading" className="text-lg font-semibold">
-              Clusters in {r.code}
-            </h2>
-            {r.clusters ? (
-              <ClusterCounts
-                counts={r.clusters}
-                filter={`region=${r.code}`}
-                label={`Clusters in ${r.code} by status`}
-              />
-            ) : (
-              <p className="text-sm text-slate-600 dark:text-slate-300">Not known right now: {r.counts_error}</p>
-            )}
-          </section>
-          <section aria-labelledby="capacity-heading" className={`${card} space-y-3 p-4`}>
-            <h2 id="capacity-heading" className="text-lg font-semibold">
-              Capacity
-            </h2>
-            {r.capacity ? (
-              <CapacityCharts capacity={r.capacity} />
-            ) : (
-              <p className="text-sm text-slate-600 dark:text-slate-300">Not known right now: {r.counts_error}</p>
-            )}
-          </section>
-        </div>
+        <section aria-labelledby="clusters-heading" className={`${card} space-y-3 p-4`}>
+          <h2 id="clusters-heading" className="text-lg font-semibold">
+            Clusters in {r.code}
+          </h2>
+          {r.clusters ? (
+            <ClusterCounts counts={r.clusters} filter={`region=${r.code}`} label={`Clusters in ${r.code} by status`} />
+          ) : (
+            <p className="text-sm text-slate-600 dark:text-slate-300">Not known right now: {r.counts_error}</p>
+          )}
+        </section>
       </div>
+      <section aria-labelledby="capacity-heading" className={`${card} space-y-3 p-4`}>
+        <h2 id="capacity-heading" className="text-lg font-semibold">
+          Capacity
+        </h2>
+        {r.capacity ? (
+          <CapacityCharts capacity={r.capacity} />
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-300">Not known right now: {r.counts_error}</p>
+        )}
+      </section>
       <LagHistory region={r.code} />
     </div>
   );
