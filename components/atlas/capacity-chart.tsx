@@ -1,7 +1,7 @@
 'use client';
 // A region's capacity: CPU and GPU nodes as stacked bars (free to take, promised to clusters still
 // waiting for their servers, and not available: allocated, provisioning, maintenance or offline),
-// servers by status as bars, and the same numbers in a table (charts say nothing to a screen reader).
+// servers by status as bars, and the same numbers in a table (a chart says little to a screen reader).
 import { Bar, BarChart, CartesianGrid, Cell, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { RouterOutputs } from '../trpc-provider';
 
@@ -43,7 +43,7 @@ export function CapacityCharts({ capacity }: { capacity: Capacity }) {
       <div className="grid gap-6 lg:grid-cols-2">
         <figure className="space-y-2" data-testid="chart-capacity">
           <figcaption className="text-sm font-medium">Nodes: free, promised, not available</figcaption>
-          <div className="h-48 w-full text-slate-600 dark:text-slate-300" aria-hidden>
+          <div className="h-48 w-full text-slate-600 dark:text-slate-300">
             <ResponsiveContainer width="100%" height="100%">
               <BarChart data={kinds} layout="vertical" margin={{ top: 4, right: 16, bottom: 0, left: 8 }}>
                 <CartesianGrid strokeDasharray="3 3" stroke="#94a3b8" strokeOpacity={0.3} horizontal={false} />
@@ -67,7 +67,7 @@ export function CapacityCharts({ capacity }: { capacity: Capacity }) {
         </figure>
         <figure className="space-y-2" data-testid="chart-servers">
           <figcaption className="text-sm font-medium">Servers by status</figcaption>
-          <div className="h-48 w-full text-slate-600 dark:text-slate-300" aria-hidden>
+          <div className="h-48 w-full text-slate-600 dark:text-slate-300">
             <ResponsiveContainer width="100%" height="100%">
               <BarChart data={statuses} layout="vertical" margin={{ top: 4, right: 16, bottom: 0, left: 8 }}>
                 <CartesianGrid strokeDasharray="3 3" stroke="#94a3b8" strokeOpacity={0.3} horizontal={false} />

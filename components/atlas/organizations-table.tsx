@@ -14,6 +14,8 @@ import { TextField } from '../ui/text-field';
 import { btnSecondary, card, link } from '../ui/styles';
 import { RegionList } from './region-list';
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 type Org = RouterOutputs['atlas']['organizations']['list']['data'][number];
 
 /** Phones: one card per organization (name and slug, regions, then the counts). */
@@ -40,8 +42,8 @@ function OrganizationCards({ orgs, className }: { orgs: Org[]; className: string
             <RegionList regions={o.allowed_regions} defaultRegion={o.default_region} />
           </div>
           <p className="text-xs text-slate-600 dark:text-slate-300">
-            {o.members} members · {o.clusters.total} clusters ({o.clusters.ready} ready, {o.clusters.failed} failed) ·{' '}
-            {o.active_api_keys} API keys
+            {plural(o.members, 'member')} · {plural(o.clusters.total, 'cluster')} ({o.clusters.ready} ready,{' '}
+            {o.clusters.failed} failed) · {plural(o.active_api_keys, 'API key')}
           </p>
         </li>
       ))}
