@@ -221,7 +221,9 @@ export function validateRegionsChange(
 
 /**
  * Sets an organization's allowed and default regions. The organization's row is locked for the
- * transaction, so two operators' changes apply one after the other, each seeing the other's result.
+ * transaction (FOR NO KEY UPDATE: two operators' changes apply one after the other, while cluster
+ * inserts, which hold the row FOR KEY SHARE through their foreign key, are not blocked by it: see
+ * the delete-then-count below for how a concurrent create is caught).
  */
 export async function setOrganizationRegions(
   req: DataRequest,
@@ -233,7 +235,7 @@ export async function setOrganizationRegions(
   const known = (await regionRegistry()).known;
   const cleared = await write(req, async (tx) => {
     const locked = await tx.$queryRaw<{ default_region: string | null }[]>`
-      SELECT default_region FROM organizations WHERE id = ${id} FOR UPDATE`;
+      SELECT default_region FROM organizations WHERE id = ${id} FOR NO KEY UPDATE`;
     if (!locked[0]) throw notFound(id);
     const before = {
       allowed: (await tx.organizationRegion.findMany({ where: { orgId: id }, orderBy: { region: 'asc' } })).map(
@@ -245,6 +247,10 @@ export async function setOrganizationRegions(
     const removed = before.allowed.filter((r) => !after.allowed.includes(r));
     const added = after.allowed.filter((r) => !before.allowed.includes(r));
     if (removed.length) {
+      // Delete first, then count: the delete waits for any cluster create holding one of these
+      // rows (holdAllowedRegion), so the count below sees that cluster; a create that comes
+      // after finds the region gone. Refused, the transaction rolls the delete back.
+      await tx.organizationRegion.deleteMany({ where: { orgId: id, region: { in: removed } } });
       const held = await tx.cluster.groupBy({
         by: ['region'],
         where: { orgId: id, region: { in: removed }, status: { not: 'deleted' } },
@@ -259,7 +265,6 @@ export async function setOrganizationRegions(
           { extra: { details: { regions: held.map((g) => ({ region: g.region, live_clusters: g._count })) } } },
         );
       }
-      await tx.organizationRegion.deleteMany({ where: { orgId: id, region: { in: removed } } });
     }
     if (added.length) await tx.organizationRegion.createMany({ data: added.map((region) => ({ orgId: id, region })) });
     // Projects defaulting to a region the organization loses would resolve to a refused region.

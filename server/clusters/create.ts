@@ -12,7 +12,7 @@ import { regionRegistry } from '../region/registry';
 import { startRun } from '../workflows/runs';
 import { capacity } from './capacity';
 import { createDefaults } from './defaults';
-import { insertCluster, liveClusterNamed, lockClusterName, toClusterView } from './repository';
+import { holdAllowedRegion, insertCluster, liveClusterNamed, lockClusterName, toClusterView } from './repository';
 import { templateById, templateProblem } from './templates';
 
 /** Who asks: the organization, the region the cascade chose, and the person (null for a key). */
@@ -56,6 +56,9 @@ export async function createCluster(req: DataRequest, who: ClusterRequester, inp
   return idempotentWrite(req, { op: 'clusters.create', input: { ...input }, region }, async (tx) => {
     const project = await getProject(tx, org.id, input.project_id);
     if (!project) throw new AppError('not_found', `no project ${input.project_id}`);
+    if (!(await holdAllowedRegion(tx, org.id, region))) {
+      throw new AppError('region_not_allowed', `${region} is no longer one of your organization’s regions`);
+    }
     await lockClusterName(tx, org.id, input.name);
     const clash = await liveClusterNamed(tx, org.id, input.name);
     if (clash) throw new AppError('conflict', `a cluster named ${input.name} exists already (${clash.id})`);

@@ -123,6 +123,17 @@ export async function lockClusterName(tx: Tx, orgId: string, name: string): Prom
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`cluster:${orgId}:${name}`}, 0))`;
 }
 
+/**
+ * Whether `region` is still one of the organization's regions, holding its row (FOR KEY SHARE) to
+ * the end of the transaction: an operator's removal of the region (server/atlas/organizations.ts)
+ * then waits for this create and sees its cluster, or this create sees the region gone.
+ */
+export async function holdAllowedRegion(tx: Tx, orgId: string, region: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<unknown[]>`
+    SELECT 1 FROM organization_regions WHERE org_id = ${orgId} AND region = ${region} FOR KEY SHARE`;
+  return rows.length > 0;
+}
+
 export async function liveClusterNamed(tx: Tx, orgId: string, name: string) {
   return tx.cluster.findFirst({
     where: { orgId, name, status: { not: 'deleted' } },

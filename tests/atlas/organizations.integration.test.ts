@@ -2,8 +2,10 @@
 // the tables, search, region filter, cursor pages), one in detail, and the regions change
 // (validation, 409 naming the regions that still hold clusters, audit with before → after, and
 // the identity caches: a key of a removed region is refused by its next request). Customers: 403.
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { primary } from '../../server/db/client';
+import { newId } from '../../server/ids';
 import type { DemoCredentials } from '../../dev/demo/seed';
 import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
 import { topology, waitForReplay } from '../../dev/testing/db';
@@ -30,6 +32,9 @@ let bob: string;
 let creds: DemoCredentials;
 let acmeId: string;
 let globexId: string;
+let urls: { primary: string };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const get = <T>(path: string, cookie = ops) => rest<T & ErrorOut>('GET', path, { headers: { cookie } });
 const patch = (id: string, body: unknown, cookie = ops) =>
@@ -43,7 +48,7 @@ const withKey = (key: string) =>
   });
 
 beforeAll(async () => {
-  ({ credentials: creds } = await useDemoDatabase('atlas_orgs'));
+  ({ credentials: creds, urls } = await useDemoDatabase('atlas_orgs'));
   const db = primary();
   opsId = (await db.user.findUniqueOrThrow({ where: { email: 'ops@meridian.test' } })).id;
   ops = await sessionCookie(opsId, null);
@@ -261,6 +266,69 @@ describe('PATCH /v1/atlas/organizations/{id}', () => {
 
     expect((await patch(globexId, { allowed_regions: ['sfo1', 'lax1', 'ams1'] })).status).toBe(200);
     expect((await withKey(amsKey)).status).toBe(200);
+  });
+
+  it('a cluster create in flight in a region being removed: the removal waits for it, then answers 409', async () => {
+    // ams1 holds no live globex cluster now (the test above); a create transaction holds its row.
+    const create = new pg.Client({ connectionString: urls.primary });
+    await create.connect();
+    const project = await primary().project.findFirstOrThrow({ where: { orgId: globexId } });
+    const clusterId = newId('cls');
+    try {
+      await create.query('BEGIN');
+      const held = await create.query(
+        'SELECT 1 FROM organization_regions WHERE org_id = $1 AND region = $2 FOR KEY SHARE',
+        [globexId, 'ams1'],
+      );
+      expect(held.rowCount).toBe(1);
+      const removal = patch(globexId, { allowed_regions: ['sfo1', 'lax1'] });
+      const early = await Promise.race([removal.then(() => 'answered'), sleep(300).then(() => 'waiting')]);
+      expect(early).toBe('waiting');
+      await create.query(
+        `INSERT INTO clusters (id, org_id, project_id, region, name, template, node_count, version, status, updated_at)
+         VALUES ($1, $2, $3, 'ams1', 'in-flight', 'k8s-small', 1, '1.34.1', 'pending', now())`,
+        [clusterId, globexId, project.id],
+      );
+      await create.query('COMMIT');
+      const res = await removal;
+      expect(res.status).toBe(409);
+      expect(res.body.error.details).toEqual({ regions: [{ region: 'ams1', live_clusters: 1 }] });
+      const regions = await primary().organizationRegion.findMany({ where: { orgId: globexId } });
+      expect(regions.map((r) => r.region).sort()).toEqual(['ams1', 'lax1', 'sfo1']);
+    } finally {
+      await create.query('ROLLBACK').catch(() => {});
+      await create.end();
+      await primary().cluster.updateMany({ where: { id: clusterId }, data: { status: 'deleted' } });
+    }
+  });
+
+  it('a removal in flight: a cluster create in that region waits for it, then is refused with 403', async () => {
+    const removal = new pg.Client({ connectionString: urls.primary });
+    await removal.connect();
+    const project = await primary().project.findFirstOrThrow({ where: { orgId: globexId } });
+    try {
+      await removal.query('BEGIN');
+      await removal.query('DELETE FROM organization_regions WHERE org_id = $1 AND region = $2', [globexId, 'ams1']);
+      const create = rest<ErrorOut>('POST', '/v1/compute/clusters', {
+        headers: { cookie: bob },
+        body: { name: 'racing-removal', project_id: project.id, template: 'k8s-small', node_count: 1, region: 'ams1' },
+      });
+      const early = await Promise.race([create.then(() => 'answered'), sleep(300).then(() => 'waiting')]);
+      expect(early).toBe('waiting');
+      await removal.query('COMMIT');
+      const res = await create;
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('region_not_allowed');
+      expect(await primary().cluster.count({ where: { name: 'racing-removal' } })).toBe(0);
+    } finally {
+      await removal.query('ROLLBACK').catch(() => {});
+      await removal.end();
+      await primary().organizationRegion.upsert({
+        where: { orgId_region: { orgId: globexId, region: 'ams1' } },
+        create: { orgId: globexId, region: 'ams1' },
+        update: {},
+      });
+    }
   });
 
   it('a change committed by another gateway reaches this one’s cache through the NOTIFY trigger', async () => {
