@@ -29,7 +29,15 @@ const ARC = [
   '/arc/settings',
   '/arc/settings/api-keys',
 ];
-const ATLAS = ['/atlas', '/atlas/audit', '/atlas/servers', '/atlas/directory'];
+const ATLAS = [
+  '/atlas',
+  '/atlas/audit',
+  '/atlas/servers',
+  '/atlas/directory',
+  '/atlas/organizations',
+  '/atlas/clusters',
+  '/atlas/regions/lax1',
+];
 
 for (const viewport of [
   { name: 'desktop', width: 1280, height: 800 },
@@ -59,6 +67,9 @@ for (const viewport of [
       await page.goto('/atlas/servers');
       const server = await page.locator('a[href^="/atlas/servers/srv_"]').first().getAttribute('href');
       await scan(page, server!);
+      await page.goto('/atlas/organizations');
+      const org = await page.locator('a[href^="/atlas/organizations/org_"]').first().getAttribute('href');
+      await scan(page, org!);
     });
   });
 }

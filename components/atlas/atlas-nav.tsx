@@ -1,5 +1,5 @@
 'use client';
-// Atlas' own navigation: the regions dashboard, servers and the audit log.
+// Atlas' own navigation: regions, servers, organizations, clusters, the directory and the audit log.
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { focusRingTight } from '../ui/styles';
@@ -7,6 +7,8 @@ import { focusRingTight } from '../ui/styles';
 const ITEMS = [
   { href: '/atlas', label: 'Regions', exact: true },
   { href: '/atlas/servers', label: 'Servers' },
+  { href: '/atlas/organizations', label: 'Organizations' },
+  { href: '/atlas/clusters', label: 'Clusters' },
   { href: '/atlas/audit', label: 'Audit log' },
   { href: '/atlas/directory', label: 'Directory' },
 ] as const;
@@ -15,7 +17,7 @@ export function AtlasNav() {
   const pathname = usePathname();
   return (
     <nav aria-label="Atlas">
-      <ul className="flex gap-1 border-b border-slate-200 pb-2 text-sm dark:border-slate-800">
+      <ul className="flex flex-wrap gap-1 border-b border-slate-200 pb-2 text-sm dark:border-slate-800">
         {ITEMS.map((item) => {
           const active = 'exact' in item ? pathname === item.href : pathname.startsWith(item.href);
           return (

@@ -31,10 +31,13 @@ function pivot(h: History, metric: Metric, combine?: Metric): ChartRow[] {
   });
 }
 
-export function LagHistory() {
+/** Every region's history, or only `region`'s (a region's own page). */
+export function LagHistory({ region }: { region?: string } = {}) {
   const trpc = useTRPC();
   const [win, setWin] = useState<Window>('15m');
-  const history = useQuery(trpc.atlas.history.get.queryOptions({ window: win }, { refetchInterval: 5_000 }));
+  const history = useQuery(
+    trpc.atlas.history.get.queryOptions(region ? { window: win, region } : { window: win }, { refetchInterval: 5_000 }),
+  );
   const h = history.data;
   const regions = h?.regions.map((r) => r.region) ?? [];
   const long = win === '24h' || win === '7d';
@@ -42,7 +45,7 @@ export function LagHistory() {
     <section aria-labelledby="history-heading" className={`${card} space-y-4 p-4`}>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id="history-heading" className="text-lg font-semibold">
-          Lag and traffic history
+          Lag and traffic history{region ? ` of ${region}` : ''}
         </h2>
         <div role="radiogroup" aria-label="Time window" className="flex gap-1">
           {WINDOWS.map((w) => (

@@ -4,8 +4,9 @@
 import type { RouterOutputs } from '../trpc-provider';
 import { Fact } from '../ui/fact';
 import { StatusDot } from '../ui/status-dot';
-import { card } from '../ui/styles';
+import { card, link } from '../ui/styles';
 import { fmtBytes, fmtMs, fmtPercent, fmtRate, fmtSeconds } from './format';
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 
 export type RegionOverview = RouterOutputs['atlas']['regions']['list']['data'][number];
@@ -21,7 +22,16 @@ function yesNo(v: boolean | null): string {
   return v === null ? 'unknown' : v ? 'yes' : 'no';
 }
 
-export function RegionCard({ region, children }: { region: RegionOverview; children?: ReactNode }) {
+export function RegionCard({
+  region,
+  detailHref,
+  children,
+}: {
+  region: RegionOverview;
+  /** The region's own page, linked from its code (the dashboard's cards). */
+  detailHref?: string;
+  children?: ReactNode;
+}) {
   const h = region.health;
   const border = region.degraded
     ? h.replica_state === 'down' || region.status === 'down' || h.primary_reachable === false
@@ -38,7 +48,13 @@ export function RegionCard({ region, children }: { region: RegionOverview; child
     >
       <header className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 id={`region-${region.code}`} className="text-lg font-semibold">
-          <span className="font-mono">{region.code}</span>
+          {detailHref ? (
+            <Link href={detailHref} className={`font-mono ${link}`} aria-label={`${region.code}: details`}>
+              {region.code}
+            </Link>
+          ) : (
+            <span className="font-mono">{region.code}</span>
+          )}
           <span className="ml-2 text-sm font-normal text-slate-600 dark:text-slate-300">
             {region.label}, {region.country}
             {region.isPrimary ? ' · primary' : ''}

@@ -33,7 +33,7 @@ export function RegionDashboard() {
       )}
       <div className="grid gap-4 lg:grid-cols-2 2xl:grid-cols-3">
         {regions.data.data.map((r) => (
-          <RegionCard key={r.code} region={r}>
+          <RegionCard key={r.code} region={r} detailHref={`/atlas/regions/${r.code}`}>
             <RegionStatusForm code={r.code} status={r.status} />
           </RegionCard>
         ))}

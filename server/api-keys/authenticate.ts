@@ -43,13 +43,16 @@ export async function authenticateApiKey(
   const org = toOrgContext(row.organization);
   const allowed = org.allowedRegions;
   if (!allowed.includes(row.region)) {
-    // The organization moved away from the key's region. Said only now, after the secret
-    // verified: a guesser learns nothing beyond what the key string itself says.
+    // The key's region was taken out of the organization's allowed set (an operator's change, or
+    // a move): its target region is now outside that set, the contract's 403. `region` says where
+    // the organization does live. Said only now, after the secret verified: a guesser learns
+    // nothing beyond what the key string itself says.
     const home = org.defaultRegion ?? allowed[0] ?? null;
-    throw new AppError('wrong_region', `this organization no longer lives in ${row.region}`, {
-      extra: { region: home },
-      headers: { 'Cache-Control': 'no-store' },
-    });
+    throw new AppError(
+      'region_not_allowed',
+      `region ${row.region} is no longer one of this organization’s regions (${allowed.join(', ') || 'none'})`,
+      { extra: { region: home }, headers: { 'Cache-Control': 'no-store' } },
+    );
   }
   return {
     kind: 'api_key',

@@ -2,7 +2,9 @@
 import { atlasAlertsRouter } from './routers/atlas/alerts';
 import { atlasAuditRouter } from './routers/atlas/audit';
 import { atlasDirectoryRouter } from './routers/atlas/directory';
+import { atlasClustersRouter } from './routers/atlas/clusters';
 import { atlasHistoryRouter } from './routers/atlas/history';
+import { atlasOrganizationsRouter } from './routers/atlas/organizations';
 import { atlasRegionsRouter } from './routers/atlas/regions';
 import { atlasServersRouter } from './routers/atlas/servers';
 import { apiKeysRouter } from './routers/api-keys';
@@ -36,6 +38,8 @@ export const appRouter = router({
     servers: atlasServersRouter,
     alerts: atlasAlertsRouter,
     directory: atlasDirectoryRouter,
+    organizations: atlasOrganizationsRouter,
+    clusters: atlasClustersRouter,
   }),
 });
 

@@ -165,6 +165,14 @@ export async function cachedLookup<T>(req: DataRequest, spec: LookupSpec<T>): Pr
     if (value === null && spec.recheckMissOnPrimary && r.servedBy !== 'primary' && lag > 0 && primaryHealth().up) {
       value = await spec.load(primary());
     }
+    // What the value depends on (its organization) is known only now: if that changed moments
+    // ago, the replica may not have the change yet (e.g. a region taken from the organization).
+    if (value !== null && r.servedBy !== 'primary' && spec.subjectsOf && primaryHealth().up) {
+      if (pinned(spec.subjectsOf(value), region)) {
+        seenLsn = primaryHealth().lsn ?? 0n;
+        value = await spec.load(primary());
+      }
+    }
   }
   if (value !== null) {
     const subjects = [...spec.subjects, ...(spec.subjectsOf?.(value) ?? [])];

@@ -4,6 +4,11 @@
 // wake-up NOTIFY and the Idempotency-Key record). One round trip instead of a dozen in an
 // interactive transaction; a statement is atomic, so all of it commits or none.
 //
+// An operator removing the region from the organization (server/atlas/organizations.ts) and a
+// create racing it: the statement holds the organization's row for the region (FOR KEY SHARE)
+// before inserting, so the removal waits for the create and then sees its cluster (409), or the
+// create waits for the removal and finds the region gone (403 region_not_allowed).
+//
 // Two creates of one name racing each other: the partial unique index `clusters_live_name_key`
 // refuses the second (each statement's check reads its own snapshot, so the index is the
 // guarantee, the check only the friendly message). Capacity is checked, not reserved: two creates
@@ -39,6 +44,8 @@ export interface AcceptOutcome {
   created: boolean;
   /** The project was found in the organization. */
   projectFound: boolean;
+  /** The region is still one of the organization's (see the file's header). */
+  regionAllowed: boolean;
   /** The ID of a live cluster of the same name, if any. */
   clashId: string | null;
   /** Free servers of the template's kind in the region (before this create). */
@@ -56,6 +63,8 @@ function statement(jobSql: string): string {
   return `
 WITH project AS (
   SELECT id FROM projects WHERE id = $1 AND org_id = $2
+), allowed AS (
+  SELECT 1 FROM organization_regions WHERE org_id = $2 AND region = $4 FOR KEY SHARE
 ), clash AS (
   SELECT id FROM clusters WHERE org_id = $2 AND name = $3 AND status <> 'deleted' LIMIT 1
 ), available AS (
@@ -70,7 +79,7 @@ WITH project AS (
   SELECT name FROM ${QUEUE_SCHEMA}.queue WHERE name = $15
 ), accepted AS (
   SELECT 1 FROM project
-  WHERE NOT EXISTS (SELECT 1 FROM clash) AND (SELECT n FROM free) >= $7 AND EXISTS (SELECT 1 FROM queue)
+  WHERE EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM clash) AND (SELECT n FROM free) >= $7 AND EXISTS (SELECT 1 FROM queue)
 ), cluster AS (
   INSERT INTO clusters (id, org_id, project_id, region, name, template, node_count, version, status, created_at, updated_at)
   SELECT $8, $2, $1, $4, $3, $9, $7, $10, 'pending', $11, $11 FROM accepted
@@ -93,7 +102,7 @@ WITH project AS (
   WHERE $17::text IS NOT NULL
   RETURNING 1
 )
-SELECT (SELECT id FROM project) AS project, (SELECT id FROM clash) AS clash, (SELECT n FROM free) AS free,
+SELECT (SELECT id FROM project) AS project, EXISTS (SELECT 1 FROM allowed) AS allowed, (SELECT id FROM clash) AS clash, (SELECT n FROM free) AS free,
        EXISTS (SELECT 1 FROM queue) AS queue,
        (SELECT count(*) FROM cluster)::int AS clusters, (SELECT count(*) FROM steps)::int AS steps,
        (SELECT count(*) FROM job)::int AS jobs, (SELECT count(*) FROM notified)::int AS notified,
@@ -102,6 +111,7 @@ SELECT (SELECT id FROM project) AS project, (SELECT id FROM clash) AS clash, (SE
 
 interface Row {
   project: string | null;
+  allowed: boolean;
   clash: string | null;
   free: number;
   queue: boolean;
@@ -145,6 +155,7 @@ export async function acceptCluster(db: Db, a: Acceptance): Promise<AcceptOutcom
   return {
     created,
     projectFound: r.project !== null,
+    regionAllowed: r.allowed,
     clashId: r.clash,
     free: Number(r.free),
     queueInstalled: r.queue,

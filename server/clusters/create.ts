@@ -96,6 +96,9 @@ export async function createCluster(req: DataRequest, who: ClusterRequester, inp
     }
     if (outcome.created) return { status: 202, body };
     if (!outcome.projectFound) throw new AppError('not_found', `no project ${input.project_id}`);
+    if (!outcome.regionAllowed) {
+      throw new AppError('region_not_allowed', `${region} is no longer one of your organization’s regions`);
+    }
     if (outcome.clashId) {
       throw new AppError('conflict', `a cluster named ${input.name} exists already (${outcome.clashId})`);
     }

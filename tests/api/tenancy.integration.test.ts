@@ -234,6 +234,10 @@ const OPERATOR_INPUTS: Record<string, unknown> = {
   'atlas.servers.provision': { id: 'srv_00000000000000000000000000' },
   'atlas.alerts.list': { state: 'all' },
   'atlas.directory.workspaces': { region: 'sfo1', limit: 10 },
+  'atlas.organizations.list': { q: 'acme', region: 'sfo1' },
+  'atlas.organizations.get': () => ({ id: fx.acme.orgId }),
+  'atlas.organizations.updateRegions': () => ({ id: fx.acme.orgId, allowed_regions: ['sfo1', 'lax1'] }),
+  'atlas.clusters.list': { region: 'sfo1', status: 'ready' },
 };
 
 describe('Atlas refuses customers', () => {
@@ -248,12 +252,16 @@ describe('Atlas refuses customers', () => {
     const [group, ...rest] = path.split('.');
     let fn: unknown = (api as unknown as Record<string, unknown>)[group!];
     for (const part of rest) fn = (fn as Record<string, unknown>)[part];
-    const err = await (fn as (i: unknown) => Promise<unknown>)(OPERATOR_INPUTS[path]).catch((e: unknown) => e);
+    const given = OPERATOR_INPUTS[path];
+    const input = typeof given === 'function' ? (given as () => unknown)() : given;
+    const err = await (fn as (i: unknown) => Promise<unknown>)(input).catch((e: unknown) => e);
     expect(code(err)).toBe('forbidden');
   });
 
   it('a customer’s refused region change changed nothing', async () => {
     expect((await primary().region.findUniqueOrThrow({ where: { code: 'sfo1' } })).status).toBe('active');
+    const acmeRegions = await primary().organizationRegion.findMany({ where: { orgId: fx.acme.orgId } });
+    expect(acmeRegions.map((r) => r.region)).toEqual(['sfo1']);
   });
 });
 
@@ -320,7 +328,7 @@ describe('API keys', () => {
     expect([...bodies]).toEqual(['unauthenticated:the API key is not valid']);
   });
 
-  it('after the organization moved away from the key’s region: 421, only once the secret verified', async () => {
+  it('after the key’s region left the organization’s allowed set: 403 region_not_allowed, only once the secret verified', async () => {
     const key = creds.api_keys.find((k) => k.org === 'globex' && k.region === 'ams1')!.key;
     await primary().organizationRegion.delete({ where: { orgId_region: { orgId: fx.globex.orgId, region: 'ams1' } } });
     for (const url of Object.values(topology().adminReplicas)) await waitForReplay(topology().adminPrimary, url);
@@ -328,7 +336,7 @@ describe('API keys', () => {
       const right = await callerFor({ headers: { authorization: `Bearer ${key}` } })
         .api.me.get()
         .catch((e: unknown) => e);
-      expect(code(right)).toBe('wrong_region');
+      expect(code(right)).toBe('region_not_allowed');
       const wrongSecret = key.slice(0, -3) + 'AAA';
       const guessed = await callerFor({ headers: { authorization: `Bearer ${wrongSecret}` } })
         .api.me.get()

@@ -1,7 +1,8 @@
 // The identity cache across processes: the running app (another process, with its own cache)
-// holds a key and a session; this test revokes the key and removes the membership straight on
-// the primary, as another gateway would, with sfo1's replica paused so replication can't carry
-// the news to the app's reads there. The app must refuse within the NOTIFY delay.
+// holds a key and a session; this test revokes the key, removes the membership and takes a region
+// from the organization straight on the primary, as another gateway would, with sfo1's replica
+// paused so replication can't carry the news to the app's reads there. The app must refuse within
+// the NOTIFY delay.
 import http from 'node:http';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { mintApiKey } from '../../server/api-keys/format';
@@ -91,6 +92,33 @@ describe('identity changes reach another gateway process at once', () => {
         row!.user_id,
         row!.org_id,
         row!.role,
+      ]);
+    }
+  });
+
+  it('a region taken from the organization refuses its key on the next requests, replication paused', async () => {
+    const key = f().keys.find((k) => k.org === 'globex' && k.region === 'sfo1')!.key;
+    const [globex] = await query<{ id: string }>(
+      f().adminPrimary,
+      `SELECT id FROM organizations WHERE slug = 'globex'`,
+    );
+    const get = () => atSfo1('/v1/projects', { authorization: `Bearer ${key}` });
+    await until(async () => (await get()) === 200, 5_000); // cached, with the org's regions
+    await query(f().adminReplicas.sfo1!, 'SELECT pg_wal_replay_pause()');
+    try {
+      // As an operator's PATCH on another gateway would (its transaction, its trigger's NOTIFY).
+      await query(f().adminPrimary, `DELETE FROM organization_regions WHERE org_id = $1 AND region = 'sfo1'`, [
+        globex!.id,
+      ]);
+      // The key is re-read; its organization changed moments ago, so from the primary, not the
+      // paused replica that still lists sfo1: 403 region_not_allowed.
+      const ms = await until(async () => (await get()) === 403, 2_000);
+      console.log(`[identity] key of a removed region refused by the app process ${ms.toFixed(0)} ms after the commit`);
+      expect(ms).toBeLessThan(1_000);
+    } finally {
+      await query(f().adminReplicas.sfo1!, 'SELECT pg_wal_replay_resume()');
+      await query(f().adminPrimary, `INSERT INTO organization_regions (org_id, region) VALUES ($1, 'sfo1')`, [
+        globex!.id,
       ]);
     }
   });

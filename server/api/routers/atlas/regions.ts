@@ -1,6 +1,7 @@
 // Atlas: the regions as operators see them, live (health, debounced lag, the gateway's traffic).
 import { z } from 'zod';
-import { regionOverview, regionsOverview, updateRegionStatus } from '../../../atlas/regions';
+import { regionDetail } from '../../../atlas/region-detail';
+import { regionsOverview, updateRegionStatus } from '../../../atlas/regions';
 import { REGION_STATUS_AUDIT_ACTION } from '../../../region/status';
 import { pageInput } from '../../schemas';
 import { operatorProcedure, router } from '../../trpc';
@@ -43,6 +44,41 @@ export const RegionOverview = z.object({
   limits: z.object({ lag_bytes: z.number(), lag_seconds: z.number(), lag_samples: z.number() }),
 });
 
+/** Live (not deleted) clusters by status. */
+export const ClusterCounts = z.object({
+  pending: z.number(),
+  provisioning: z.number(),
+  ready: z.number(),
+  failed: z.number(),
+  deleting: z.number(),
+  total: z.number(),
+});
+const NodeCapacity = z.object({
+  total: z.number(),
+  available: z.number(),
+  promised: z.number().describe('nodes of pending/provisioning clusters not yet allocated'),
+  free: z.number().describe('available − promised: what a new cluster may take'),
+});
+
+export const RegionDetail = RegionOverview.extend({
+  capacity: z
+    .object({
+      servers: z.object({
+        available: z.number(),
+        provisioning: z.number(),
+        allocated: z.number(),
+        maintenance: z.number(),
+        offline: z.number(),
+        total: z.number(),
+      }),
+      cpu: NodeCapacity,
+      gpu: NodeCapacity,
+    })
+    .nullable(),
+  clusters: ClusterCounts.nullable(),
+  counts_error: z.string().nullable(),
+});
+
 export const atlasRegionsRouter = router({
   list: operatorProcedure
     .meta({
@@ -61,11 +97,17 @@ export const atlasRegionsRouter = router({
   get: operatorProcedure
     .meta({
       region: 'gateway',
-      openapi: { method: 'GET', path: '/atlas/regions/{code}', summary: 'One region, live', tags: ['atlas'] },
+      openapi: {
+        method: 'GET',
+        path: '/atlas/regions/{code}',
+        summary:
+          'One region, live, with its capacity (servers by status, CPU/GPU free vs promised) and clusters by status',
+        tags: ['atlas'],
+      },
     })
-    .input(z.object({ code: z.string() }))
-    .output(RegionOverview)
-    .query(({ input }) => regionOverview(input.code)),
+    .input(z.object({ code: z.string().max(64) }))
+    .output(RegionDetail)
+    .query(({ ctx, input }) => regionDetail(ctx, input.code)),
 
   update: operatorProcedure
     .meta({

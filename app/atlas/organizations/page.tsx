@@ -1,0 +1,21 @@
+// /atlas/organizations: every organization, for operators.
+import type { Metadata } from 'next';
+import { OrganizationsTable } from '~/components/atlas/organizations-table';
+import { PageHeader } from '~/components/ui/page-header';
+
+export const metadata: Metadata = { title: 'Organizations · Atlas' };
+export const dynamic = 'force-dynamic';
+
+export default function OrganizationsPage() {
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        eyebrow="Atlas"
+        tone="atlas"
+        title="Organizations"
+        description="Every organization: where it may run (its allowed and default regions), its members, clusters and active API keys."
+      />
+      <OrganizationsTable />
+    </div>
+  );
+}

@@ -1,0 +1,237 @@
+'use client';
+// Clusters across every organization, for operators: filtered by organization (slug or ID),
+// region, status, template and a search on name or ID; the filters live in the address, so a link
+// from a region's or an organization's page lands on its clusters. Newest first, a page at a time;
+// refreshed every 2 s while a listed cluster is changing state, else every 15 s.
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { usePathname, useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { CLUSTER_STATUSES, IN_PROGRESS_STATUSES } from '~/lib/cluster-status';
+import { trpcErrorBody } from '../toast';
+import type { inferRouterInputs } from '@trpc/server';
+import type { AppRouter } from '~/server/api/root';
+import { useTRPC, type RouterOutputs } from '../trpc-provider';
+import { DataTable } from '../ui/data-table';
+import { ErrorAlert } from '../ui/error-alert';
+import { LoadMore } from '../ui/load-more';
+import { SelectField } from '../ui/select-field';
+import { SkeletonRows } from '../ui/skeleton';
+import { StatusBadge } from '../ui/status-badge';
+import { TextField } from '../ui/text-field';
+import { btnSecondary, card, link } from '../ui/styles';
+
+export interface AtlasClusterFilters {
+  org: string;
+  region: string;
+  status: string;
+  template: string;
+  q: string;
+}
+
+type Row = RouterOutputs['atlas']['clusters']['list']['data'][number];
+
+/** Phones: one card per cluster (name and status, then organization, region and size, then the ID). */
+function ClusterCards({ clusters, className }: { clusters: Row[]; className: string }) {
+  if (clusters.length === 0) {
+    return (
+      <p className={`px-4 py-6 text-center text-sm text-slate-600 dark:text-slate-300 ${className}`}>
+        No clusters match these filters.
+      </p>
+    );
+  }
+  return (
+    <ul className={`divide-y divide-slate-100 dark:divide-slate-800 ${className}`} aria-label="Clusters">
+      {clusters.map((c) => (
+        <li key={c.id} data-testid="cluster-card" data-region={c.region} className="space-y-1.5 px-4 py-3">
+          <div className="flex items-start justify-between gap-3">
+            <span className="truncate font-medium">{c.name}</span>
+            <StatusBadge status={c.status} />
+          </div>
+          <p className="flex flex-wrap gap-x-1.5 text-xs text-slate-600 dark:text-slate-300">
+            <Link href={`/atlas/organizations/${c.org.id}`} className={`font-mono ${link}`}>
+              {c.org.slug}
+            </Link>
+            <span aria-hidden>·</span>
+            <Link href={`/atlas/regions/${c.region}`} className={`font-mono ${link}`}>
+              {c.region}
+            </Link>
+            <span aria-hidden>·</span>
+            <span className="font-mono">{c.template}</span>
+            <span aria-hidden>·</span>
+            <span>
+              {c.node_count} {c.node_count === 1 ? 'node' : 'nodes'}
+            </span>
+          </p>
+          <p className="flex gap-2 text-xs text-slate-500 dark:text-slate-400">
+            <code className="min-w-0 truncate font-mono">{c.id}</code>
+            <span className="ml-auto shrink-0 font-mono">{c.created_at.slice(0, 10)}</span>
+          </p>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+type ListInput = inferRouterInputs<AppRouter>['atlas']['clusters']['list'];
+
+const NO_FILTERS: AtlasClusterFilters = { org: '', region: '', status: '', template: '', q: '' };
+
+export function AtlasClusters({ initial, templates }: { initial: AtlasClusterFilters; templates: string[] }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const pathname = usePathname();
+  const [draft, setDraft] = useState(initial);
+  const [applied, setApplied] = useState(initial);
+  const regions = useQuery(trpc.atlas.regions.list.queryOptions({}));
+
+  // Values from the address are the user's: the API validates them (a bad one is shown as its 400).
+  const input = {
+    limit: 50,
+    ...Object.fromEntries(Object.entries(applied).filter(([, v]) => v.trim() !== '')),
+  } as ListInput;
+  const list = useInfiniteQuery(
+    trpc.atlas.clusters.list.infiniteQueryOptions(input, {
+      getNextPageParam: (last) => last.next_cursor ?? undefined,
+      refetchInterval: (q) =>
+        q.state.data?.pages.some((p) => p.data.some((c) => IN_PROGRESS_STATUSES.has(c.status))) ? 2_000 : 15_000,
+    }),
+  );
+  const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
+  const error = list.error ? trpcErrorBody(list.error) : null;
+
+  const apply = (f: AtlasClusterFilters) => {
+    setApplied(f);
+    const qs = new URLSearchParams(Object.entries(f).filter(([, v]) => v.trim() !== '')).toString();
+    router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
+  };
+  const set = (k: keyof AtlasClusterFilters) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    setDraft((d) => ({ ...d, [k]: e.target.value }));
+
+  return (
+    <div className="space-y-4">
+      <form
+        role="search"
+        aria-label="Filter clusters"
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          apply(draft);
+        }}
+      >
+        <TextField
+          label="Name or ID"
+          compact
+          type="search"
+          maxLength={100}
+          value={draft.q}
+          onChange={set('q')}
+          placeholder="e.g. core-04 or cls_…"
+        />
+        <TextField
+          label="Organization"
+          compact
+          maxLength={64}
+          value={draft.org}
+          onChange={set('org')}
+          placeholder="slug or org_…"
+          className="w-40"
+        />
+        <SelectField label="Region" compact value={draft.region} onChange={set('region')}>
+          <option value="">Any region</option>
+          {(regions.data?.data ?? []).map((r) => (
+            <option key={r.code} value={r.code}>
+              {r.code}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Status" compact value={draft.status} onChange={set('status')}>
+          <option value="">Any live status</option>
+          {CLUSTER_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Template" compact value={draft.template} onChange={set('template')}>
+          <option value="">Any template</option>
+          {templates.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </SelectField>
+        <button type="submit" className={btnSecondary}>
+          Apply filters
+        </button>
+        <button
+          type="button"
+          className={btnSecondary}
+          onClick={() => {
+            setDraft(NO_FILTERS);
+            apply(NO_FILTERS);
+          }}
+        >
+          Clear
+        </button>
+      </form>
+      {error && <ErrorAlert requestId={error.request_id}>Could not load clusters: {error.message}</ErrorAlert>}
+      {list.isPending && !error && <SkeletonRows rows={6} label="Loading clusters…" />}
+      {list.data && (
+        <div className={card}>
+          <ClusterCards clusters={rows} className="md:hidden" />
+          <DataTable
+            className="hidden md:block"
+            caption="Clusters of every organization, newest first"
+            rows={rows}
+            rowKey={(c) => c.id}
+            rowData={(c) => ({
+              'data-testid': 'cluster-row',
+              'data-region': c.region,
+              'data-org': c.org.slug,
+              'data-status': c.status,
+            })}
+            empty="No clusters match these filters."
+            columns={[
+              {
+                header: 'Cluster',
+                cell: (c) => (
+                  <div className="min-w-32">
+                    <div className="font-medium">{c.name}</div>
+                    <div className="font-mono text-xs text-slate-500 dark:text-slate-400">{c.id}</div>
+                  </div>
+                ),
+              },
+              {
+                header: 'Organization',
+                cell: (c) => (
+                  <Link href={`/atlas/organizations/${c.org.id}`} className={`font-mono ${link}`}>
+                    {c.org.slug}
+                  </Link>
+                ),
+              },
+              {
+                header: 'Region',
+                cell: (c) => (
+                  <Link href={`/atlas/regions/${c.region}`} className={`font-mono ${link}`}>
+                    {c.region}
+                  </Link>
+                ),
+              },
+              { header: 'Status', cell: (c) => <StatusBadge status={c.status} /> },
+              { header: 'Template', className: 'whitespace-nowrap', cell: (c) => c.template },
+              { header: 'Nodes', align: 'right', className: 'tabular-nums', cell: (c) => c.node_count },
+              { header: 'Version', className: 'font-mono text-xs', cell: (c) => c.version },
+              {
+                header: 'Created (UTC)',
+                className: 'whitespace-nowrap font-mono text-xs',
+                cell: (c) => c.created_at.replace('T', ' ').slice(0, 16),
+              },
+            ]}
+          />
+        </div>
+      )}
+      <LoadMore query={list} />
+    </div>
+  );
+}

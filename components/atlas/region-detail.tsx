@@ -1,0 +1,74 @@
+'use client';
+// One region's page, live: its card (status, replica, primary, traffic, reasons, the status form),
+// capacity (CPU/GPU free vs promised, servers by status), its clusters by status, and its own lag
+// and traffic history. Polled every 2 s like the dashboard.
+import { useQuery } from '@tanstack/react-query';
+import { useTRPC } from '../trpc-provider';
+import { ErrorAlert } from '../ui/error-alert';
+import { SkeletonRows } from '../ui/skeleton';
+import { card, noticeWarning } from '../ui/styles';
+import { CapacityCharts } from './capacity-chart';
+import { ClusterCounts } from './cluster-counts';
+import { DASHBOARD_POLL_MS } from './region-dashboard';
+import { LagHistory } from './lag-history';
+import { RegionCard } from './region-card';
+import { RegionStatusForm } from './region-status-form';
+
+export function RegionDetail({ code }: { code: string }) {
+  const trpc = useTRPC();
+  const region = useQuery(
+    trpc.atlas.regions.get.queryOptions(
+      { code },
+      { refetchInterval: DASHBOARD_POLL_MS, refetchIntervalInBackground: true },
+    ),
+  );
+  const r = region.data;
+  if (!r) {
+    if (region.isError)
+      return (
+        <ErrorAlert>
+          {code} is not available right now: {region.error.message}
+        </ErrorAlert>
+      );
+    return <SkeletonRows rows={4} label={`Loading ${code}…`} />;
+  }
+  const updated = new Date(region.dataUpdatedAt).toISOString().slice(11, 19);
+  return (
+    <div className="space-y-6">
+      <p className="text-xs text-slate-500 dark:text-slate-400" aria-live="off">
+        Live: updated {updated} UTC, every 2 s
+      </p>
+      {region.isError && (
+        <p role="status" className={noticeWarning}>
+          The last update failed; showing the state as of {updated} UTC.
+        </p>
+      )}
+      <div className="grid items-start gap-6 xl:grid-cols-2">
+        <RegionCard region={r}>
+          <RegionStatusForm code={r.code} status={r.status} />
+        </RegionCard>
+        <section aria-labelledby="clusters-heading" className={`${card} space-y-3 p-4`}>
+          <h2 id="clusters-heading" className="text-lg font-semibold">
+            Clusters in {r.code}
+          </h2>
+          {r.clusters ? (
+            <ClusterCounts counts={r.clusters} filter={`region=${r.code}`} label={`Clusters in ${r.code} by status`} />
+          ) : (
+            <p className="text-sm text-slate-600 dark:text-slate-300">Not known right now: {r.counts_error}</p>
+          )}
+        </section>
+      </div>
+      <section aria-labelledby="capacity-heading" className={`${card} space-y-3 p-4`}>
+        <h2 id="capacity-heading" className="text-lg font-semibold">
+          Capacity
+        </h2>
+        {r.capacity ? (
+          <CapacityCharts capacity={r.capacity} />
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-300">Not known right now: {r.counts_error}</p>
+        )}
+      </section>
+      <LagHistory region={r.code} />
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+// Atlas: clusters across every organization, filtered and paged. The work is in server/atlas.
+import { z } from 'zod';
+import { CLUSTER_STATUSES } from '~/lib/cluster-status';
+import { listAllClusters } from '../../../atlas/clusters';
+import { TEMPLATE_IDS } from '../../../clusters/templates';
+import { pageInput } from '../../schemas';
+import { operatorProcedure, router } from '../../trpc';
+
+const AtlasCluster = z.object({
+  id: z.string(),
+  name: z.string(),
+  org: z.object({ id: z.string(), slug: z.string(), name: z.string() }),
+  region: z.string(),
+  project_id: z.string(),
+  template: z.string(),
+  node_count: z.number(),
+  version: z.string(),
+  status: z.enum(CLUSTER_STATUSES),
+  status_reason: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  ready_at: z.string().nullable(),
+});
+
+export const atlasClustersRouter = router({
+  list: operatorProcedure
+    .meta({
+      region: 'gateway',
+      openapi: {
+        method: 'GET',
+        path: '/atlas/compute/clusters',
+        summary: 'Clusters of every organization, newest first (deleted ones only with status=deleted)',
+        tags: ['atlas'],
+      },
+    })
+    .input(
+      z.object({
+        org: z.string().max(64).optional().describe('Organization ID (org_…) or slug'),
+        region: z.string().max(64).optional(),
+        status: z.enum(CLUSTER_STATUSES).optional(),
+        template: z.enum(TEMPLATE_IDS).optional(),
+        q: z.string().max(100).optional().describe('Part of the name, or a cluster ID'),
+        ...pageInput(200),
+      }),
+    )
+    .output(z.object({ data: z.array(AtlasCluster), next_cursor: z.string().nullable() }))
+    .query(({ ctx, input }) => listAllClusters(ctx, input)),
+});

@@ -1,0 +1,85 @@
+// One region in detail, for its Atlas page: the live overview (health, lag, traffic, reasons) plus
+// what an operator plans with: servers by status, CPU and GPU nodes free against those already
+// promised to clusters still waiting for their servers (the same arithmetic new clusters are
+// admitted by, server/clusters/capacity.ts), and the region's clusters by status. The overview
+// is in-memory; the counts are one database read, and when no database can answer they are null
+// (with the reason) rather than an error, so the page still shows the region's health.
+import { clusterCounts, type ClusterCounts } from './organizations';
+import { read } from '../db/access';
+import type { Db } from '../db/client';
+import type { DataRequest } from '../db/request-state';
+import { isAppError } from '../errors';
+import { TEMPLATES } from '../clusters/templates';
+import { regionOverview, type RegionOverview } from './regions';
+
+const GPU_TEMPLATES = TEMPLATES.filter((t) => t.gpu).map((t) => t.id);
+export const SERVER_STATUSES = ['available', 'provisioning', 'allocated', 'maintenance', 'offline'] as const;
+
+export interface NodeCapacity {
+  /** Servers of this kind in the region, whatever their status. */
+  total: number;
+  available: number;
+  /** Nodes of pending/provisioning clusters that hold no allocation yet. */
+  promised: number;
+  /** available − promised, never below 0: what a new cluster may take. */
+  free: number;
+}
+
+export interface RegionCapacity {
+  servers: Record<(typeof SERVER_STATUSES)[number], number> & { total: number };
+  cpu: NodeCapacity;
+  gpu: NodeCapacity;
+}
+
+export interface RegionDetail extends RegionOverview {
+  capacity: RegionCapacity | null;
+  clusters: ClusterCounts | null;
+  /** Why capacity and clusters are null (no database answered), else null. */
+  counts_error: string | null;
+}
+
+async function regionCounts(db: Db, region: string) {
+  const [servers, promised, clusters] = await Promise.all([
+    db.$queryRaw<{ status: string; gpu: boolean; n: number }[]>`
+      SELECT status::text AS status, gpu_count > 0 AS gpu, count(*)::int AS n
+      FROM servers WHERE region = ${region} GROUP BY 1, 2`,
+    db.$queryRaw<{ gpu: boolean; n: number }[]>`
+      SELECT c.template = ANY(${GPU_TEMPLATES}) AS gpu, sum(c.node_count)::int AS n
+      FROM clusters c
+      WHERE c.region = ${region} AND c.status IN ('pending', 'provisioning')
+        AND NOT EXISTS (SELECT 1 FROM allocations a WHERE a.cluster_id = c.id AND a.released_at IS NULL)
+      GROUP BY 1`,
+    db.$queryRaw<{ status: string; n: number }[]>`
+      SELECT status::text AS status, count(*)::int AS n FROM clusters
+      WHERE region = ${region} AND status <> 'deleted' GROUP BY 1`,
+  ]);
+  const byStatus = { total: 0 } as RegionCapacity['servers'];
+  for (const s of SERVER_STATUSES) byStatus[s] = 0;
+  const kind = (gpu: boolean): NodeCapacity => {
+    const mine = servers.filter((s) => s.gpu === gpu);
+    const total = mine.reduce((a, s) => a + s.n, 0);
+    const available = mine.filter((s) => s.status === 'available').reduce((a, s) => a + s.n, 0);
+    const p = promised.find((x) => x.gpu === gpu)?.n ?? 0;
+    return { total, available, promised: p, free: Math.max(0, available - p) };
+  };
+  for (const s of servers) {
+    byStatus[s.status as keyof typeof byStatus] += s.n;
+    byStatus.total += s.n;
+  }
+  return {
+    capacity: { servers: byStatus, cpu: kind(false), gpu: kind(true) },
+    clusters: clusterCounts(Object.fromEntries(clusters.map((c) => [c.status, c.n]))),
+  };
+}
+
+/** One region (400 invalid_region for a malformed code, 404 for an unknown one) with its counts. */
+export async function regionDetail(req: DataRequest, code: string): Promise<RegionDetail> {
+  const overview = await regionOverview(code);
+  try {
+    const counts = await read(req, (db) => regionCounts(db, code), code);
+    return { ...overview, ...counts, counts_error: null };
+  } catch (e) {
+    if (!isAppError(e) || e.status !== 503) throw e;
+    return { ...overview, capacity: null, clusters: null, counts_error: e.message };
+  }
+}
