@@ -1,4 +1,5 @@
-// Accepting a cluster create in ONE statement on the primary: the checks (the project is the
+// Accepting a cluster create in ONE statement on the primary: the Idempotency-Key's earlier
+// outcome if there is one (then nothing else happens), the checks (the project is the
 // organization's, no live cluster has the name, the region has the free servers) and, only when
 // they pass, the inserts (the cluster, its create-cluster run and steps, the first step's job, the
 // wake-up NOTIFY and the Idempotency-Key record). One round trip instead of a dozen in an
@@ -14,7 +15,7 @@
 // guarantee, the check only the friendly message). Capacity is checked, not reserved: two creates
 // may both see the last free servers, and the run's allocation step is what finally refuses.
 import type { Db } from '../db/client';
-import type { IdempotencyRecord } from '../db/idempotency';
+import { IDEMPOTENCY_TTL_HOURS, type IdempotencyRecord, type PriorRecord } from '../db/idempotency';
 import { WORKFLOWS } from '../workflows/definitions';
 import { queueName, RUN_STARTED_CHANNEL, stepJobCte, QUEUE_SCHEMA } from '../workflows/queue';
 import { GPU_TEMPLATES } from './capacity';
@@ -40,6 +41,8 @@ export interface Acceptance {
 }
 
 export interface AcceptOutcome {
+  /** A fresh record under the request's Idempotency-Key: nothing was changed, this is the answer. */
+  prior?: PriorRecord<unknown>;
   /** Whether the cluster and its run were inserted. */
   created: boolean;
   /** The project was found in the organization. */
@@ -56,12 +59,15 @@ export interface AcceptOutcome {
 
 const STEPS = [...WORKFLOWS['create-cluster']];
 
-// Parameters $1…$18 are the cluster's; the job's follow from $19.
-const JOB_FIRST_PARAM = 19;
+// Parameters $1…$19 are the cluster's; the job's follow from $20.
+const JOB_FIRST_PARAM = 20;
 
 function statement(jobSql: string): string {
   return `
-WITH project AS (
+WITH prior AS (
+  SELECT request_hash, response_status, response_body FROM idempotency_keys
+  WHERE org_id = $2 AND key = $17 AND created_at >= now() - make_interval(hours => $19)
+), project AS (
   SELECT id FROM projects WHERE id = $1 AND org_id = $2
 ), allowed AS (
   SELECT 1 FROM organization_regions WHERE org_id = $2 AND region = $4 FOR KEY SHARE
@@ -79,7 +85,7 @@ WITH project AS (
   SELECT name FROM ${QUEUE_SCHEMA}.queue WHERE name = $15
 ), accepted AS (
   SELECT 1 FROM project
-  WHERE EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM clash) AND (SELECT n FROM free) >= $7 AND EXISTS (SELECT 1 FROM queue)
+  WHERE NOT EXISTS (SELECT 1 FROM prior) AND EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM clash) AND (SELECT n FROM free) >= $7 AND EXISTS (SELECT 1 FROM queue)
 ), cluster AS (
   INSERT INTO clusters (id, org_id, project_id, region, name, template, node_count, version, status, created_at, updated_at)
   SELECT $8, $2, $1, $4, $3, $9, $7, $10, 'pending', $11, $11 FROM accepted
@@ -102,7 +108,7 @@ WITH project AS (
   WHERE $17::text IS NOT NULL
   RETURNING 1
 )
-SELECT (SELECT id FROM project) AS project, EXISTS (SELECT 1 FROM allowed) AS allowed, (SELECT id FROM clash) AS clash, (SELECT n FROM free) AS free,
+SELECT (SELECT row_to_json(prior) FROM prior) AS prior, (SELECT id FROM project) AS project, EXISTS (SELECT 1 FROM allowed) AS allowed, (SELECT id FROM clash) AS clash, (SELECT n FROM free) AS free,
        EXISTS (SELECT 1 FROM queue) AS queue,
        (SELECT count(*) FROM cluster)::int AS clusters, (SELECT count(*) FROM steps)::int AS steps,
        (SELECT count(*) FROM job)::int AS jobs, (SELECT count(*) FROM notified)::int AS notified,
@@ -110,6 +116,7 @@ SELECT (SELECT id FROM project) AS project, EXISTS (SELECT 1 FROM allowed) AS al
 }
 
 interface Row {
+  prior: { request_hash: string; response_status: number; response_body: unknown } | null;
   project: string | null;
   allowed: boolean;
   clash: string | null;
@@ -144,6 +151,7 @@ export async function acceptCluster(db: Db, a: Acceptance): Promise<AcceptOutcom
     RUN_STARTED_CHANNEL, // $16
     a.record?.key ?? null, // $17
     a.record ? JSON.stringify({ hash: a.record.requestHash, status: a.record.status, body: a.record.body }) : null, // $18
+    IDEMPOTENCY_TTL_HOURS, // $19
   ];
   const [row] = await db.$queryRawUnsafe<Row[]>(statement(job.sql), ...params, ...job.values);
   const r = row!;
@@ -153,6 +161,15 @@ export async function acceptCluster(db: Db, a: Acceptance): Promise<AcceptOutcom
     throw new Error(`cluster accept inserted an incomplete run: ${JSON.stringify(r)}`);
   }
   return {
+    ...(r.prior
+      ? {
+          prior: {
+            requestHash: r.prior.request_hash,
+            status: r.prior.response_status,
+            body: r.prior.response_body,
+          },
+        }
+      : {}),
     created,
     projectFound: r.project !== null,
     regionAllowed: r.allowed,

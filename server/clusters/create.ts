@@ -4,7 +4,7 @@
 import type { OrgContext } from '../auth/identity';
 import { read } from '../db/access';
 import { uniqueViolation } from '../db/errors';
-import { idempotentStatement } from '../db/idempotency';
+import { idempotentStatement, type PriorRecord } from '../db/idempotency';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { isId, newId } from '../ids';
@@ -69,46 +69,51 @@ export async function createCluster(req: DataRequest, who: ClusterRequester, inp
     readyAt: null,
   });
   const body = { cluster, run_id: newId('run') };
-  return idempotentStatement(req, { op: 'clusters.create', input: { ...input }, region }, async (db, record) => {
-    let outcome;
-    try {
-      outcome = await acceptCluster(db, {
-        clusterId: cluster.id,
-        runId: body.run_id,
-        orgId: org.id,
-        projectId: input.project_id,
-        region,
-        name: input.name,
-        template: template.id,
-        gpu: template.gpu,
-        nodeCount: input.node_count,
-        version,
-        createdAt,
-        runInput: { template: template.id, node_count: input.node_count, version, requested_by: who.userId },
-        record: record && { ...record, status: 202, body },
-      });
-    } catch (e) {
-      // Another create of the same name committed between our check and our insert.
-      if (uniqueViolation(e) === LIVE_NAME_INDEX) {
-        throw new AppError('conflict', `a cluster named ${input.name} exists already`);
+  return idempotentStatement<typeof body>(
+    req,
+    { op: 'clusters.create', input: { ...input }, region },
+    async (db, record) => {
+      let outcome;
+      try {
+        outcome = await acceptCluster(db, {
+          clusterId: cluster.id,
+          runId: body.run_id,
+          orgId: org.id,
+          projectId: input.project_id,
+          region,
+          name: input.name,
+          template: template.id,
+          gpu: template.gpu,
+          nodeCount: input.node_count,
+          version,
+          createdAt,
+          runInput: { template: template.id, node_count: input.node_count, version, requested_by: who.userId },
+          record: record && { ...record, status: 202, body },
+        });
+      } catch (e) {
+        // Another create of the same name committed between our check and our insert.
+        if (uniqueViolation(e) === LIVE_NAME_INDEX) {
+          throw new AppError('conflict', `a cluster named ${input.name} exists already`);
+        }
+        throw e;
       }
-      throw e;
-    }
-    if (outcome.created) return { status: 202, body };
-    if (!outcome.projectFound) throw new AppError('not_found', `no project ${input.project_id}`);
-    if (!outcome.regionAllowed) {
-      throw new AppError('region_not_allowed', `${region} is no longer one of your organization’s regions`);
-    }
-    if (outcome.clashId) {
-      throw new AppError('conflict', `a cluster named ${input.name} exists already (${outcome.clashId})`);
-    }
-    if (!outcome.queueInstalled) throw new Error(`the workflow queue of ${region} is not installed`);
-    throw new AppError(
-      'insufficient_capacity',
-      `${region} has ${outcome.free} ${template.gpu ? 'GPU' : 'CPU'} servers free for ${template.id}; ${input.node_count} requested`,
-      { extra: { region, available: outcome.free } },
-    );
-  });
+      if (outcome.prior) return { prior: outcome.prior as PriorRecord<typeof body> };
+      if (outcome.created) return { status: 202, body };
+      if (!outcome.projectFound) throw new AppError('not_found', `no project ${input.project_id}`);
+      if (!outcome.regionAllowed) {
+        throw new AppError('region_not_allowed', `${region} is no longer one of your organization’s regions`);
+      }
+      if (outcome.clashId) {
+        throw new AppError('conflict', `a cluster named ${input.name} exists already (${outcome.clashId})`);
+      }
+      if (!outcome.queueInstalled) throw new Error(`the workflow queue of ${region} is not installed`);
+      throw new AppError(
+        'insufficient_capacity',
+        `${region} has ${outcome.free} ${template.gpu ? 'GPU' : 'CPU'} servers free for ${template.id}; ${input.node_count} requested`,
+        { extra: { region, available: outcome.free } },
+      );
+    },
+  );
 }
 
 export interface DefaultsCaller {

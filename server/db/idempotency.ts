@@ -123,36 +123,56 @@ export async function idempotentWrite<T>(
 }
 
 /**
- * `idempotentWrite` for a change made by one statement (`writeStatement`): `fn` gets the record
- * to insert in that same statement, alongside its change, with the body it will return (so the
- * two commit together). Without an Idempotency-Key, `record` is undefined.
+ * `idempotentWrite` for a change made by ONE statement (`writeStatement`), in one round trip
+ * with the key's look-up. With an Idempotency-Key, `fn` gets `record` and its statement must:
+ * read the key's record if it is fresh (`created_at >= now() - IDEMPOTENCY_TTL_HOURS`) and then
+ * change nothing but answer `{ prior }`; otherwise make its change and insert the record (a plain
+ * INSERT: a concurrent request with the key, or an expired record, makes it fail on the primary
+ * key, and then nothing of the statement is kept). Without a key, `record` is undefined.
  */
 export async function idempotentStatement<T>(
   req: DataRequest,
   request: unknown,
-  fn: (db: Db, record: IdempotencyRecord | undefined) => Promise<IdempotentResult<T>>,
+  fn: (db: Db, record: IdempotencyRecord | undefined) => Promise<IdempotentResult<T> | { prior: PriorRecord<T> }>,
 ): Promise<T> {
   const k = keyed(req, request);
-  if (k) {
-    const prior = await lookUp<T>(req, k);
-    if ('body' in prior) return prior.body;
-    if (prior.expired) await writeStatement(req, (db) => deleteExpired(db, k));
-  }
-  try {
+  const attempt = async () => {
     const r = await writeStatement(req, (db) =>
       fn(db, k ? { orgId: k.orgId, key: k.key, requestHash: k.hash } : undefined),
     );
+    if ('prior' in r) {
+      if (r.prior.requestHash !== k?.hash) {
+        throw new AppError('conflict', 'this Idempotency-Key was used with a different request');
+      }
+      req.response.status = r.prior.status;
+      req.consistency.replayed = true;
+      return r.prior.body;
+    }
     req.response.status = r.status;
     return r.body;
+  };
+  try {
+    return await attempt();
   } catch (e) {
+    if (!k || isConnectionError(e)) throw e;
     // A concurrent request with the same key may have won: its record, or the change it made
     // (a name now taken, say), is what this one ran into. Then its outcome is the answer.
-    if (k && !isConnectionError(e)) {
-      const again = await replayed<T>(req, k);
-      if ('body' in again) return again.body;
+    const prior = await replayed<T>(req, k);
+    if ('body' in prior) return prior.body;
+    if (prior.expired && uniqueViolation(e) === RECORD_CONSTRAINT) {
+      // Only an expired record was in the way: it no longer counts.
+      await writeStatement(req, (db) => deleteExpired(db, k));
+      return attempt();
     }
     throw e;
   }
+}
+
+/** A fresh record found under the key by a single-statement write (see `idempotentStatement`). */
+export interface PriorRecord<T> {
+  requestHash: string;
+  status: number;
+  body: T;
 }
 
 async function deleteExpired(db: Db | Tx, k: Keyed): Promise<void> {

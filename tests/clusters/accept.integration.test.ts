@@ -126,6 +126,32 @@ describe('cluster accept, one statement', () => {
     expect(jobs.map((j) => j.data.position)).toContain(0);
   });
 
+  it('an expired record under the key (over 24 h old) is not replayed: the create happens and replaces it', async () => {
+    const key = unique('old');
+    await primary().idempotencyKey.create({
+      data: {
+        orgId: acmeId,
+        key,
+        requestHash: 'from-another-request',
+        responseStatus: 202,
+        responseBody: { stale: true },
+        createdAt: new Date(Date.now() - 25 * 3600_000),
+      },
+    });
+    const res = await create({ name: unique('fresh') }, { 'Idempotency-Key': key });
+    expect(res.status).toBe(202);
+    expect(res.headers.get('Idempotent-Replayed')).toBeNull();
+    const record = await primary().idempotencyKey.findUniqueOrThrow({ where: { orgId_key: { orgId: acmeId, key } } });
+    expect(record.requestHash).not.toBe('from-another-request');
+    expect(record.responseBody).toEqual(res.body);
+    const again = await create({ name: res.body.cluster.name }, { 'Idempotency-Key': key });
+    expect([again.status, again.headers.get('Idempotent-Replayed'), again.body.cluster.id]).toEqual([
+      202,
+      'true',
+      res.body.cluster.id,
+    ]);
+  });
+
   it("its job has the columns pg-boss's own send gives the same step", async () => {
     const res = await create({ name: unique('job') });
     expect(res.status).toBe(202);
