@@ -4,6 +4,7 @@
 
 export type SingletonName =
   | 'db-clients'
+  | 'db-pools'
   | 'db-health'
   | 'replay-watch'
   | 'region-registry'

@@ -3,7 +3,8 @@
 // organization's, no live cluster has the name, the region has the free servers) and, only when
 // they pass, the inserts (the cluster, its create-cluster run and steps, the first step's job, the
 // wake-up NOTIFY and the Idempotency-Key record). One round trip instead of a dozen in an
-// interactive transaction; a statement is atomic, so all of it commits or none.
+// interactive transaction (sent straight to node-postgres: Prisma's query interpreter would cost
+// more than the statement); a statement is atomic, so all of it commits or none.
 //
 // An operator removing the region from the organization (server/atlas/organizations.ts) and a
 // create racing it: the statement holds the organization's row for the region (FOR KEY SHARE)
@@ -14,7 +15,7 @@
 // refuses the second (each statement's check reads its own snapshot, so the index is the
 // guarantee, the check only the friendly message). Capacity is checked, not reserved: two creates
 // may both see the last free servers, and the run's allocation step is what finally refuses.
-import type { Db } from '../db/client';
+import { poolOf, type Db } from '../db/client';
 import { IDEMPOTENCY_TTL_HOURS, type IdempotencyRecord, type PriorRecord } from '../db/idempotency';
 import { WORKFLOWS } from '../workflows/definitions';
 import { queueName, RUN_STARTED_CHANNEL, stepJobCte, QUEUE_SCHEMA } from '../workflows/queue';
@@ -153,8 +154,8 @@ export async function acceptCluster(db: Db, a: Acceptance): Promise<AcceptOutcom
     a.record ? JSON.stringify({ hash: a.record.requestHash, status: a.record.status, body: a.record.body }) : null, // $18
     IDEMPOTENCY_TTL_HOURS, // $19
   ];
-  const [row] = await db.$queryRawUnsafe<Row[]>(statement(job.sql), ...params, ...job.values);
-  const r = row!;
+  const { rows } = await poolOf(db).query<Row>(statement(job.sql), [...params, ...job.values]);
+  const r = rows[0]!;
   const created = r.clusters === 1;
   if (created && (r.steps !== STEPS.length || r.jobs !== 1 || r.notified !== 1 || r.records !== (a.record ? 1 : 0))) {
     // Cannot happen while the statement is what it says; if it does, say so rather than half-start a run.

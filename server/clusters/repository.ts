@@ -1,6 +1,6 @@
 // Clusters of one organization. Every function takes the organization's ID.
 import type { Tx } from '../db/access';
-import type { Db } from '../db/client';
+import { poolOf, type Db } from '../db/client';
 import { DELETABLE_CLUSTER_STATUSES, type ClusterStatus, type ListedClusterStatus } from '~/lib/cluster-status';
 
 export interface ClusterView {
@@ -72,23 +72,31 @@ export interface ClusterFilter {
   limit: number;
 }
 
-/** One region's page (newest first), excluding deleted clusters. */
-export async function listClusters(db: Db, orgId: string, f: ClusterFilter) {
-  const rows = await db.cluster.findMany({
-    where: {
-      orgId,
-      region: f.region,
-      ...(f.projectId ? { projectId: f.projectId } : {}),
-      ...(f.status ? { status: f.status } : { status: { not: 'deleted' } }),
-      ...(f.after
-        ? {
-            OR: [{ createdAt: { lt: f.after.createdAt } }, { createdAt: f.after.createdAt, id: { lt: f.after.id } }],
-          }
-        : {}),
-    },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: f.limit + 1,
-  });
+// The list is the hottest read there is: one statement, sent straight to node-postgres (Prisma's
+// query interpreter and result mapping cost more than the query), served by the clusters'
+// (org_id, created_at DESC, id) index.
+const LIST_SQL = `
+  SELECT id, name, region, project_id AS "projectId", template, node_count AS "nodeCount", version, status,
+         status_reason AS "statusReason", created_at AS "createdAt", updated_at AS "updatedAt", ready_at AS "readyAt"
+  FROM clusters
+  WHERE org_id = $1 AND region = $2
+    AND ($3::text IS NULL OR project_id = $3)
+    AND (CASE WHEN $4::text IS NULL THEN status <> 'deleted' ELSE status::text = $4 END)
+    AND ($5::timestamptz IS NULL OR (created_at, id) < ($5, $6::text))
+  ORDER BY created_at DESC, id DESC
+  LIMIT $7`;
+
+/** One region's page (newest first), excluding deleted clusters; one row more than `limit` when there are more. */
+export async function listClusters(db: Db, orgId: string, f: ClusterFilter): Promise<Row[]> {
+  const { rows } = await poolOf(db).query<Row>(LIST_SQL, [
+    orgId,
+    f.region,
+    f.projectId ?? null,
+    f.status ?? null,
+    f.after?.createdAt ?? null,
+    f.after?.id ?? null,
+    f.limit + 1,
+  ]);
   return rows;
 }
 

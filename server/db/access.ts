@@ -11,7 +11,7 @@ import { laterLsn } from './bookmark';
 import { parseLsn } from './lsn';
 import { waitForReplay } from './replay-watch';
 import type { DataRequest } from './request-state';
-import { primary, replica, type Db } from './client';
+import { poolOf, primary, replica, type Db } from './client';
 import { ensureHealthMonitor, primaryHealth, replicaHealth, reportDown } from './health';
 import { replicaRegions } from './topology';
 
@@ -181,7 +181,7 @@ export async function readFrom<T>(
  */
 async function primaryInsertLsn(): Promise<bigint | undefined> {
   try {
-    const rows = await primary().$queryRaw<{ lsn: string }[]>`SELECT pg_current_wal_insert_lsn()::text AS lsn`;
+    const { rows } = await poolOf(primary()).query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
     return parseLsn(rows[0]!.lsn);
   } catch {
     return undefined;

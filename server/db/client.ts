@@ -2,6 +2,7 @@
 // Next's separately bundled route handlers and server actions share the pools. Every query
 // runs in an OpenTelemetry span that names the database role that served it.
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { PrismaClient } from './generated/client';
 import { logger } from '../telemetry/logger';
@@ -13,10 +14,19 @@ const tracer = trace.getTracer('meridian.db');
 /** `primary` or `replica:<region>`. */
 export type DbRole = 'primary' | `replica:${string}`;
 
+// Each client's node-postgres pool, for the few hot statements that go around Prisma's query
+// interpreter (see `poolOf`). Per process, not per module: Next bundles route handlers and server
+// actions apart, and a client made by one bundle is used by the others (processSingleton).
+const pools = () => processSingleton('db-pools', () => new WeakMap<object, pg.Pool>());
+
 /** A Prisma client on `url` whose queries are traced under `role`. */
 export function connect(url: string, max: number, role: DbRole) {
-  const base = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max }) });
-  return base.$extends({
+  const pool = new pg.Pool({ connectionString: url, max });
+  // An idle connection the server closed (a restart, a failover) is dropped by the pool; without
+  // a listener the event would end the process. The health monitor reports the database itself.
+  pool.on('error', (e) => logger.warn({ db_role: role, err: e.message }, 'idle database connection lost'));
+  const base = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const client = base.$extends({
     name: 'db-role-span',
     query: {
       async $allOperations({ model, operation, args, query }) {
@@ -42,9 +52,20 @@ export function connect(url: string, max: number, role: DbRole) {
       },
     },
   });
+  pools().set(client, pool);
+  return client;
 }
 
 export type Db = ReturnType<typeof connect>;
+
+/**
+ * The node-postgres pool under a client: the same connections, without Prisma's per-query
+ * interpretation and mapping. For single raw statements on the hottest paths only (a cluster's
+ * accept, the bookmark after a write); everything else goes through Prisma.
+ */
+export function poolOf(db: Db): pg.Pool {
+  return pools().get(db)!;
+}
 
 interface Clients {
   primary?: Db;
