@@ -154,7 +154,12 @@ export async function acceptCluster(db: Db, a: Acceptance): Promise<AcceptOutcom
     a.record ? JSON.stringify({ hash: a.record.requestHash, status: a.record.status, body: a.record.body }) : null, // $18
     IDEMPOTENCY_TTL_HOURS, // $19
   ];
-  const { rows } = await poolOf(db).query<Row>(statement(job.sql), [...params, ...job.values]);
+  // Named: each connection parses and plans it once, not on every create.
+  const { rows } = await poolOf(db).query<Row>({
+    name: 'meridian_accept_cluster',
+    text: statement(job.sql),
+    values: [...params, ...job.values],
+  });
   const r = rows[0]!;
   const created = r.clusters === 1;
   if (created && (r.steps !== STEPS.length || r.jobs !== 1 || r.notified !== 1 || r.records !== (a.record ? 1 : 0))) {

@@ -73,30 +73,40 @@ export interface ClusterFilter {
 }
 
 // The list is the hottest read there is: one statement, sent straight to node-postgres (Prisma's
-// query interpreter and result mapping cost more than the query), served by the clusters'
-// (org_id, created_at DESC, id) index.
-const LIST_SQL = `
+// query interpreter and result mapping cost more than the query) as a named statement (parsed
+// and planned once per connection). Each combination of filters is its own statement, so the
+// plan PostgreSQL keeps for it never has to allow for a filter that is absent.
+function listSql(projectId: boolean, status: boolean, after: boolean): string {
+  const where = ['org_id = $1', 'region = $2', "status <> 'deleted'"];
+  let n = 3;
+  if (projectId) where.push(`project_id = $${n++}`);
+  if (status) where.push(`status::text = $${n++}`);
+  if (after) where.push(`(created_at, id) < ($${n++}, $${n++}::text)`);
+  return `
   SELECT id, name, region, project_id AS "projectId", template, node_count AS "nodeCount", version, status,
          status_reason AS "statusReason", created_at AS "createdAt", updated_at AS "updatedAt", ready_at AS "readyAt"
   FROM clusters
-  WHERE org_id = $1 AND region = $2
-    AND ($3::text IS NULL OR project_id = $3)
-    AND (CASE WHEN $4::text IS NULL THEN status <> 'deleted' ELSE status::text = $4 END)
-    AND ($5::timestamptz IS NULL OR (created_at, id) < ($5, $6::text))
+  WHERE ${where.join(' AND ')}
   ORDER BY created_at DESC, id DESC
-  LIMIT $7`;
+  LIMIT $${n}`;
+}
+
+const LIST_STATEMENTS = new Map<number, { name: string; text: string }>();
 
 /** One region's page (newest first), excluding deleted clusters; one row more than `limit` when there are more. */
 export async function listClusters(db: Db, orgId: string, f: ClusterFilter): Promise<Row[]> {
-  const { rows } = await poolOf(db).query<Row>(LIST_SQL, [
-    orgId,
-    f.region,
-    f.projectId ?? null,
-    f.status ?? null,
-    f.after?.createdAt ?? null,
-    f.after?.id ?? null,
-    f.limit + 1,
-  ]);
+  const mask = (f.projectId ? 1 : 0) | (f.status ? 2 : 0) | (f.after ? 4 : 0);
+  let statement = LIST_STATEMENTS.get(mask);
+  if (!statement) {
+    statement = { name: `meridian_list_clusters_${mask}`, text: listSql(!!f.projectId, !!f.status, !!f.after) };
+    LIST_STATEMENTS.set(mask, statement);
+  }
+  const values: unknown[] = [orgId, f.region];
+  if (f.projectId) values.push(f.projectId);
+  if (f.status) values.push(f.status);
+  if (f.after) values.push(f.after.createdAt, f.after.id);
+  values.push(f.limit + 1);
+  const { rows } = await poolOf(db).query<Row>({ ...statement, values });
   return rows;
 }
 
