@@ -25,9 +25,15 @@ type Overview = {
 
 describe('GET /v1/atlas/regions', () => {
   it('lists every region with its replica health, the primary and the traffic window', async () => {
-    const res = await rest<{ data: Overview[]; next_cursor: string | null }>('GET', '/v1/atlas/regions', {
-      headers: { cookie: ops },
-    });
+    // With a 1 s lag limit a loaded machine can put a replica briefly over it (reads then go to
+    // the primary, the card stays healthy: debounced). Wait for a moment when all three serve.
+    const get = () =>
+      rest<{ data: Overview[]; next_cursor: string | null }>('GET', '/v1/atlas/regions', { headers: { cookie: ops } });
+    let res = await get();
+    for (let i = 0; i < 40 && !res.body.data.every((r) => r.health.serving_reads === true); i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      res = await get();
+    }
     expect(res.status).toBe(200);
     expect(res.body.data.map((r) => r.code)).toEqual(['sfo1', 'ams1', 'lax1']);
     expect(res.body.next_cursor).toBeNull();
