@@ -1,7 +1,7 @@
 // Atlas: clusters across every organization, newest first, filtered by organization (ID or slug),
 // region, status, template and a search on name or ID, a page at a time. Each row names its
 // organization's slug. Deleted clusters are listed only when asked for by status.
-import { decodeCursor, encodeCursor } from '../clusters/repository';
+import { decodeCursor, encodeCursor, toClusterView, type ClusterView } from '../clusters/repository';
 import { read } from '../db/access';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
@@ -19,20 +19,8 @@ export interface AtlasClusterFilter {
   cursor?: string;
 }
 
-export interface AtlasClusterView {
-  id: string;
-  name: string;
+export interface AtlasClusterView extends ClusterView {
   org: { id: string; slug: string; name: string };
-  region: string;
-  project_id: string;
-  template: string;
-  node_count: number;
-  version: string;
-  status: ClusterStatus;
-  status_reason: string | null;
-  created_at: string;
-  updated_at: string;
-  ready_at: string | null;
 }
 
 export async function listAllClusters(
@@ -67,21 +55,7 @@ export async function listAllClusters(
   const page = rows.slice(0, f.limit);
   const last = page.at(-1);
   return {
-    data: page.map((c) => ({
-      id: c.id,
-      name: c.name,
-      org: c.organization,
-      region: c.region,
-      project_id: c.projectId,
-      template: c.template,
-      node_count: c.nodeCount,
-      version: c.version,
-      status: c.status,
-      status_reason: c.statusReason,
-      created_at: c.createdAt.toISOString(),
-      updated_at: c.updatedAt.toISOString(),
-      ready_at: c.readyAt?.toISOString() ?? null,
-    })),
+    data: page.map((c) => ({ ...toClusterView(c), org: c.organization })),
     next_cursor: rows.length > f.limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
   };
 }

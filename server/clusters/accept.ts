@@ -116,6 +116,20 @@ SELECT (SELECT row_to_json(prior) FROM prior) AS prior, (SELECT id FROM project)
        (SELECT count(*) FROM record)::int AS records`;
 }
 
+/** The statement and its job's parameters depend only on the region: built once per region. */
+const statements = new Map<string, Promise<{ text: string; values: unknown[] }>>();
+function regionStatement(region: string) {
+  let built = statements.get(region);
+  if (!built) {
+    built = stepJobCte(region, 0, 'run', JOB_FIRST_PARAM).then((job) => ({
+      text: statement(job.sql),
+      values: job.values,
+    }));
+    statements.set(region, built);
+  }
+  return built;
+}
+
 interface Row {
   prior: { request_hash: string; response_status: number; response_body: unknown } | null;
   project: string | null;
@@ -132,7 +146,7 @@ interface Row {
 
 /** Runs the acceptance statement (see the file's header). */
 export async function acceptCluster(db: Db, a: Acceptance): Promise<AcceptOutcome> {
-  const job = await stepJobCte(a.region, 0, 'run', JOB_FIRST_PARAM);
+  const job = await regionStatement(a.region);
   const params: unknown[] = [
     a.projectId, // $1
     a.orgId, // $2
@@ -157,7 +171,7 @@ export async function acceptCluster(db: Db, a: Acceptance): Promise<AcceptOutcom
   // Named: each connection parses and plans it once, not on every create.
   const { rows } = await poolOf(db).query<Row>({
     name: 'meridian_accept_cluster',
-    text: statement(job.sql),
+    text: job.text,
     values: [...params, ...job.values],
   });
   const r = rows[0]!;
