@@ -2,6 +2,9 @@ import type { NextConfig } from 'next';
 
 const nextConfig: NextConfig = {
   reactStrictMode: true,
+  // The deployable artifact: .next/standalone (server, traced node_modules), plus .next/static and
+  // public copied next to it (scripts/package-standalone.ts; README "Production").
+  output: 'standalone',
   poweredByHeader: false,
   // forbidden(): Atlas pages answer a real 403 to customers (experimental.authInterrupts below).
   // Native / server-only packages stay outside the bundles.

@@ -16,6 +16,7 @@ import { installQueues } from '../server/workflows/queue';
 import { cellKey } from '../server/directory/keys';
 import { currentKeyVersion } from '../server/directory/rotation';
 import { cellKeys, writeCellKey } from '../server/cell/keys';
+import type { GatewaySpec } from './gateways';
 
 export interface LocalStack {
   /** Variables the Next server needs (database URLs, auth secret). */
@@ -33,6 +34,8 @@ export interface LocalStackOptions {
   dataDir?: string;
   port?: number;
   durable?: boolean;
+  /** Multi-process mode: every gateway; a region's address is its first gateway's. */
+  gateways?: GatewaySpec[];
 }
 
 export async function prepareLocal(opts: LocalStackOptions = {}): Promise<LocalStack> {
@@ -116,7 +119,12 @@ async function prepareData(
   const previous = fs.existsSync(credentialsFile)
     ? (JSON.parse(fs.readFileSync(credentialsFile, 'utf8')) as DemoCredentials)
     : undefined;
-  const regionUrls = Object.fromEntries(e.MERIDIAN_REGIONS.map((r) => [r, localRegionUrl(r, e.MERIDIAN_HOST, port)]));
+  const regionUrls = Object.fromEntries(
+    e.MERIDIAN_REGIONS.map((r) => [
+      r,
+      opts.gateways?.find((g) => g.region === r)?.url ?? localRegionUrl(r, e.MERIDIAN_HOST, port),
+    ]),
+  );
   const credentials = await seedDemo(primary(), {
     regions: e.MERIDIAN_REGIONS,
     globalUrl: `http://${e.MERIDIAN_HOST}:${port}`,
@@ -124,6 +132,7 @@ async function prepareData(
     databases,
     previous,
   });
+  if (opts.gateways) credentials.gateways = opts.gateways.map(({ name, region, url }) => ({ name, region, url }));
   await provisionCellKeys(appEnv.MERIDIAN_CELL_KEYS_FILE!, appEnv.MERIDIAN_DIRECTORY_SECRET!, e.MERIDIAN_REGIONS);
   await disconnectAll();
   fs.writeFileSync(credentialsFile, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });

@@ -3,6 +3,11 @@
 // when the sources changed, one workflow worker per region, then `next start`. Whatever ends it
 // (Ctrl-C, SIGTERM, SIGHUP, the console exiting on its own, an error) stops every process it
 // started, each with its whole process group, and the databases last.
+// `npm start -- --gateways-per-region N` (or MERIDIAN_GATEWAYS_PER_REGION=N) runs the deployed
+// shape instead: N gateway processes per region and one for the global address, each on its own
+// port (dev/gateways.ts), and `--workers-per-region M` workers per region. In a terminal the
+// processes' JSON logs are shown as readable lines (dev/pretty-logs.ts; MERIDIAN_LOG_FORMAT=json
+// keeps them raw, MERIDIAN_LOG_VERBOSE=1 shows routine lines too).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +16,8 @@ import { waitForHttp } from '../dev/ports';
 import { prepareLocal, type LocalStack } from '../dev/local-stack';
 import { appServerCommand } from '../dev/app-server';
 import { ensureBuild } from '../dev/build';
+import { planGateways, spawnGateway, spawnWorker, type GatewaySpec } from '../dev/gateways';
+import { pipePretty } from '../dev/pretty-logs';
 
 const log = (line: string) => console.log(`[meridian] ${line}`);
 
@@ -131,9 +138,35 @@ async function stopStaleProcess(name: string, marker: string): Promise<void> {
   log(`stopped a process left running by an earlier run (pid ${pid}: ${name})`);
 }
 
+/** `--name N` or `--name=N` on the command line, else the variable, else the default. */
+function countOption(name: string, variable: string, fallback: number): number {
+  const args = process.argv.slice(2);
+  const i = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  const raw = i < 0 ? process.env[variable] : args[i]!.includes('=') ? args[i]!.split('=')[1] : args[i + 1];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 16) throw new Error(`--${name} (${variable}) must be a whole number 0–16`);
+  return n;
+}
+
+const prettyLogs = process.stdout.isTTY === true && process.env.MERIDIAN_LOG_FORMAT !== 'json';
+
+/** A child's output: readable lines in a terminal, its raw JSON otherwise. */
+function attachOutput(child: ChildProcess, name: string): void {
+  if (!prettyLogs) return;
+  const opts = { verbose: process.env.MERIDIAN_LOG_VERBOSE === '1', colorize: true };
+  pipePretty(child.stdout!, process.stdout, name, opts);
+  pipePretty(child.stderr!, process.stderr, name, opts);
+}
+const childStdio = () => (prettyLogs ? 'pipe' : 'inherit') as 'pipe' | 'inherit';
+
 async function main(): Promise<void> {
   const started = Date.now();
   const e = env();
+  const perRegion = countOption('gateways-per-region', 'MERIDIAN_GATEWAYS_PER_REGION', 0);
+  const workersPerRegion = countOption('workers-per-region', 'MERIDIAN_WORKERS_PER_REGION', 1) || 1;
+  const gateways: GatewaySpec[] | undefined =
+    perRegion > 0 ? planGateways(e.MERIDIAN_REGIONS, perRegion, e.PORT, e.MERIDIAN_HOST) : undefined;
   dataDir = path.resolve(e.MERIDIAN_DATA_DIR);
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o711 });
   // Two launchers on one data folder would stop each other's console and share the databases.
@@ -143,7 +176,7 @@ async function main(): Promise<void> {
   }
   writePidFile('launcher', process.pid);
 
-  preparing = prepareLocal({ log, dataDir });
+  preparing = prepareLocal({ log, dataDir, gateways });
   const stack = await preparing;
   if (shuttingDown) return; // stopped while the databases came up: shutdown() stops them
   log(`databases ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -155,52 +188,79 @@ async function main(): Promise<void> {
   const childEnv: NodeJS.ProcessEnv = { ...inherited, ...stack.appEnv, NODE_ENV: 'production' };
 
   await stopStaleProcess('next', 'http/main');
-  const startWorker = (region: string) => {
+  for (const g of gateways ?? []) await stopStaleProcess(`gateway-${g.name}`, 'http/main');
+  const startWorker = (region: string, name: string) => {
     if (shuttingDown) return;
-    // node itself runs the worker (tsx as a loader), so the PID we hold is the worker's.
-    const w = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/workflows/main.ts')], {
-      env: { ...childEnv, WORKFLOW_REGIONS: region },
-      stdio: ['ignore', 'inherit', 'inherit'],
-      detached: true, // its own process group: Ctrl-C reaches only us, and we stop the group
-    });
-    const name = `worker-${region}`;
+    // node itself runs the worker (tsx as a loader), so the PID we hold is the worker's; its own
+    // process group (detached): Ctrl-C reaches only us, and we stop the group.
+    const w = spawnWorker(region, name.replace(/^worker-/, ''), childEnv, { detached: true, stdio: childStdio() });
+    attachOutput(w, name);
     children.set(name, w);
     writePidFile(name, w.pid!);
     w.on('exit', (code, signal) => {
       if (shuttingDown) return;
-      log(`the ${region} workflow worker exited (${signal ?? code}); restarting it — its runs carry on`);
-      setTimeout(() => startWorker(region), 1_000);
+      log(`the ${name} workflow worker exited (${signal ?? code}); restarting it — its runs carry on`);
+      setTimeout(() => startWorker(region, name), 1_000);
     });
   };
   for (const region of e.MERIDIAN_REGIONS) {
-    await stopStaleProcess(`worker-${region}`, 'workflows/main');
-    startWorker(region);
+    for (let i = 1; i <= workersPerRegion; i++) {
+      // One worker per region keeps the pid file name of earlier runs (`worker-sfo1`).
+      const name = workersPerRegion === 1 ? `worker-${region}` : `worker-${region}-${i}`;
+      await stopStaleProcess(name, 'workflows/main');
+      startWorker(region, name);
+    }
   }
   if (shuttingDown) return; // (checked right before each spawn: shutdown() stops what exists by then)
-  log(`workflow workers started for ${e.MERIDIAN_REGIONS.join(', ')}`);
+  log(`workflow workers started for ${e.MERIDIAN_REGIONS.join(', ')} (${workersPerRegion} per region)`);
 
-  // The console: Next's handler behind our HTTP server (server/http/main.ts).
-  const app = appServerCommand(e.PORT, e.MERIDIAN_BIND);
-  const next: ChildProcess = spawn(process.execPath, app.args, {
-    env: { ...childEnv, ...app.env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-    detached: true,
-  });
-  children.set('next', next);
-  writePidFile('next', next.pid!);
-  // The console exiting on its own (a crash, a kill, a port taken) ends the whole stack: see
-  // the README (Quick start) for why it is not restarted.
-  next.on('exit', (code, signal) => {
-    if (!shuttingDown) void shutdown(`the console exited (${signal ?? code})`, code || 1);
-  });
-
-  await waitForHttp(`http://127.0.0.1:${e.PORT}/api/health`, READY_TIMEOUT_MS);
+  // A gateway exiting on its own (a crash, a kill, a port taken) ends the whole stack: see the
+  // README (Quick start) for why it is not restarted.
+  const watchGateway = (name: string, child: ChildProcess) => {
+    children.set(name, child);
+    writePidFile(name, child.pid!);
+    child.on('exit', (code, signal) => {
+      if (!shuttingDown)
+        void shutdown(`${name === 'next' ? 'the console' : name} exited (${signal ?? code})`, code || 1);
+    });
+  };
+  if (!gateways) {
+    // The console: Next's handler behind our HTTP server (server/http/main.ts).
+    const app = appServerCommand(e.PORT, e.MERIDIAN_BIND);
+    const next: ChildProcess = spawn(process.execPath, app.args, {
+      env: { ...childEnv, ...app.env },
+      stdio: ['ignore', childStdio(), childStdio()],
+      detached: true,
+    });
+    attachOutput(next, 'console');
+    watchGateway('next', next);
+    await waitForHttp(`http://127.0.0.1:${e.PORT}/api/health`, READY_TIMEOUT_MS);
+  } else {
+    // The deployed shape: every gateway its own process and port. One at a time: several Next
+    // processes starting at once on a small machine slow each other past the readiness timeout.
+    const globalUrl = gateways.find((g) => g.region === 'global')!.url;
+    for (const g of gateways) {
+      if (shuttingDown) return;
+      const child = spawnGateway(
+        g,
+        { ...childEnv, MERIDIAN_GLOBAL_URL: globalUrl, MERIDIAN_BIND: e.MERIDIAN_BIND },
+        { detached: true, stdio: childStdio() },
+      );
+      attachOutput(child, g.name);
+      watchGateway(`gateway-${g.name}`, child);
+      await waitForHttp(`http://127.0.0.1:${g.port}/api/readyz`, READY_TIMEOUT_MS);
+    }
+  }
   if (shuttingDown) return;
   const c = stack.credentials;
   console.log('');
   log(`Meridian is up (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   log(`  global address  ${c.global_url}`);
-  for (const [code, url] of Object.entries(c.regions)) log(`  region ${code.padEnd(8)} ${url}`);
+  if (c.gateways) {
+    for (const g of c.gateways) log(`  gateway ${g.name.padEnd(9)} ${g.url}   (readiness ${g.url}/api/readyz)`);
+  } else {
+    for (const [code, url] of Object.entries(c.regions)) log(`  region ${code.padEnd(8)} ${url}`);
+  }
   log('  sign in with:');
   for (const u of c.users) log(`    ${u.email.padEnd(20)} ${u.password}   (${u.role}${u.org ? ` of ${u.org}` : ''})`);
   log('  API keys:');

@@ -71,6 +71,10 @@ const schema = z.object({
    */
   MERIDIAN_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
   /** Requests one gateway process runs at once; more wait (MERIDIAN_QUEUE_WAIT_MS), then get 503. */
+  /** On SIGTERM a gateway lets requests in flight finish for at most this long, then exits. */
+  MERIDIAN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /** On SIGTERM a gateway answers readiness 503 but keeps serving this long (its load balancer's probe interval). */
+  MERIDIAN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   MERIDIAN_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(256),
   /** How long a request past MERIDIAN_MAX_IN_FLIGHT may wait for a slot before 503 overloaded. */
   MERIDIAN_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
@@ -151,6 +155,11 @@ const schema = z.object({
   MERIDIAN_CELL_KEYS_FILE: z.string().optional(),
   /** How often a cell re-registers its regions with the directory. */
   DIRECTORY_HEARTBEAT_SECONDS: z.coerce.number().min(1).max(3600).default(120),
+  /** This process's name in its log lines (`gateway-sfo1-2`, `worker-lax1`), set by launchers. */
+  MERIDIAN_PROCESS_NAME: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/)
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CHROMIUM_PATH: z.string().optional(),
 });

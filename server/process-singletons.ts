@@ -18,7 +18,8 @@ export type SingletonName =
   | 'region-traffic'
   | 'lag-debounce'
   | 'lag-sampler'
-  | 'cell-registration';
+  | 'cell-registration'
+  | 'write-positions';
 
 const KEY = Symbol.for('meridian.process-singletons');
 

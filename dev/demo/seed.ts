@@ -17,6 +17,8 @@ export interface DemoCredentials {
   users: { email: string; password: string; org: string | null; role: string }[];
   api_keys: { org: string; region: string; key: string }[];
   databases: { primary: string; replicas: Record<string, string> };
+  /** Multi-process mode (`npm start -- --gateways-per-region N`): every gateway's address. */
+  gateways?: { name: string; region: string; url: string }[];
 }
 
 export interface SeedOptions {

@@ -14,6 +14,16 @@ import type { DataRequest } from './request-state';
 import { poolOf, primary, replica, type Db } from './client';
 import { ensureHealthMonitor, primaryHealth, replicaHealth, reportDown } from './health';
 import { replicaRegions } from './topology';
+import {
+  BOOKMARK_AND_NOTICE_SQL,
+  ensureWritePositions,
+  heardBack,
+  noteOwnWrite,
+  requiredPosition,
+} from './write-positions';
+
+/** How long a principal's write waits to hear its own notice back before answering anyway. */
+const ECHO_WAIT_MS = 100;
 
 export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 
@@ -102,6 +112,7 @@ async function waitForBookmark(region: string, bookmark: bigint): Promise<boolea
 
 async function planRead(req: DataRequest, region: string | undefined): Promise<ReadPlan> {
   await ensureHealthMonitor();
+  if (req.principal) void ensureWritePositions();
   const primaryUp = primaryHealth().up;
   if (!region || !replica(region)) {
     if (primaryUp) return onPrimary();
@@ -116,7 +127,15 @@ async function planRead(req: DataRequest, region: string | undefined): Promise<R
     if (primaryUp) return onPrimary('replica_lagging');
     return { db: replica(region)!, servedBy: `replica:${region}`, degraded: 'primary_down' };
   }
-  const bookmark = req.consistency.bookmark;
+  // The caller's bookmark, or the position of its own last write wherever it happened (sticky
+  // positions: one Map look-up for a principal that has not written).
+  const sticky = requiredPosition(req.principal);
+  if (sticky === 'unknown' && primaryUp) {
+    metrics.stickyReads.inc({ outcome: 'unknown' });
+    return onPrimary(); // this process cannot hear other gateways' writes right now
+  }
+  const bookmark = typeof sticky === 'bigint' ? laterLsn(req.consistency.bookmark, sticky) : req.consistency.bookmark;
+  if (typeof sticky === 'bigint' && sticky !== req.consistency.bookmark) metrics.stickyReads.inc({ outcome: 'wait' });
   if (bookmark !== undefined && !(await waitForBookmark(region, bookmark))) {
     // Not there yet: the primary has it. Normal, not degraded.
     if (primaryUp) return onPrimary();
@@ -177,12 +196,24 @@ export async function readFrom<T>(
 
 /**
  * The primary's WAL insert position: taken after a commit, it covers that commit. On the app's
- * own pool (never the health probes', which a burst of writes would starve).
+ * own pool (never the health probes', which a burst of writes would starve). With a principal,
+ * the same statement tells every gateway its new position (server/db/write-positions.ts).
  */
-async function primaryInsertLsn(): Promise<bigint | undefined> {
+async function primaryInsertLsn(principal: string | undefined): Promise<bigint | undefined> {
   try {
-    const { rows } = await poolOf(primary()).query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
-    return parseLsn(rows[0]!.lsn);
+    const { rows } = principal
+      ? await poolOf(primary()).query<{ lsn: string }>(BOOKMARK_AND_NOTICE_SQL, [principal, String(Date.now())])
+      : await poolOf(primary()).query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
+    const lsn = parseLsn(rows[0]!.lsn);
+    if (principal && lsn !== undefined) {
+      noteOwnWrite(principal, lsn);
+      // Answer only once every gateway has been told (see heardBack): what closes the race
+      // between this answer reaching the client and the notice reaching the next gateway.
+      const t = performance.now();
+      const heard = await heardBack(principal, lsn, ECHO_WAIT_MS);
+      metrics.writeEchoWaitSeconds.observe({ heard: String(heard) }, (performance.now() - t) / 1000);
+    }
+    return lsn;
   } catch {
     return undefined;
   }
@@ -216,7 +247,7 @@ async function committed<T>(req: DataRequest, run: () => Promise<T>): Promise<T>
     throw e;
   }
   // Committed. From here on nothing may report failure.
-  const lsn = await primaryInsertLsn();
+  const lsn = await primaryInsertLsn(req.principal);
   req.consistency.newBookmark = laterLsn(req.consistency.newBookmark, lsn);
   req.consistency.bookmark = laterLsn(req.consistency.bookmark, lsn); // later reads in this request see it too
   req.consistency.servedBy ??= 'primary';

@@ -34,6 +34,11 @@ export interface DataRequest {
   region?: { region: string; source: string };
   /** The caller's organization, which idempotency records belong to. */
   org: { id: string } | null;
+  /**
+   * Who acts (`key:<id>`, `user:<id>`), once authenticated: reads wait for that principal's last
+   * write wherever it happened (server/db/write-positions.ts), bookmark echoed or not.
+   */
+  principal?: string;
   consistency: ConsistencyState;
   response: ResponseState;
 }

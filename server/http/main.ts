@@ -2,8 +2,11 @@
 // so that the one thing Next does not pass on, the socket's peer address, reaches the app as
 // X-Meridian-Peer (any client-sent copy is dropped first; see server/net/client-address.ts); and
 // a URL that does not decode, which Next would answer with a 500, goes to the API's 400.
-// Refuses to start without AUTH_SECRET; on SIGTERM/SIGINT stops accepting connections, lets
-// requests in flight finish (up to DRAIN_MS), then exits.
+// Refuses to start without AUTH_SECRET. Load balancers probe `/api/livez` (liveness: the process
+// answers) and `/api/readyz` (readiness: serving and not draining; answered here, no database).
+// On SIGTERM/SIGINT: readiness turns 503 at once, the server keeps serving for
+// MERIDIAN_DRAIN_DELAY_MS (the load balancer's time to notice), then stops accepting connections;
+// requests in flight finish (up to MERIDIAN_DRAIN_MS), then the process exits.
 import http from 'node:http';
 import next from 'next';
 import { assertAuthSecret, env } from '../env';
@@ -14,8 +17,21 @@ import { PEER_HEADER, trustPeerHeader } from '../net/client-address';
 import { isDecodable, MALFORMED_URL_HEADER, MALFORMED_URL_PATH } from '../net/url';
 import { isCell } from '../directory/roles';
 import { startCellRegistration } from '../cell/registration';
+import { ensureWritePositions, writePositionsListening } from '../db/write-positions';
+import { flushLogs, logger } from '../telemetry/logger';
 
-const DRAIN_MS = 10_000;
+/** Readiness, answered by this server itself: a draining process must not get new work. */
+function readiness(res: http.ServerResponse, draining: boolean): void {
+  res.writeHead(draining ? 503 : 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+  res.end(
+    JSON.stringify({
+      status: draining ? 'draining' : 'ready',
+      region: env().MERIDIAN_GATEWAY_REGION,
+      // Not a readiness condition: without it, signed-in reads use the primary (still correct).
+      write_positions: writePositionsListening() ? 'listening' : 'not_listening',
+    }),
+  );
+}
 
 /** 503 for a request the gateway had no room for: retryable at once, says so. */
 function overloaded(res: http.ServerResponse): void {
@@ -46,6 +62,9 @@ async function main(): Promise<void> {
   const handle = app.getRequestHandler();
   await app.prepare();
   trustPeerHeader();
+  // Hear other gateways' writes before taking traffic (bounded: without it reads use the primary).
+  await ensureWritePositions(5_000);
+  let stopping = false;
 
   const admission = new Admission({
     limit: e.MERIDIAN_MAX_IN_FLIGHT,
@@ -61,6 +80,8 @@ async function main(): Promise<void> {
       req.headers[MALFORMED_URL_HEADER] = '1';
       req.url = MALFORMED_URL_PATH;
     }
+    if (req.url === '/api/readyz') return readiness(res, stopping);
+    if (stopping) res.shouldKeepAlive = false; // draining: the client's next request goes elsewhere
     // Load balancers' probes are answered whatever the load: they must see a live process.
     if (req.url === '/api/livez' || req.url === '/api/health') return void handle(req, res);
     void admission.acquire().then((admitted) => {
@@ -79,14 +100,28 @@ async function main(): Promise<void> {
     if (isCell()) startCellRegistration();
   });
 
-  let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`[meridian] ${signal}: draining requests in flight, then exiting`);
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(0), DRAIN_MS).unref();
+    const started = Date.now();
+    logger.info({ signal, in_flight: admission.stats.inFlight }, 'draining requests in flight, then exiting');
+    const exit = (code: number) =>
+      void flushLogs().finally(() => {
+        console.log(`[meridian] stopped (${signal}) after ${Date.now() - started} ms`);
+        process.exit(code);
+      });
+    // Readiness is already 503. Behind a load balancer, keep serving for MERIDIAN_DRAIN_DELAY_MS
+    // so it sees that and stops sending: closing the listener sooner resets the connections
+    // still waiting in its backlog. Then requests in flight finish, each response closes its
+    // connection, and idle connections close at once.
+    setTimeout(() => {
+      server.close(() => exit(0));
+      server.closeIdleConnections();
+      setTimeout(() => {
+        logger.warn({ in_flight: admission.stats.inFlight }, 'drain deadline passed: exiting with requests in flight');
+        exit(1);
+      }, e.MERIDIAN_DRAIN_MS).unref();
+    }, e.MERIDIAN_DRAIN_DELAY_MS);
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -9,7 +9,7 @@ export const logger: pino.Logger = processSingleton('logger', () =>
   pino(
     {
       level: env().LOG_LEVEL,
-      base: { service: 'meridian' },
+      base: { service: 'meridian', ...(env().MERIDIAN_PROCESS_NAME ? { process: env().MERIDIAN_PROCESS_NAME } : {}) },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.secret'], remove: true },
     },

@@ -18,6 +18,9 @@ interface Metrics {
   replicaLagLimitSeconds: client.Gauge;
   reads: client.Counter<'served_by' | 'degraded'>;
   bookmarkWaitSeconds: client.Histogram<'outcome'>;
+  writeNoticeDelaySeconds: client.Histogram;
+  writeEchoWaitSeconds: client.Histogram<'heard'>;
+  stickyReads: client.Counter<'outcome'>;
   directoryRefusals: client.Counter<'reason'>;
 }
 
@@ -104,6 +107,25 @@ function create(): Metrics {
       help: 'Time a read with a bookmark waited for its replica (outcome: replica reached it, or primary used).',
       labelNames: ['outcome'],
       buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
+      registers: [registry],
+    }),
+    writeNoticeDelaySeconds: new client.Histogram({
+      name: 'meridian_write_notice_delay_seconds',
+      help: "Time from a gateway's post-commit write notice to its arrival here (read-your-writes across gateways).",
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
+      registers: [registry],
+    }),
+    writeEchoWaitSeconds: new client.Histogram({
+      name: 'meridian_write_echo_wait_seconds',
+      help: 'Time a write waited to hear its own write notice back before answering (heard: false = timed out or not listening).',
+      labelNames: ['heard'],
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1],
+      registers: [registry],
+    }),
+    stickyReads: new client.Counter({
+      name: 'meridian_sticky_reads_total',
+      help: 'Reads by a principal that wrote recently (wait: for its write position; unknown: notice channel down, primary used).',
+      labelNames: ['outcome'],
       registers: [registry],
     }),
     directoryRefusals: new client.Counter({

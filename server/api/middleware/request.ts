@@ -9,6 +9,7 @@ import type { AppError } from '../../errors';
 import { newRequestId, withRegion } from '../../ids';
 import { regionRegistry } from '../../region/registry';
 import { withSpan } from '../../telemetry/tracing';
+import { principalOf } from '../../db/write-positions';
 import type { Context, RegionContext } from '../context';
 import type { ApiKeyScope } from '../../api-keys/format';
 import type { AuditAction } from '../../audit/audit';
@@ -84,6 +85,7 @@ export async function requestMiddleware<R extends { ok: boolean }>({
       readConsistencyHeaders(ctx, type === 'mutation');
       if (meta?.authenticate !== false) ctx.identity = await authenticate(ctx);
       ctx.org = orgOf(ctx.identity);
+      ctx.principal = principalOf(ctx.identity);
       requireAccess(meta?.access ?? 'public', ctx.identity);
       requireScope(meta?.scope ?? (type === 'query' ? 'read' : 'write'), ctx.identity);
       if (type === 'mutation' && ctx.identity.kind === 'session') assertSameOrigin(ctx.req);

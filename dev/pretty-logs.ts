@@ -1,0 +1,47 @@
+// Logs for people: when `npm start` runs in a terminal, each child's JSON log lines are shown as
+// one readable line (pino-pretty), prefixed by the process's name; routine lines (a request that
+// succeeded, a workflow step starting or succeeding) are left out unless MERIDIAN_LOG_VERBOSE=1.
+// Anything that is not a JSON log line (Next's own output, a stack trace) passes unchanged.
+// Elsewhere (CI, production) the processes' JSON goes out as it is: nothing here runs.
+import readline from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { prettyFactory } from 'pino-pretty';
+
+const ROUTINE_EVENTS = new Set(['step_started', 'step_succeeded']);
+
+/** Whether a parsed log line is routine (hidden unless verbose). Warnings and errors never are. */
+export function isRoutine(line: { level?: number; msg?: string; event?: string; status?: number }): boolean {
+  if ((line.level ?? 30) >= 40) return false;
+  if (line.event && ROUTINE_EVENTS.has(line.event)) return true;
+  return line.msg === 'request' && typeof line.status === 'number' && line.status < 400;
+}
+
+export function prettyLines(opts: { verbose: boolean; colorize: boolean }): (text: string) => string | undefined {
+  const pretty = prettyFactory({
+    colorize: opts.colorize,
+    translateTime: 'HH:MM:ss.l',
+    ignore: 'pid,hostname,service,process,component',
+    singleLine: true,
+  });
+  return (text) => {
+    if (!text.startsWith('{')) return text;
+    let parsed: { level?: number; msg?: string; event?: string; status?: number; process?: string };
+    try {
+      parsed = JSON.parse(text) as typeof parsed;
+    } catch {
+      return text;
+    }
+    if (!opts.verbose && isRoutine(parsed)) return undefined;
+    return pretty(parsed).trimEnd();
+  };
+}
+
+/** Copies `from` to `to` line by line, each prettified and prefixed with `name`. */
+export function pipePretty(from: Readable, to: Writable, name: string, opts: { verbose: boolean; colorize: boolean }) {
+  const format = prettyLines(opts);
+  const prefix = `${name.padEnd(10)} │ `;
+  readline.createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) => {
+    const out = format(line);
+    if (out !== undefined) to.write(prefix + out + '\n');
+  });
+}
