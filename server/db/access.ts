@@ -15,15 +15,12 @@ import { poolOf, primary, replica, type Db } from './client';
 import { ensureHealthMonitor, primaryHealth, replicaHealth, reportDown } from './health';
 import { replicaRegions } from './topology';
 import {
+  acknowledged,
   BOOKMARK_AND_NOTICE_SQL,
   ensureWritePositions,
-  heardBack,
   noteOwnWrite,
   requiredPosition,
 } from './write-positions';
-
-/** How long a principal's write waits to hear its own notice back before answering anyway. */
-const ECHO_WAIT_MS = 100;
 
 export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 
@@ -207,11 +204,12 @@ async function primaryInsertLsn(principal: string | undefined): Promise<bigint |
     const lsn = parseLsn(rows[0]!.lsn);
     if (principal && lsn !== undefined) {
       noteOwnWrite(principal, lsn);
-      // Answer only once every gateway has been told (see heardBack): what closes the race
-      // between this answer reaching the client and the notice reaching the next gateway.
+      // Answer only once every live gateway holds this position (write-positions.ts): what
+      // closes the race between this answer reaching the client and the notice reaching the
+      // gateway the client asks next.
       const t = performance.now();
-      const heard = await heardBack(principal, lsn, ECHO_WAIT_MS);
-      metrics.writeEchoWaitSeconds.observe({ heard: String(heard) }, (performance.now() - t) / 1000);
+      const acked = await acknowledged(lsn);
+      metrics.writeAckWaitSeconds.observe({ acknowledged: String(acked) }, (performance.now() - t) / 1000);
     }
     return lsn;
   } catch {
@@ -235,6 +233,7 @@ export async function writeStatement<T>(req: DataRequest, fn: (db: Db) => Promis
 
 async function committed<T>(req: DataRequest, run: () => Promise<T>): Promise<T> {
   await ensureHealthMonitor();
+  if (req.principal) void ensureWritePositions();
   if (!primaryHealth().up) throw primaryUnavailable();
   let out: T;
   try {

@@ -5,6 +5,11 @@ import pg from 'pg';
 
 export interface Listener {
   stop(): Promise<void>;
+  /**
+   * Sends `payload` on `channel` over the listening connection itself (no pool connection), as
+   * its own asynchronously committed transaction; false when not connected or it failed.
+   */
+  notify(channel: string, payload: string): Promise<boolean>;
 }
 
 export function listen(
@@ -37,6 +42,16 @@ export function listen(
   };
   connect();
   return {
+    notify: async (ch, payload) => {
+      const c = client;
+      if (!c) return false;
+      try {
+        await c.query("SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)", [ch, payload]);
+        return true;
+      } catch {
+        return false;
+      }
+    },
     stop: async () => {
       stopped = true;
       clearTimeout(timer);

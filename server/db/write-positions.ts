@@ -1,18 +1,26 @@
 // Read-your-writes without the client's help ("sticky positions"): every gateway process keeps
 // the WAL position of each principal's (API key's, signed-in user's) last write, and a read by
 // that principal waits for it exactly like an echoed X-Meridian-Bookmark (server/db/access.ts).
-// A gateway learns positions from its own writes at once, and from every other gateway (any
-// region, any process) through one NOTIFY on `meridian_writes`, sent in the same statement that
-// reads the bookmark after the commit, so it costs no extra round trip. PostgreSQL signals every
-// listener at that NOTIFY's commit, before the writer's client hears back, so by the time a client
-// has its answer and sends the next request to another gateway, the notice is already on its way
-// there (measured race: see README "Production", read-your-writes across gateways).
+//
+// How a gateway learns positions: its own writes at once; everyone else's from a notice on the
+// primary's `meridian_writes` channel (`w <principal> <lsn> <sent ms>`), sent in the statement
+// that reads the bookmark after the commit (no extra round trip). A notice alone would leave a
+// race: the client can get its answer and reach another gateway before that gateway has heard
+// (measured: 36 stale reads in 500 at a 50 ms replica delay on a busy 2-core machine). So every
+// gateway acknowledges what it has heard (`a <gateway> <lsn>`, sent from its listening connection
+// once its map holds the position), and the writer answers its client only when every live
+// gateway has acknowledged its position (bounded by ACK_WAIT_MS). Membership: a gateway is live
+// while it acknowledges or sends its heartbeat (every HEARTBEAT_MS, `a <gateway> <lsn>`) within
+// MEMBER_TTL_MS; `a <gateway> bye` on a clean stop. The race left: a gateway that takes longer than
+// ACK_WAIT_MS to hear a notice (the writer answers anyway), or one that joined less than a
+// heartbeat ago (covered by its floor, below).
 //
 // A principal that has not written in the last POSITION_TTL_MS costs one Map look-up: no query.
 // While this process is not listening (starting up, the primary unreachable, the connection
 // lost) it cannot know who wrote elsewhere: reads by signed-in principals then use the primary
 // while it is up (`unknown`), and after every (re)connect the primary's position at that moment
 // is a floor for everyone's reads for POSITION_TTL_MS, covering what was missed meanwhile.
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { processSingleton } from '../process-singletons';
 import { logger } from '../telemetry/logger';
@@ -31,23 +39,36 @@ export const WRITES_CHANNEL = 'meridian_writes';
 export const POSITION_TTL_MS = 30_000;
 /** Positions held at most (the oldest go first): bounds memory under a flood of principals. */
 const MAX_PRINCIPALS = 200_000;
+/** How long a write waits for every live gateway's acknowledgement before answering anyway. */
+export const ACK_WAIT_MS = 100;
+const HEARTBEAT_MS = 1_000;
+/** A gateway not heard from for this long is no longer waited for. */
+const MEMBER_TTL_MS = 3_000;
 
 interface Position {
   lsn: bigint;
   at: number;
-  /** The newest position heard on the notice channel (a writer's own notice comes back too). */
-  heard?: bigint;
 }
 
-interface EchoWaiter {
+interface Member {
+  acked: bigint;
+  seenAt: number;
+}
+
+interface AckWaiter {
   lsn: bigint;
-  resolve: (heard: boolean) => void;
+  resolve: (acknowledged: boolean) => void;
 }
 
 interface State {
+  id: string;
   positions: Map<string, Position>;
-  /** Writes of this process waiting to hear their own notice back, by principal. */
-  echoes: Map<string, Set<EchoWaiter>>;
+  /** Every gateway listening on the channel (this one included), by id. */
+  members: Map<string, Member>;
+  waiters: Set<AckWaiter>;
+  /** The newest position this process has heard a notice for (what it acknowledges). */
+  heard: bigint;
+  ackScheduled: boolean;
   listener?: Listener;
   listening: boolean;
   /** The primary's position when this process last (re)started listening. */
@@ -55,14 +76,24 @@ interface State {
   /** Resolves once the first LISTEN is in place (readiness waits for it). */
   ready: Promise<void>;
   markReady: () => void;
-  sweep?: NodeJS.Timeout;
+  timer?: NodeJS.Timeout;
 }
 
 const state = () =>
   processSingleton('write-positions', (): State => {
     let markReady!: () => void;
     const ready = new Promise<void>((r) => (markReady = r));
-    return { positions: new Map(), echoes: new Map(), listening: false, ready, markReady };
+    return {
+      id: randomBytes(6).toString('hex'),
+      positions: new Map(),
+      members: new Map(),
+      waiters: new Set(),
+      heard: 0n,
+      ackScheduled: false,
+      listening: false,
+      ready,
+      markReady,
+    };
   });
 
 /** The principal a request acts as, for sticky positions: `key:<id>`, `user:<id>`, or none. */
@@ -72,16 +103,12 @@ export function principalOf(identity: { kind: string; keyId?: string; userId?: s
   return undefined;
 }
 
-function remember(principal: string, lsn: bigint, heard: boolean, now = Date.now()): void {
+function remember(principal: string, lsn: bigint, now = Date.now()): void {
   const s = state();
   const old = s.positions.get(principal);
-  const heardLsn = heard && (old?.heard === undefined || lsn > old.heard) ? lsn : old?.heard;
-  if (old && old.lsn >= lsn) {
-    old.heard = heardLsn;
-    return;
-  }
+  if (old && old.lsn >= lsn) return;
   s.positions.delete(principal); // re-insert: the map stays ordered by last write
-  s.positions.set(principal, { lsn, at: now, heard: heardLsn });
+  s.positions.set(principal, { lsn, at: now });
   if (s.positions.size > MAX_PRINCIPALS) s.positions.delete(s.positions.keys().next().value!);
 }
 
@@ -93,6 +120,8 @@ function sweep(now = Date.now()): void {
     s.positions.delete(p);
   }
   if (s.floor && now - s.floor.at >= POSITION_TTL_MS) s.floor = undefined;
+  for (const [id, m] of s.members) if (id !== s.id && now - m.seenAt > MEMBER_TTL_MS) s.members.delete(id);
+  settleWaiters();
 }
 
 /**
@@ -115,55 +144,92 @@ export function requiredPosition(principal: string | undefined): bigint | 'unkno
 /**
  * The SQL that, right after a principal's commit, reads the bookmark and tells every gateway:
  * one statement, its own tiny transaction (committed asynchronously: it carries no data).
+ * Parameters: the principal, the time sent (ms since the epoch).
  */
 export const BOOKMARK_AND_NOTICE_SQL =
   "SELECT set_config('synchronous_commit', 'off', true) AS _sc, l::text AS lsn, " +
-  `pg_notify('${WRITES_CHANNEL}', $1 || ' ' || l::text || ' ' || $2) AS _n FROM pg_current_wal_insert_lsn() l`;
+  `pg_notify('${WRITES_CHANNEL}', 'w ' || $1 || ' ' || l::text || ' ' || $2) AS _n FROM pg_current_wal_insert_lsn() l`;
 
-/** Records this process's own write at once (the broadcast is for the other gateways). */
+/** Records this process's own write at once (the notice is for the other gateways). */
 export function noteOwnWrite(principal: string, lsn: bigint): void {
-  remember(principal, lsn, false);
+  remember(principal, lsn);
+}
+
+/** Resolves every waiter whose position each live gateway has acknowledged. */
+function settleWaiters(now = Date.now()): void {
+  const s = state();
+  if (s.waiters.size === 0) return;
+  let least: bigint | undefined;
+  for (const [id, m] of s.members) {
+    if (id !== s.id && now - m.seenAt > MEMBER_TTL_MS) continue;
+    const acked = id === s.id ? s.heard : m.acked;
+    if (least === undefined || acked < least) least = acked;
+  }
+  for (const w of s.waiters) if (least === undefined || least >= w.lsn) w.resolve(true);
 }
 
 /**
- * Resolves once this process has heard its own notice for `principal` at `lsn` back (true), or
- * after `timeoutMs`, or at once when not listening (false). The writer answers its client only
- * then: PostgreSQL signals every listener at the same commit, so by then the other gateways'
- * connections have been told too, and the race left is only how much later another listener's
- * backend and process get scheduled than ours (README, Production).
+ * Resolves true once every live gateway has acknowledged hearing position `lsn` (so each one's
+ * map holds it), false after `timeoutMs` or at once when this process is not listening. The
+ * writer answers its client only then.
  */
-export function heardBack(principal: string, lsn: bigint, timeoutMs: number): Promise<boolean> {
+export function acknowledged(lsn: bigint, timeoutMs = ACK_WAIT_MS): Promise<boolean> {
   const s = state();
   if (!s.listening) return Promise.resolve(false);
-  const heard = s.positions.get(principal)?.heard;
-  if (heard !== undefined && heard >= lsn) return Promise.resolve(true);
   return new Promise((resolve) => {
-    let set = s.echoes.get(principal);
-    if (!set) s.echoes.set(principal, (set = new Set()));
-    const waiter: EchoWaiter = {
+    const waiter: AckWaiter = {
       lsn,
-      resolve: (heard) => {
+      resolve: (ok) => {
+        if (!s.waiters.delete(waiter)) return;
         clearTimeout(timer);
-        set.delete(waiter);
-        if (set.size === 0 && s.echoes.get(principal) === set) s.echoes.delete(principal);
-        resolve(heard);
+        resolve(ok);
       },
     };
     const timer = setTimeout(() => waiter.resolve(false), timeoutMs);
-    set.add(waiter);
+    s.waiters.add(waiter);
+    settleWaiters();
+  });
+}
+
+/** Acknowledges what this process has heard: once per turn of the event loop, however many notices. */
+function scheduleAck(): void {
+  const s = state();
+  if (s.ackScheduled) return;
+  s.ackScheduled = true;
+  setImmediate(() => {
+    s.ackScheduled = false;
+    void s.listener?.notify(WRITES_CHANNEL, `a ${s.id} ${formatLsn(s.heard)}`);
   });
 }
 
 function onNotice(payload: string): void {
-  // `<principal> <lsn> <sent at, ms since epoch>`
-  const [principal, lsnText, sentAt] = payload.split(' ');
-  const lsn = lsnText ? parseLsn(lsnText) : undefined;
-  if (!principal || lsn === undefined) return;
-  remember(principal, lsn, true);
-  const waiting = state().echoes.get(principal);
-  if (waiting) for (const w of waiting) if (lsn >= w.lsn) w.resolve(true);
-  const sent = Number(sentAt);
-  if (Number.isFinite(sent) && sent > 0) metrics.writeNoticeDelaySeconds.observe(Math.max(0, Date.now() - sent) / 1000);
+  const s = state();
+  const parts = payload.split(' ');
+  if (parts[0] === 'w') {
+    // `w <principal> <lsn> <sent at, ms since epoch>`
+    const [, principal, lsnText, sentAt] = parts;
+    const lsn = lsnText ? parseLsn(lsnText) : undefined;
+    if (!principal || lsn === undefined) return;
+    remember(principal, lsn);
+    if (lsn > s.heard) s.heard = lsn;
+    scheduleAck();
+    settleWaiters(); // this process's own part
+    const sent = Number(sentAt);
+    if (Number.isFinite(sent) && sent > 0)
+      metrics.writeNoticeDelaySeconds.observe(Math.max(0, Date.now() - sent) / 1000);
+  } else if (parts[0] === 'a') {
+    // `a <gateway> <lsn>` (an acknowledgement or a heartbeat), `a <gateway> bye`
+    const [, id, what] = parts;
+    if (!id || id === s.id || !what) return;
+    if (what === 'bye') s.members.delete(id);
+    else {
+      const lsn = parseLsn(what);
+      if (lsn === undefined) return;
+      const m = s.members.get(id);
+      s.members.set(id, { acked: m && m.acked > lsn ? m.acked : lsn, seenAt: Date.now() });
+    }
+    settleWaiters();
+  }
 }
 
 async function primaryPosition(): Promise<bigint | undefined> {
@@ -182,30 +248,42 @@ async function primaryPosition(): Promise<bigint | undefined> {
 export async function ensureWritePositions(timeoutMs = 0): Promise<boolean> {
   const s = state();
   if (!s.listener) {
+    s.members.set(s.id, { acked: 0n, seenAt: Date.now() });
+    const established = async (): Promise<void> => {
+      // Whatever committed before this LISTEN and was not heard: cover it with a floor first,
+      // and only then call the process listening.
+      try {
+        const lsn = await primaryPosition();
+        if (lsn !== undefined) {
+          s.floor = { lsn, at: Date.now() };
+          if (lsn > s.heard) s.heard = lsn;
+        }
+        s.listening = true;
+        s.markReady();
+        void s.listener?.notify(WRITES_CHANNEL, `a ${s.id} ${formatLsn(s.heard)}`); // joins at once
+        logger.info(
+          { gateway: s.id, floor: lsn === undefined ? null : formatLsn(lsn) },
+          'listening for write positions',
+        );
+      } catch (e) {
+        logger.warn({ err: (e as Error).message }, 'write positions: could not read the primary position; retrying');
+        setTimeout(() => void (s.listener && !s.listening && established()), 500).unref();
+      }
+    };
     s.listener = listen(primaryUrl(), WRITES_CHANNEL, onNotice, {
       retryMs: 500,
-      onListening: () => {
-        // Whatever committed before this LISTEN and was not heard: cover it with a floor first,
-        // and only then call the process listening.
-        primaryPosition()
-          .then((lsn) => {
-            if (lsn !== undefined) s.floor = { lsn, at: Date.now() };
-            s.listening = true;
-            s.markReady();
-            logger.info({ floor: lsn === undefined ? null : formatLsn(lsn) }, 'listening for write positions');
-          })
-          .catch((e: unknown) => {
-            // Could not read the floor: stay `unknown` (reads use the primary) until the next reconnect.
-            logger.warn({ err: (e as Error).message }, 'write positions: could not read the primary position');
-          });
-      },
+      onListening: () => void established(),
       onDisconnect: () => {
         if (s.listening) logger.warn('write positions: notice channel lost; signed-in reads use the primary');
         s.listening = false;
+        for (const w of s.waiters) w.resolve(false);
       },
     });
-    s.sweep = setInterval(() => sweep(), 5_000);
-    s.sweep.unref();
+    s.timer = setInterval(() => {
+      sweep();
+      if (s.listening) void s.listener?.notify(WRITES_CHANNEL, `a ${s.id} ${formatLsn(s.heard)}`);
+    }, HEARTBEAT_MS);
+    s.timer.unref();
   }
   if (s.listening || timeoutMs <= 0) return s.listening;
   let timer: NodeJS.Timeout | undefined;
@@ -214,21 +292,23 @@ export async function ensureWritePositions(timeoutMs = 0): Promise<boolean> {
   return s.listening;
 }
 
-/** Whether this process currently hears other gateways' writes (readiness). */
+/** Whether this process currently hears other gateways' writes (readiness reports it). */
 export function writePositionsListening(): boolean {
   return state().listening;
 }
 
-/** For tests and shutdown. */
-export async function stopWritePositions(): Promise<void> {
+/** On a clean stop: the other gateways stop waiting for this one at once. */
+export async function leaveWritePositions(): Promise<void> {
   const s = state();
-  clearInterval(s.sweep);
+  clearInterval(s.timer);
+  if (s.listening) await s.listener?.notify(WRITES_CHANNEL, `a ${s.id} bye`);
   await s.listener?.stop();
   s.listener = undefined;
   s.listening = false;
 }
 
-/** Test aid: how many principals this process holds a position for. */
-export function heldPositions(): number {
-  return state().positions.size;
+/** Test aid: how many principals this process holds a position for, and how many gateways it waits for. */
+export function writePositionStats(): { principals: number; gateways: number } {
+  const s = state();
+  return { principals: s.positions.size, gateways: s.members.size };
 }

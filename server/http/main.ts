@@ -17,7 +17,7 @@ import { PEER_HEADER, trustPeerHeader } from '../net/client-address';
 import { isDecodable, MALFORMED_URL_HEADER, MALFORMED_URL_PATH } from '../net/url';
 import { isCell } from '../directory/roles';
 import { startCellRegistration } from '../cell/registration';
-import { ensureWritePositions, writePositionsListening } from '../db/write-positions';
+import { ensureWritePositions, leaveWritePositions, writePositionsListening } from '../db/write-positions';
 import { flushLogs, logger } from '../telemetry/logger';
 
 /** Readiness, answered by this server itself: a draining process must not get new work. */
@@ -115,7 +115,7 @@ async function main(): Promise<void> {
     // still waiting in its backlog. Then requests in flight finish, each response closes its
     // connection, and idle connections close at once.
     setTimeout(() => {
-      server.close(() => exit(0));
+      server.close(() => void leaveWritePositions().finally(() => exit(0)));
       server.closeIdleConnections();
       setTimeout(() => {
         logger.warn({ in_flight: admission.stats.inFlight }, 'drain deadline passed: exiting with requests in flight');

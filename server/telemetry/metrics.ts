@@ -19,7 +19,7 @@ interface Metrics {
   reads: client.Counter<'served_by' | 'degraded'>;
   bookmarkWaitSeconds: client.Histogram<'outcome'>;
   writeNoticeDelaySeconds: client.Histogram;
-  writeEchoWaitSeconds: client.Histogram<'heard'>;
+  writeAckWaitSeconds: client.Histogram<'acknowledged'>;
   stickyReads: client.Counter<'outcome'>;
   directoryRefusals: client.Counter<'reason'>;
 }
@@ -115,10 +115,10 @@ function create(): Metrics {
       buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
       registers: [registry],
     }),
-    writeEchoWaitSeconds: new client.Histogram({
-      name: 'meridian_write_echo_wait_seconds',
-      help: 'Time a write waited to hear its own write notice back before answering (heard: false = timed out or not listening).',
-      labelNames: ['heard'],
+    writeAckWaitSeconds: new client.Histogram({
+      name: 'meridian_write_ack_wait_seconds',
+      help: "Time a principal's write waited for every live gateway to acknowledge its position (acknowledged: false = timed out or not listening).",
+      labelNames: ['acknowledged'],
       buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1],
       registers: [registry],
     }),

@@ -330,7 +330,7 @@ describe('read-your-writes across gateways, sfo1 replica applying WAL 50 ms late
     expect(pct(ms, 0.5)).toBeLessThan(40);
   });
 
-  it('the write notices reached the other gateway, and what the writers waited to hear them back', async () => {
+  it('the write notices reached the other gateway, and what the writers waited for acknowledgements', async () => {
     const text = await (await fetch(`http://127.0.0.1:${gw['sfo1-b']!.port}/metrics`)).text();
     const { samples } = parsePrometheusText(text);
     const buckets = (name: string, labels: Record<string, string> = {}) =>
@@ -342,8 +342,9 @@ describe('read-your-writes across gateways, sfo1 replica applying WAL 50 ms late
       `[scaleout] write notices arriving at sfo1-b (delay since sent): ${buckets('meridian_write_notice_delay_seconds')}`,
     );
     console.log(
-      `[scaleout] sfo1-b writes waiting for their own notice: heard ${buckets('meridian_write_echo_wait_seconds', { heard: 'true' })}; ` +
-        `not heard ${buckets('meridian_write_echo_wait_seconds', { heard: 'false' })}`,
+      `[scaleout] sfo1-b writes waiting for every gateway's acknowledgement: acknowledged ` +
+        `${buckets('meridian_write_ack_wait_seconds', { acknowledged: 'true' })}; ` +
+        `timed out ${buckets('meridian_write_ack_wait_seconds', { acknowledged: 'false' })}`,
     );
     const total = samples.find((x) => x.name === 'meridian_write_notice_delay_seconds_count')?.value;
     expect(total).toBeGreaterThan(400);
