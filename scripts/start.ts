@@ -187,8 +187,11 @@ async function main(): Promise<void> {
   const { DATABASE_MIGRATION_URL: _owner, ...inherited } = process.env;
   const childEnv: NodeJS.ProcessEnv = { ...inherited, ...stack.appEnv, NODE_ENV: 'production' };
 
-  await stopStaleProcess('next', 'http/main');
-  for (const g of gateways ?? []) await stopStaleProcess(`gateway-${g.name}`, 'http/main');
+  // Whatever an earlier run left (all-in-one or multi-process, any number of gateways and workers).
+  for (const file of fs.readdirSync(dataDir)) {
+    const m = /^(next|gateway-[a-z0-9-]+|worker-[a-z0-9-]+)\.pid$/.exec(file);
+    if (m) await stopStaleProcess(m[1]!, m[1]!.startsWith('worker') ? 'workflows/main' : 'http/main');
+  }
   const startWorker = (region: string, name: string) => {
     if (shuttingDown) return;
     // node itself runs the worker (tsx as a loader), so the PID we hold is the worker's; its own
@@ -207,7 +210,6 @@ async function main(): Promise<void> {
     for (let i = 1; i <= workersPerRegion; i++) {
       // One worker per region keeps the pid file name of earlier runs (`worker-sfo1`).
       const name = workersPerRegion === 1 ? `worker-${region}` : `worker-${region}-${i}`;
-      await stopStaleProcess(name, 'workflows/main');
       startWorker(region, name);
     }
   }
