@@ -8,6 +8,7 @@ import { createCaller } from '../../server/api/root';
 import { resetIdentityCache } from '../../server/auth/identity-cache';
 import { resetHealth } from '../../server/db/health';
 import { resetReplayWatches } from '../../server/db/replay-watch';
+import { resetWritePositions } from '../../server/db/write-positions';
 import { resetProcessSingleton } from '../../server/process-singletons';
 import { resetRateLimiters } from '../../server/rate-limits/limiters';
 import { freshDatabase } from './db';
@@ -26,7 +27,13 @@ export async function useDemoDatabase(
   resetEnvCache();
   await disconnectAll();
   resetProcessSingleton('region-registry');
-  await Promise.all([resetIdentityCache(), resetRateLimiters(), resetReplayWatches(), resetHealth()]);
+  await Promise.all([
+    resetIdentityCache(),
+    resetRateLimiters(),
+    resetReplayWatches(),
+    resetHealth(),
+    resetWritePositions(),
+  ]);
   const credentials = await seedDemo(primary(), {
     regions: REGIONS,
     globalUrl: 'http://localhost:3000',

@@ -22,7 +22,7 @@
 // is a floor for everyone's reads for POSITION_TTL_MS, covering what was missed meanwhile.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { processSingleton } from '../process-singletons';
+import { processSingleton, resetProcessSingleton } from '../process-singletons';
 import { logger } from '../telemetry/logger';
 import { metrics } from '../telemetry/metrics';
 import { listen, type Listener } from './listen';
@@ -305,6 +305,15 @@ export async function leaveWritePositions(): Promise<void> {
   await s.listener?.stop();
   s.listener = undefined;
   s.listening = false;
+}
+
+/** For tests that point the process at another database: stop, and forget everything. */
+export async function resetWritePositions(): Promise<void> {
+  const s = state();
+  clearInterval(s.timer);
+  for (const w of s.waiters) w.resolve(false);
+  await s.listener?.stop();
+  resetProcessSingleton('write-positions');
 }
 
 /** Test aid: how many principals this process holds a position for, and how many gateways it waits for. */

@@ -72,7 +72,7 @@ describe('the standalone artifact', () => {
     expect(ready).toMatchObject({ status: 'ready', region: 'sfo1' });
     expect((await fetch(`${base}/api/livez`)).status).toBe(200);
     const doc = (await (await fetch(`${base}/v1/openapi.json`)).json()) as { paths: Record<string, unknown> };
-    expect(Object.keys(doc.paths)).toContain('/v1/compute/clusters');
+    expect(Object.keys(doc.paths)).toContain('/compute/clusters');
   });
 
   it('serves the REST contract: errors, a write, its read, a cluster to ready through its worker', async () => {
