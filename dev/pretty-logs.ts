@@ -8,6 +8,9 @@ import type { Readable, Writable } from 'node:stream';
 import { prettyFactory } from 'pino-pretty';
 
 const ROUTINE_EVENTS = new Set(['step_started', 'step_succeeded']);
+/** Next warns about `output: 'standalone'` whenever its server is created in code, as ours is
+ * (server/http/main.ts); locally the full build serves, so the warning says nothing. */
+const NOISE = /"next start" does not work with "output: standalone"/;
 
 /** Whether a parsed log line is routine (hidden unless verbose). Warnings and errors never are. */
 export function isRoutine(line: { level?: number; msg?: string; event?: string; status?: number }): boolean {
@@ -24,6 +27,7 @@ export function prettyLines(opts: { verbose: boolean; colorize: boolean }): (tex
     singleLine: true,
   });
   return (text) => {
+    if (!opts.verbose && NOISE.test(text)) return undefined;
     if (!text.startsWith('{')) return text;
     let parsed: { level?: number; msg?: string; event?: string; status?: number; process?: string };
     try {
@@ -39,7 +43,7 @@ export function prettyLines(opts: { verbose: boolean; colorize: boolean }): (tex
 /** Copies `from` to `to` line by line, each prettified and prefixed with `name`. */
 export function pipePretty(from: Readable, to: Writable, name: string, opts: { verbose: boolean; colorize: boolean }) {
   const format = prettyLines(opts);
-  const prefix = `${name.padEnd(10)} │ `;
+  const prefix = `${name.padEnd(12)} │ `;
   readline.createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) => {
     const out = format(line);
     if (out !== undefined) to.write(prefix + out + '\n');
