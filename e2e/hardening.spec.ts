@@ -85,6 +85,19 @@ test.describe('hostile input', () => {
   });
 });
 
+test.describe('compression', () => {
+  test('API mutations answer uncompressed (small JSON); reads keep gzip', async ({ request }) => {
+    const auth = { authorization: `Bearer ${acmeKey()}`, 'accept-encoding': 'gzip, deflate, br' };
+    const refused = await request.post('/v1/projects', { headers: auth, data: { name: '' } });
+    expect(refused.status()).toBe(400);
+    expect(refused.headers()['content-encoding']).toBeUndefined();
+    expect(((await refused.json()) as ErrorOut).error.code).toBe('invalid_request');
+    const list = await request.get('/v1/projects', { headers: auth });
+    expect(list.status()).toBe(200);
+    expect(list.headers()['content-encoding']).toBe('gzip');
+  });
+});
+
 test.describe('the browser', () => {
   test('7: security headers, and a nonce CSP the page runs under without violations', async ({ page }) => {
     const violations: string[] = [];

@@ -14,6 +14,7 @@ import { PEER_HEADER, trustPeerHeader } from '../net/client-address';
 import { isDecodable, MALFORMED_URL_HEADER, MALFORMED_URL_PATH } from '../net/url';
 import { isCell } from '../directory/roles';
 import { startCellRegistration } from '../cell/registration';
+import { answerMutationsUncompressed } from './compression';
 
 const DRAIN_MS = 10_000;
 
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
     delete req.headers[PEER_HEADER];
     delete req.headers[MALFORMED_URL_HEADER];
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? '';
+    answerMutationsUncompressed(req);
     if (!isDecodable(req.url ?? '/')) {
       // Next would answer 500 decoding it; our API door answers the contract's 400 instead.
       req.headers[MALFORMED_URL_HEADER] = '1';
