@@ -11,7 +11,7 @@ import { limiter, rateLimited, type LimitPolicy } from '../rate-limits/limiters'
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../errors';
 import { ORG_CONTEXT_INCLUDE, toOrgContext } from '../organizations/context';
-import { apiKeySecretMatches, hashApiKeySecret, parseApiKey } from './format';
+import { apiKeySecretMatches, GLOBAL_KEY_REGION, hashApiKeySecret, parseApiKey } from './format';
 import type { Identity } from '../auth/identity';
 
 /** Compared against when no key matches, so a miss costs what a hit costs. */
@@ -37,12 +37,13 @@ export async function authenticateApiKey(
   }
   const row = await lookup(parsed.prefix);
   const matches = apiKeySecretMatches(parsed.secret, row?.secretHash ?? DECOY_HASH);
-  if (!row || !matches || row.revokedAt || row.region !== parsed.region) {
+  if (!row || !matches || row.revokedAt || (row.region ?? GLOBAL_KEY_REGION) !== parsed.region) {
     throw new AppError('unauthenticated', 'the API key is not valid');
   }
   const org = toOrgContext(row.organization);
   const allowed = org.allowedRegions;
-  if (!allowed.includes(row.region)) {
+  // An organization-wide key (region null) has no region to lose: the cascade checks each request's.
+  if (row.region !== null && !allowed.includes(row.region)) {
     // The key's region was taken out of the organization's allowed set (an operator's change, or
     // a move): its target region is now outside that set, the contract's 403. `region` says where
     // the organization does live. Said only now, after the secret verified: a guesser learns

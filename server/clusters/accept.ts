@@ -1,8 +1,10 @@
 // Accepting a cluster create in ONE statement on the primary: the Idempotency-Key's earlier
 // outcome if there is one (then nothing else happens), the checks (the project is the
-// organization's, no live cluster has the name, the region has the free servers) and, only when
-// they pass, the inserts (the cluster, its create-cluster run and steps, the first step's job and
-// the Idempotency-Key record); the workers' wake-up follows the commit (wakeWorkers). One round trip instead of a dozen in an
+// organization's — or, when the caller named none, the organization's default project, its first
+// by name, found by the same lookup —, no live cluster has the name, the region has the free
+// servers) and, only when they pass, the inserts (the cluster, its create-cluster run and steps,
+// the first step's job and the Idempotency-Key record); the workers' wake-up follows the commit
+// (wakeWorkers). One round trip instead of a dozen in an
 // interactive transaction (sent straight to node-postgres: Prisma's query interpreter would cost
 // more than the statement); a statement is atomic, so all of it commits or none.
 //
@@ -29,7 +31,8 @@ export interface Acceptance {
   clusterId: string;
   runId: string;
   orgId: string;
-  projectId: string;
+  /** Null: the organization's default project (its first by name), resolved by the statement. */
+  projectId: string | null;
   region: string;
   name: string;
   template: string;
@@ -47,8 +50,8 @@ export interface AcceptOutcome {
   prior?: PriorRecord<unknown>;
   /** Whether the cluster and its run were inserted. */
   created: boolean;
-  /** The project was found in the organization. */
-  projectFound: boolean;
+  /** The project (named, or the default one) found in the organization; null when none. */
+  projectId: string | null;
   /** The region is still one of the organization's (see the file's header). */
   regionAllowed: boolean;
   /** The ID of a live cluster of the same name, if any. */
@@ -70,7 +73,7 @@ WITH prior AS (
   SELECT request_hash, response_status, response_body FROM idempotency_keys
   WHERE org_id = $2 AND key = $16 AND created_at >= now() - make_interval(hours => $18)
 ), project AS (
-  SELECT id FROM projects WHERE id = $1 AND org_id = $2
+  SELECT id FROM projects WHERE org_id = $2 AND ($1::text IS NULL OR id = $1::text) ORDER BY name, id LIMIT 1
 ), allowed AS (
   SELECT 1 FROM organization_regions WHERE org_id = $2 AND region = $4 FOR KEY SHARE
 ), clash AS (
@@ -86,11 +89,11 @@ WITH prior AS (
 ), queue AS (
   SELECT name FROM ${QUEUE_SCHEMA}.queue WHERE name = $15
 ), accepted AS (
-  SELECT 1 FROM project
+  SELECT id FROM project
   WHERE NOT EXISTS (SELECT 1 FROM prior) AND EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM clash) AND (SELECT n FROM free) >= $7 AND EXISTS (SELECT 1 FROM queue)
 ), cluster AS (
   INSERT INTO clusters (id, org_id, project_id, region, name, template, node_count, version, status, created_at, updated_at)
-  SELECT $8, $2, $1, $4, $3, $9, $7, $10, 'pending', $11, $11 FROM accepted
+  SELECT $8, $2, accepted.id, $4, $3, $9, $7, $10, 'pending', $11, $11 FROM accepted
   RETURNING id
 ), run AS (
   INSERT INTO workflow_runs (id, org_id, kind, region, cluster_id, status, input, created_at)
@@ -103,8 +106,8 @@ WITH prior AS (
 ), job AS (${jobSql}
 ), record AS (
   INSERT INTO idempotency_keys (org_id, key, request_hash, response_status, response_body)
-  SELECT $2, $16, r.hash, r.status, r.body
-  FROM cluster, jsonb_to_record($17::jsonb) AS r(hash text, status int, body jsonb)
+  SELECT $2, $16, r.hash, r.status, jsonb_set(r.body, '{cluster,project_id}', to_jsonb(accepted.id))
+  FROM cluster, accepted, jsonb_to_record($17::jsonb) AS r(hash text, status int, body jsonb)
   WHERE $16::text IS NOT NULL
   RETURNING 1
 )
@@ -188,7 +191,7 @@ export async function acceptCluster(db: Db, a: Acceptance): Promise<AcceptOutcom
         }
       : {}),
     created,
-    projectFound: r.project !== null,
+    projectId: r.project,
     regionAllowed: r.allowed,
     clashId: r.clash,
     free: Number(r.free),
