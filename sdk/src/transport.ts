@@ -67,8 +67,13 @@ export class Transport {
   /** openapi-fetch's `fetch`: `req.url` is under `anchor`, the address the client was built with. */
   async send(req: Request, anchor: string): Promise<Response> {
     const method = req.method.toUpperCase();
-    const body = READS.has(method) ? undefined : await req.arrayBuffer();
+    let body = READS.has(method) ? undefined : await req.arrayBuffer();
     const headers = new Headers(req.headers);
+    // The API takes JSON bodies only: a POST or PATCH with nothing to say sends `{}`.
+    if ((method === 'POST' || method === 'PATCH' || method === 'PUT') && (!body || body.byteLength === 0)) {
+      body = new TextEncoder().encode('{}').buffer as ArrayBuffer;
+      headers.set('content-type', 'application/json');
+    }
     if (this.opts.apiKey) headers.set('authorization', `Bearer ${this.opts.apiKey}`);
     if (this.opts.sessionToken) headers.set('cookie', sessionCookie(this.baseUrl, this.opts.sessionToken));
     if (this.opts.userAgent) headers.set('user-agent', this.opts.userAgent);

@@ -250,9 +250,9 @@ describe('clusters, as the personas write it', () => {
     expect(json<{ status: string }>(await meridian(['runs', 'watch', runId, '--json', '-q'], as('alice'))).status).toBe(
       'succeeded',
     );
-    expect(json<Cluster>(await meridian(['clusters', 'get', ready.cluster.id, '--json'], as('alice'))).status).toBe(
-      'deleted',
-    );
+    // Deleted: gone from get (404, exit 3) and from the list.
+    expect((await meridian(['clusters', 'get', ready.cluster.id], as('alice'))).code).toBe(3);
+    expect(ok(await meridian(['clusters', 'list', '-q'], as('alice')))).not.toContain(ready.cluster.id);
   });
 
   it('errors print code, message and request ID, with the documented exit codes', async () => {
