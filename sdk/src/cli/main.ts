@@ -449,6 +449,8 @@ export function buildProgram(): Command {
   const atlas = program.command('atlas').description('Atlas, for platform operators (login --session-token)');
   atlas
     .command('servers')
+    .description('servers of every region (or --region)')
+    .command('list', { isDefault: true })
     .addOption(regionOption())
     .addOption(
       new Option('--status <status>').choices(['available', 'provisioning', 'allocated', 'maintenance', 'offline']),
@@ -481,22 +483,28 @@ export function buildProgram(): Command {
         ]),
       );
     });
-  atlas.command('regions').action(async (_o: unknown, cmd) => {
-    const page = await clientFor(cmd).atlas.regions.list();
-    emitList<AtlasRegion>(cmd, page.data, (r) =>
-      table(r, [
-        { header: 'REGION', cell: (x) => x.code },
-        { header: 'LABEL', cell: (x) => x.label },
-        { header: 'STATUS', cell: (x) => status(x.status) },
-        { header: 'REPLICA', cell: (x) => status(x.health.replica_state) },
-        { header: 'LAG S', cell: (x) => x.health.lag_seconds?.toFixed(2) ?? '' },
-        { header: 'PRIMARY', cell: (x) => (x.health.primary_reachable === false ? status('down') : status('ok')) },
-        { header: 'ADDRESS', cell: (x) => x.baseUrl },
-      ]),
-    );
-  });
+  atlas
+    .command('regions')
+    .description('regions with their replica health')
+    .command('list', { isDefault: true })
+    .action(async (_o: unknown, cmd) => {
+      const page = await clientFor(cmd).atlas.regions.list();
+      emitList<AtlasRegion>(cmd, page.data, (r) =>
+        table(r, [
+          { header: 'REGION', cell: (x) => x.code },
+          { header: 'LABEL', cell: (x) => x.label },
+          { header: 'STATUS', cell: (x) => status(x.status) },
+          { header: 'REPLICA', cell: (x) => status(x.health.replica_state) },
+          { header: 'LAG S', cell: (x) => x.health.lag_seconds?.toFixed(2) ?? '' },
+          { header: 'PRIMARY', cell: (x) => (x.health.primary_reachable === false ? status('down') : status('ok')) },
+          { header: 'ADDRESS', cell: (x) => x.baseUrl },
+        ]),
+      );
+    });
   atlas
     .command('orgs')
+    .description('every organization')
+    .command('list', { isDefault: true })
     .option('--search <text>', 'slug, name or org_…')
     .addOption(regionOption())
     .action(async (opts: { search?: string; region?: string }, cmd) => {
@@ -519,6 +527,7 @@ export function buildProgram(): Command {
   atlas
     .command('moves')
     .description('workspace moves (GET /v1/atlas/moves)')
+    .command('list', { isDefault: true })
     .action(async (_o: unknown, cmd) => {
       type Move = { id: string; slug?: string; from_region?: string; to_region?: string; status?: string };
       const page = await clientFor(cmd).request<{ data: Move[] }>('GET', '/atlas/moves');
