@@ -328,6 +328,12 @@ describe('atlas, for operators', () => {
     );
     expect(servers.data).toHaveLength(30);
     expect(servers.data.every((s) => s.region === 'lax1')).toBe(true);
+    // As the persona writes it: meridian atlas servers list --region sfo1
+    const sfo = json<{ data: { region: string }[] }>(
+      await meridian(['atlas', 'servers', 'list', '--region', 'sfo1', '--json'], as('ops')),
+    );
+    expect(sfo.data.length).toBeGreaterThan(30);
+    expect(sfo.data.every((s) => s.region === 'sfo1')).toBe(true);
     const table = ok(await meridian(['atlas', 'servers', '--status', 'allocated', '--limit', '5'], as('ops')));
     expect(
       table
