@@ -14,7 +14,7 @@ for (const viewport of [
     await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
     const name = `e2e everywhere ${viewport.name} ${Date.now()}`;
     await page.getByLabel('Name').fill(name);
-    await page.getByLabel('Region').selectOption({ label: 'All regions (organization-wide key)' });
+    await page.getByLabel('Region').selectOption({ label: 'All regions (global key)' });
     await page.getByRole('button', { name: 'Create key' }).click();
     const secret = (await page.getByTestId('new-key').textContent())!;
     expect(secret).toMatch(/^mk_global_[0-9A-Za-z]{12}_[0-9A-Za-z]{32,}$/);

@@ -65,11 +65,11 @@ export function NewApiKeyForm({
           label="Region"
           value={region}
           onChange={(e) => setRegion(e.target.value)}
-          className="w-full sm:w-72"
+          className="w-full sm:w-64"
           selectClassName="font-mono"
         >
           <RegionOptions regions={regions} />
-          <option value={GLOBAL}>All regions (organization-wide key)</option>
+          <option value={GLOBAL}>All regions (global key)</option>
         </SelectField>
       )}
       <button type="submit" disabled={pending} className={btnPrimary}>
