@@ -1,7 +1,8 @@
 // Accepting a cluster create in ONE statement on the primary: the Idempotency-Key's earlier
 // outcome if there is one (then nothing else happens), the checks (the project is the
 // organization's — or, when the caller named none, the organization's default project, its first
-// by name, found by the same lookup —, no live cluster has the name, the region has the free
+// by name: a second branch of the same lookup, which a named project skips as a one-time filter,
+// so either case is one index probe —, no live cluster has the name, the region has the free
 // servers) and, only when they pass, the inserts (the cluster, its create-cluster run and steps,
 // the first step's job and the Idempotency-Key record); the workers' wake-up follows the commit
 // (wakeWorkers). One round trip instead of a dozen in an
@@ -73,7 +74,9 @@ WITH prior AS (
   SELECT request_hash, response_status, response_body FROM idempotency_keys
   WHERE org_id = $2 AND key = $16 AND created_at >= now() - make_interval(hours => $18)
 ), project AS (
-  SELECT id FROM projects WHERE org_id = $2 AND ($1::text IS NULL OR id = $1::text) ORDER BY name, id LIMIT 1
+  SELECT id FROM projects WHERE id = $1::text AND org_id = $2
+  UNION ALL
+  (SELECT id FROM projects WHERE $1::text IS NULL AND org_id = $2 ORDER BY name, id LIMIT 1)
 ), allowed AS (
   SELECT 1 FROM organization_regions WHERE org_id = $2 AND region = $4 FOR KEY SHARE
 ), clash AS (
