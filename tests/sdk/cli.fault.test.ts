@@ -259,6 +259,11 @@ describe('clusters, as the personas write it', () => {
     const missing = await meridian(['clusters', 'get', 'cls_00000000000000000000000000'], as('alice'));
     expect(missing.code).toBe(3);
     expect(missing.stderr).toMatch(/^error: not_found: .+ \(request req_sfo1-\d+-[0-9a-f]{12}\)\n$/);
+    const name = uniq('twice');
+    ok(await meridian(['clusters', 'create', '--name', name, '--template', 'k8s-small', '-q'], as('alice')));
+    const taken = await meridian(['clusters', 'create', '--name', name, '--template', 'k8s-small'], as('alice'));
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toMatch(/^error: conflict: .+ \(request req_sfo1-\d+-[0-9a-f]{12}\)\n$/);
     const usage = await meridian(['clusters', 'frobnicate'], as('alice'));
     expect(usage.code).toBe(1);
     const forbidden = await meridian(['atlas', 'regions'], as('alice'));
