@@ -74,6 +74,10 @@ describe('login, whoami, config', () => {
     expect(bad.stderr).toMatch(/^error: unauthenticated: /);
     expect(bad.stderr).toMatch(REQUEST_ID);
     expect(fs.existsSync(cfg('mallory'))).toBe(false);
+    expect(json(await meridian(['login', '--key', key('acme', 'sfo1'), '--json'], as('dave')))).toEqual({
+      organization: 'acme',
+      kind: 'api_key',
+    });
     const notAKey = await meridian(['login', '--key', 'hunter2'], as('mallory'));
     expect(notAKey.code).toBe(1);
   });
