@@ -100,6 +100,11 @@ export async function createCluster(req: DataRequest, who: ClusterRequester, inp
       if (outcome.prior) return { prior: outcome.prior as PriorRecord<typeof body> };
       if (outcome.created) return { status: 202, body };
       if (!outcome.projectFound) throw new AppError('not_found', `no project ${input.project_id}`);
+      if (!outcome.orgWritable) {
+        throw new AppError('workspace_moving', `the workspace ${org.slug} is moving: it takes no new clusters`, {
+          retryAfter: 120,
+        });
+      }
       if (!outcome.regionAllowed) {
         throw new AppError('region_not_allowed', `${region} is no longer one of your organization’s regions`);
       }
