@@ -66,7 +66,7 @@ test('ops moves acme to lax1 from Atlas and watches it live; alice at sfo1 is se
 
   await page.getByRole('navigation', { name: 'Atlas' }).getByRole('link', { name: 'Moves' }).click();
   await expect(page.getByRole('heading', { name: 'Workspace moves', level: 1 })).toBeVisible();
-  await page.getByLabel('Workspace').fill('acme');
+  await page.getByRole('textbox', { name: 'Workspace', exact: true }).fill('acme');
   await page.getByLabel('Target region').selectOption('lax1');
   await shot(page, 'moves-start-1920');
   await page.getByRole('button', { name: 'Start move' }).click();
