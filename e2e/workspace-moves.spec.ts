@@ -47,6 +47,17 @@ test('ops moves acme to lax1 from Atlas and watches it live; alice at sfo1 is se
   const sfo1 = regionOrigin(baseURL!, 'sfo1');
   const lax1 = regionOrigin(baseURL!, 'lax1');
 
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await signIn(page, 'ops@meridian.test', '/atlas/moves');
+  const orgs = await page.request.get('/v1/atlas/organizations?q=acme');
+  const acme = ((await orgs.json()) as { data: { id: string; slug: string }[] }).data.find((o) => o.slug === 'acme')!;
+  // A run of this journey that stopped half way may have left acme at lax1: bring it home first.
+  const dir = await page.request.get('/v1/atlas/directory/workspaces');
+  const entry = ((await dir.json()) as { data: { slug: string; region: string }[] }).data.find(
+    (w) => w.slug === 'acme',
+  );
+  if (entry?.region === 'lax1') await moveAndWait(page, baseURL!, 'acme', 'sfo1');
+
   // alice works at acme's home region, sfo1.
   const aliceContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const alice = await aliceContext.newPage();
@@ -54,10 +65,7 @@ test('ops moves acme to lax1 from Atlas and watches it live; alice at sfo1 is se
   await expect(alice.getByText('Arc · acme')).toBeVisible();
 
   // ops allows lax1 for acme (the step a refused move names), then starts the move in Atlas.
-  await page.setViewportSize({ width: 1920, height: 1080 });
-  await signIn(page, 'ops@meridian.test', '/atlas/moves');
-  const orgs = await page.request.get('/v1/atlas/organizations?q=acme');
-  const acme = ((await orgs.json()) as { data: { id: string; slug: string }[] }).data.find((o) => o.slug === 'acme')!;
+  await page.goto('/atlas');
   const allow = await page.request.patch(`/v1/atlas/organizations/${acme.id}`, {
     data: { allowed_regions: ['sfo1', 'lax1'] },
     headers: { origin: baseURL! },
@@ -69,6 +77,21 @@ test('ops moves acme to lax1 from Atlas and watches it live; alice at sfo1 is se
   await page.getByRole('textbox', { name: 'Workspace', exact: true }).fill('acme');
   await page.getByLabel('Target region').selectOption('lax1');
   await shot(page, 'moves-start-1920');
+  // A cluster of acme's is being created: the move waits for its run (a step to watch live).
+  // (From alice's page: only the browser resolves *.localhost.)
+  const created = await alice.evaluate(
+    async (name) => {
+      const projects = (await (await fetch('/v1/projects')).json()) as { data: { id: string }[] };
+      const res = await fetch('/v1/compute/clusters', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name, project_id: projects.data[0]!.id, template: 'k8s-small', node_count: 1 }),
+      });
+      return res.status;
+    },
+    `moving-${Date.now().toString(36)}`,
+  );
+  expect(created).toBe(202);
   await page.getByRole('button', { name: 'Start move' }).click();
   await expect(page).toHaveURL(/\/atlas\/moves\/mov_[0-9A-Za-z]{26}$/);
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Move acme from sfo1 to lax1');

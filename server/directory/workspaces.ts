@@ -94,7 +94,8 @@ async function ownWorkspace(tx: Tx, cell: string, slug: string) {
 /** The organization exists: its slug now resolves. */
 export async function activateWorkspace(tx: Tx, cell: string, slug: string) {
   const w = await ownWorkspace(tx, cell, slug);
-  if (w.status === 'active') return view(w);
+  // Active already, or offered to another region (a heartbeat racing a move): nothing to do.
+  if (w.status === 'active' || w.offeredTo !== null) return view(w);
   const updated = await tx.directoryWorkspace.update({
     where: { slug },
     data: { status: 'active', sequence: { increment: 1 } },

@@ -17,6 +17,9 @@ import type { RunEndHooks, StepRun, StepWork, StepWorkResult } from './work';
 const WORK: Record<string, Record<string, StepWork>> = { 'move-workspace': MOVE_WORK };
 const END_HOOKS: Record<string, RunEndHooks> = { 'move-workspace': MOVE_HOOKS };
 
+/** Steps that retry for as long as it takes (a move after its handover: server/moves/workflow.ts). */
+const NEVER_GIVE_UP = new Set(['move-workspace:handover', 'move-workspace:purge']);
+
 /** The region whose queue (and workers) take a step: the run's, unless the kind says otherwise. */
 function stepRegion(run: StepRun, position: number): string {
   const name = WORKFLOWS[run.kind as keyof typeof WORKFLOWS]?.[position];
@@ -131,6 +134,12 @@ export async function executeStep(db: Db, job: JobAttempt, opts: EngineOptions):
       await failRun(db, runId, position, `${step.name}: ${message}`);
       log('run_failed', { run_id: runId, step: step.name, reason: message });
       return 'failed';
+    }
+    if (job.retryCount >= job.retryLimit && NEVER_GIVE_UP.has(`${run.kind}:${step.name}`)) {
+      // Past a move's point of no return giving up would leave it half done: keep trying.
+      await waitStep(db, run, position, 5, `${message} (still retrying)`);
+      log('step_waiting', { run_id: runId, step: step.name, error: message });
+      return 'waiting';
     }
     if (job.retryCount >= job.retryLimit) {
       await failRun(db, runId, position, `${step.name}: ${message} (gave up after ${step.attempts} attempts)`);

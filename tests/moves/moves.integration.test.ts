@@ -4,7 +4,7 @@
 // between export and verify, and the refusals (unknown slug or region, a region the organization
 // may not use, a second move at once, a cancel after the handover).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { rest, type RestResponse } from '../../dev/testing/app';
+import { callerFor, rest, type RestResponse } from '../../dev/testing/app';
 import { waitForReplay } from '../../dev/testing/db';
 import { primary } from '../../server/db/client';
 import { resolveWorkspace } from '../../server/directory/resolve';
@@ -142,6 +142,13 @@ describe('a full move of acme from sfo1 to lax1', () => {
       body: { name: 'during-the-move', project_id: project, template: 'k8s-small', node_count: 1 },
     });
     expect([byKey.status, byKey.body.error.code]).toEqual([503, 'workspace_moving']);
+    // The tRPC door (the browser's), through the same middleware.
+    const trpc = callerFor({ url: 'http://sfo1.localhost:3000/', headers: { cookie: alice } });
+    await expect(trpc.api.projects.create({ name: 'during-the-move' })).rejects.toMatchObject({
+      cause: { code: 'workspace_moving' },
+    });
+    expect(trpc.responseHeaders.get('retry-after')).toBe('120');
+    expect((await trpc.api.projects.list({ limit: 5 })).data.length).toBeGreaterThan(0);
     const readWhileMoving = await rest<{ data: unknown[] }>('GET', '/v1/projects?limit=200', {
       headers: { cookie: alice },
       host: sfo1,

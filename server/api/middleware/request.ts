@@ -88,7 +88,8 @@ export async function requestMiddleware<R extends { ok: boolean }>({
       requireAccess(meta?.access ?? 'public', ctx.identity);
       requireScope(meta?.scope ?? (type === 'query' ? 'read' : 'write'), ctx.identity);
       if (type === 'mutation' && ctx.identity.kind === 'session') assertSameOrigin(ctx.req);
-      assertSessionAtHome(ctx.identity, ctx.gatewayRegion, registry);
+      // Public routes (the page shell's ping, health) answer whoever asks.
+      if ((meta?.access ?? 'public') !== 'public') assertSessionAtHome(ctx.identity, ctx.gatewayRegion, registry);
       if (type === 'mutation') assertWorkspaceWritable(ctx.identity);
       const rawInput = await getRawInput();
       assertNoNul(rawInput);
