@@ -36,7 +36,7 @@ if (!process.env.DATABASE_URL) usage('DATABASE_URL is not set (and no demo crede
 process.env.LOG_LEVEL ??= 'warn';
 
 const { primary, disconnectAll } = await import('../server/db/client');
-const { startMove, cancelMove, getMove } = await import('../server/moves/moves');
+const { startMove, cancelMove, getMoveFromPrimary } = await import('../server/moves/moves');
 const { newRequestId } = await import('../server/ids');
 const { isAppError } = await import('../server/errors');
 
@@ -75,7 +75,7 @@ try {
     }
     if (['completed', 'failed', 'cancelled'].includes(move.status)) break;
     await new Promise((r) => setTimeout(r, 500));
-    move = await getMove({ ...req(), consistency: {} }, move.id);
+    move = await getMoveFromPrimary(move.id);
   }
   const ro = move.read_only.seconds;
   console.log(
@@ -95,3 +95,5 @@ try {
 } finally {
   await disconnectAll();
 }
+// The region registry's NOTIFY listener (and pools) would keep the process alive.
+process.exit();

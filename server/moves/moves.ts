@@ -295,7 +295,8 @@ export async function startMove(
   return getMoveFromPrimary(id);
 }
 
-async function getMoveFromPrimary(id: string): Promise<MoveView> {
+/** One move read from the primary (after a write; and for `npm run move`, which follows it). */
+export async function getMoveFromPrimary(id: string): Promise<MoveView> {
   const m = await loadMove(primary(), id);
   if (!m) throw notFound(id);
   return toView(m, await stepsOf(primary(), m.runId));

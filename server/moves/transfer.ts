@@ -110,8 +110,14 @@ export const sharedPrimaryTransfer: WorkspaceTransfer = {
     if (!db) throw new VerifyNotReady(`${target} has no replica configured to verify on`);
     // At or after the snapshot, and past every commit made before the verify began: a row changed
     // since the export (which the read-only window should have made impossible) is seen, not missed.
-    const barrier = await poolOf(primary()).query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
-    const atLeast = [bundle.snapshot_lsn, barrier.rows[0]!.lsn]
+    // The position is read inside a transaction that takes a transaction ID, so its commit record
+    // follows it in the WAL: an idle primary's insert position can sit past the last record (a page
+    // header), and a replica would never "reach" it until something else is written.
+    const barrier = await primary().$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT txid_current()`;
+      return (await tx.$queryRaw<{ lsn: string }[]>`SELECT pg_current_wal_insert_lsn()::text AS lsn`)[0]!.lsn;
+    });
+    const atLeast = [bundle.snapshot_lsn, barrier]
       .map((l) => parseLsn(l) ?? 0n)
       .reduce((a, b) => (a > b ? a : b));
     const deadline = Date.now() + waitMs;

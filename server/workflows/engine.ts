@@ -4,6 +4,8 @@
 // the queue heard back) finds the step succeeded and does nothing. A transient error is thrown
 // back to the queue, which retries the step with backoff; a StepFailure, or the last retry
 // failing, ends the run as failed with the reason on the run, the step and the cluster.
+// Steps with work of their own (a workspace move's: server/workflows/work.ts) do it in place of
+// the simulated delay; they may also wait (run again later, no attempt counted) or cancel the run.
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
 import { notify } from '../notifications/repository';

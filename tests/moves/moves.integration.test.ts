@@ -331,3 +331,34 @@ describe('a move that does not happen', () => {
     await globexUnchanged();
   }, 60_000);
 });
+
+describe('npm run move', () => {
+  it('starts a move, prints its steps as they go and ends completed', async () => {
+    await work('sfo1', 'ams1');
+    const { execFile } = await import('node:child_process');
+    const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/move.ts', 'globex', '--to', 'ams1', '--by', 'ops@meridian.test'],
+        { env: { ...process.env, DATABASE_URL: env.urls.primary, LOG_LEVEL: 'silent' }, timeout: 60_000 },
+        (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+    expect(out.code, out.stderr + out.stdout).toBe(0);
+    expect(out.stdout).toMatch(/^moving globex: sfo1 → ams1 \(mov_[0-9A-Za-z]{26}, run run_/);
+    expect(out.stdout).toMatch(/ {2}export +succeeded/);
+    expect(out.stdout).toMatch(/\ncompleted \(read-only \d+\.\d\d s\)/);
+    expect(out.stdout).toMatch(/ {2}projects +\d+ rows +[0-9a-f]{16} +match/);
+    expect(await resolveWorkspace('globex')).toMatchObject({ region: 'ams1', status: 'active' });
+    // Usage errors are refused before anything is written.
+    const bad = await new Promise<number>((resolve) =>
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/move.ts', 'globex'],
+        { env: { ...process.env, DATABASE_URL: env.urls.primary } },
+        (err) => resolve(err ? ((err as { code?: number }).code ?? 1) : 0),
+      ),
+    );
+    expect(bad).toBe(2);
+  }, 90_000);
+});
