@@ -117,9 +117,7 @@ export const sharedPrimaryTransfer: WorkspaceTransfer = {
       await tx.$queryRaw`SELECT txid_current()`;
       return (await tx.$queryRaw<{ lsn: string }[]>`SELECT pg_current_wal_insert_lsn()::text AS lsn`)[0]!.lsn;
     });
-    const atLeast = [bundle.snapshot_lsn, barrier]
-      .map((l) => parseLsn(l) ?? 0n)
-      .reduce((a, b) => (a > b ? a : b));
+    const atLeast = [bundle.snapshot_lsn, barrier].map((l) => parseLsn(l) ?? 0n).reduce((a, b) => (a > b ? a : b));
     const deadline = Date.now() + waitMs;
     for (;;) {
       const found = await inSnapshot(poolOf(db), async (c) => {
