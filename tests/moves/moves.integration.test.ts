@@ -13,6 +13,7 @@ import {
   cookieOf,
   ended,
   moveEnvironment,
+  setEnv,
   startMove,
   stepDone,
   waitForMove,
@@ -360,5 +361,23 @@ describe('npm run move', () => {
       ),
     );
     expect(bad).toBe(2);
+  }, 90_000);
+});
+
+describe('a step that fails for a while', () => {
+  it('is retried with backoff (export and verify each fail once) and the move ends the same', async () => {
+    setEnv({ WORKFLOW_FAULTS: 'export:1,verify:1' });
+    try {
+      await work('ams1', 'sfo1'); // globex is at ams1 since the CLI's move
+      const m = await startMove(env.ops, 'globex', 'sfo1');
+      const done = await waitForMove(m.id, ended, 60_000);
+      expect(done.move.status, done.move.error ?? '').toBe('completed');
+      const attempts = Object.fromEntries(done.steps.map((s) => [s.name, s.attempts]));
+      expect(attempts).toMatchObject({ export: 2, verify: 2, handover: 1 });
+      expect((done.move.tables as { match: boolean }[]).every((t) => t.match)).toBe(true);
+      expect(await resolveWorkspace('globex')).toMatchObject({ region: 'sfo1', status: 'active' });
+    } finally {
+      setEnv({ WORKFLOW_FAULTS: '' });
+    }
   }, 90_000);
 });
