@@ -11,6 +11,7 @@ import { limiter, rateLimited, type LimitPolicy } from '../rate-limits/limiters'
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../errors';
 import { ORG_CONTEXT_INCLUDE, toOrgContext } from '../organizations/context';
+import { regionRegistry } from '../region/registry';
 import { apiKeySecretMatches, GLOBAL_KEY_REGION, hashApiKeySecret, parseApiKey } from './format';
 import type { Identity } from '../auth/identity';
 
@@ -39,6 +40,15 @@ export async function authenticateApiKey(
   const matches = apiKeySecretMatches(parsed.secret, row?.secretHash ?? DECOY_HASH);
   if (!row || !matches || row.revokedAt || (row.region ?? GLOBAL_KEY_REGION) !== parsed.region) {
     throw new AppError('unauthenticated', 'the API key is not valid');
+  }
+  if (row.movedTo) {
+    // The workspace moved away from this key's region (server/moves): the key is valid, but at
+    // the new home only. Said after the secret verified, like the 403 below.
+    const target = (await regionRegistry()).get(row.movedTo);
+    throw new AppError('wrong_region', `this workspace moved to ${row.movedTo}: use a key of that region there`, {
+      extra: { region: row.movedTo, ...(target ? { base_url: target.baseUrl } : {}) },
+      headers: { 'Cache-Control': 'no-store' },
+    });
   }
   const org = toOrgContext(row.organization);
   const allowed = org.allowedRegions;

@@ -14,6 +14,11 @@
 // before inserting, so the removal waits for the create and then sees its cluster (409), or the
 // create waits for the removal and finds the region gone (403 region_not_allowed).
 //
+// A workspace move (server/moves) racing a create: the statement holds the organization's row
+// while it is `active` (FOR SHARE), so the move's read-only switch waits for the create (and the
+// move then waits for its run), or the create waits for the switch and finds it `moving`
+// (503 workspace_moving): no run of a moving workspace ever starts.
+//
 // Two creates of one name racing each other: the partial unique index `clusters_live_name_key`
 // refuses the second (each statement's check reads its own snapshot, so the index is the
 // guarantee, the check only the friendly message). Capacity is checked, not reserved: two creates
@@ -55,6 +60,8 @@ export interface AcceptOutcome {
   projectId: string | null;
   /** The region is still one of the organization's (see the file's header). */
   regionAllowed: boolean;
+  /** The organization is active (not held read-only by a workspace move). */
+  orgWritable: boolean;
   /** The ID of a live cluster of the same name, if any. */
   clashId: string | null;
   /** Free servers of the template's kind in the region (before this create). */
@@ -79,6 +86,8 @@ WITH prior AS (
   (SELECT id FROM projects WHERE $1::text IS NULL AND org_id = $2 ORDER BY name, id LIMIT 1)
 ), allowed AS (
   SELECT 1 FROM organization_regions WHERE org_id = $2 AND region = $4 FOR KEY SHARE
+), writable AS (
+  SELECT 1 FROM organizations WHERE id = $2 AND status = 'active' FOR SHARE
 ), clash AS (
   SELECT id FROM clusters WHERE org_id = $2 AND name = $3 AND status <> 'deleted' LIMIT 1
 ), available AS (
@@ -93,7 +102,7 @@ WITH prior AS (
   SELECT name FROM ${QUEUE_SCHEMA}.queue WHERE name = $15
 ), accepted AS (
   SELECT id FROM project
-  WHERE NOT EXISTS (SELECT 1 FROM prior) AND EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM clash) AND (SELECT n FROM free) >= $7 AND EXISTS (SELECT 1 FROM queue)
+  WHERE NOT EXISTS (SELECT 1 FROM prior) AND EXISTS (SELECT 1 FROM allowed) AND EXISTS (SELECT 1 FROM writable) AND NOT EXISTS (SELECT 1 FROM clash) AND (SELECT n FROM free) >= $7 AND EXISTS (SELECT 1 FROM queue)
 ), cluster AS (
   INSERT INTO clusters (id, org_id, project_id, region, name, template, node_count, version, status, created_at, updated_at)
   SELECT $8, $2, accepted.id, $4, $3, $9, $7, $10, 'pending', $11, $11 FROM accepted
@@ -114,7 +123,7 @@ WITH prior AS (
   WHERE $16::text IS NOT NULL
   RETURNING 1
 )
-SELECT (SELECT row_to_json(prior) FROM prior) AS prior, (SELECT id FROM project) AS project, EXISTS (SELECT 1 FROM allowed) AS allowed, (SELECT id FROM clash) AS clash, (SELECT n FROM free) AS free,
+SELECT (SELECT row_to_json(prior) FROM prior) AS prior, (SELECT id FROM project) AS project, EXISTS (SELECT 1 FROM allowed) AS allowed, EXISTS (SELECT 1 FROM writable) AS writable, (SELECT id FROM clash) AS clash, (SELECT n FROM free) AS free,
        EXISTS (SELECT 1 FROM queue) AS queue,
        (SELECT count(*) FROM cluster)::int AS clusters, (SELECT count(*) FROM steps)::int AS steps,
        (SELECT count(*) FROM job)::int AS jobs, (SELECT count(*) FROM record)::int AS records`;
@@ -138,6 +147,7 @@ interface Row {
   prior: { request_hash: string; response_status: number; response_body: unknown } | null;
   project: string | null;
   allowed: boolean;
+  writable: boolean;
   clash: string | null;
   free: number;
   queue: boolean;
@@ -196,6 +206,7 @@ export async function acceptCluster(db: Db, a: Acceptance): Promise<AcceptOutcom
     created,
     projectId: r.project,
     regionAllowed: r.allowed,
+    orgWritable: r.writable,
     clashId: r.clash,
     free: Number(r.free),
     queueInstalled: r.queue,

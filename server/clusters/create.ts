@@ -123,6 +123,11 @@ export async function createCluster(req: DataRequest, who: ClusterRequester, inp
           ? new AppError('not_found', `no project ${projectId}`)
           : new AppError('not_found', 'this organization has no project yet: create one, or send project_id');
       }
+      if (!outcome.orgWritable) {
+        throw new AppError('workspace_moving', `the workspace ${org.slug} is moving: it takes no new clusters`, {
+          retryAfter: 120,
+        });
+      }
       if (!outcome.regionAllowed) {
         throw new AppError('region_not_allowed', `${region} is no longer one of your organization’s regions`);
       }

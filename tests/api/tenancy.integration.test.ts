@@ -243,6 +243,10 @@ const OPERATOR_INPUTS: Record<string, unknown> = {
   'atlas.organizations.get': () => ({ id: fx.acme.orgId }),
   'atlas.organizations.updateRegions': () => ({ id: fx.acme.orgId, allowed_regions: ['sfo1', 'lax1'] }),
   'atlas.clusters.list': { region: 'sfo1', status: 'ready' },
+  'atlas.moves.list': { status: 'completed', limit: 10 },
+  'atlas.moves.get': { id: 'mov_00000000000000000000000000' },
+  'atlas.moves.start': { slug: 'acme', to_region: 'lax1' },
+  'atlas.moves.cancel': { id: 'mov_00000000000000000000000000' },
 };
 
 describe('Atlas refuses customers', () => {
