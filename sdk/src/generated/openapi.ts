@@ -206,6 +206,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/atlas/moves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Workspace moves, newest first (status, org by slug or ID) */
+        get: operations["atlas-moves-list"];
+        put?: never;
+        /** Move a workspace to another home region (202: the move and its run; Location is the move). 404 unknown slug, 400 unknown region, 403 region not allowed for the organization, 409 target not active or a move already open. Audited. */
+        post: operations["atlas-moves-start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/atlas/moves/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One workspace move: its steps with timings, counts and digests per table, the read-only window */
+        get: operations["atlas-moves-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/atlas/moves/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a move before its handover (202: the run stops at its next step and the workspace is read-write at its source again). 409 after the handover or once ended. Audited. */
+        post: operations["atlas-moves-cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/atlas/organizations": {
         parameters: {
             query?: never;
@@ -1314,6 +1366,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description While the workspace moves: the region it was offered to */
+                            offered_to: string | null;
                             region: string;
                             region_name: string;
                             region_status: string;
@@ -1947,6 +2001,463 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "atlas-moves-list": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                org?: string;
+                status?: "pending" | "copying" | "cutover" | "completed" | "failed" | "cancelled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            bundle_bytes: number | null;
+                            cancel_requested_at: string | null;
+                            cancellable: boolean;
+                            created_at: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            from_region: string;
+                            /** @description The point of no return (the target accepted): no cancel after it */
+                            handover_at: string | null;
+                            id: string;
+                            org_id: string;
+                            org_name: string;
+                            /** @description The read-only window: from the switch to read-only until the workspace is writable again */
+                            read_only: {
+                                ended_at: string | null;
+                                seconds: number | null;
+                                started_at: string | null;
+                            };
+                            run_id: string | null;
+                            slug: string;
+                            snapshot_at: string | null;
+                            snapshot_lsn: string | null;
+                            started_by: {
+                                email: string;
+                                id: string;
+                            } | null;
+                            /** @enum {string} */
+                            status: "pending" | "copying" | "cutover" | "completed" | "failed" | "cancelled";
+                            step: string | null;
+                            steps: {
+                                attempts: number;
+                                duration_ms: number | null;
+                                error: string | null;
+                                finished_at: string | null;
+                                name: string;
+                                started_at: string | null;
+                                status: string;
+                            }[];
+                            tables: {
+                                count: number;
+                                digest: string;
+                                match: boolean | null;
+                                name: string;
+                                verified_count: number | null;
+                                verified_digest: string | null;
+                            }[];
+                            to_region: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "atlas-moves-start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    slug: string;
+                    to_region: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: a workflow run does the work */
+            202: {
+                headers: {
+                    /** @description The run: /v1/workflow-runs/{run_id} */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bundle_bytes: number | null;
+                        cancel_requested_at: string | null;
+                        cancellable: boolean;
+                        created_at: string;
+                        error: string | null;
+                        finished_at: string | null;
+                        from_region: string;
+                        /** @description The point of no return (the target accepted): no cancel after it */
+                        handover_at: string | null;
+                        id: string;
+                        org_id: string;
+                        org_name: string;
+                        /** @description The read-only window: from the switch to read-only until the workspace is writable again */
+                        read_only: {
+                            ended_at: string | null;
+                            seconds: number | null;
+                            started_at: string | null;
+                        };
+                        run_id: string | null;
+                        slug: string;
+                        snapshot_at: string | null;
+                        snapshot_lsn: string | null;
+                        started_by: {
+                            email: string;
+                            id: string;
+                        } | null;
+                        /** @enum {string} */
+                        status: "pending" | "copying" | "cutover" | "completed" | "failed" | "cancelled";
+                        step: string | null;
+                        steps: {
+                            attempts: number;
+                            duration_ms: number | null;
+                            error: string | null;
+                            finished_at: string | null;
+                            name: string;
+                            started_at: string | null;
+                            status: string;
+                        }[];
+                        tables: {
+                            count: number;
+                            digest: string;
+                            match: boolean | null;
+                            name: string;
+                            verified_count: number | null;
+                            verified_digest: string | null;
+                        }[];
+                        to_region: string;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "atlas-moves-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bundle_bytes: number | null;
+                        cancel_requested_at: string | null;
+                        cancellable: boolean;
+                        created_at: string;
+                        error: string | null;
+                        finished_at: string | null;
+                        from_region: string;
+                        /** @description The point of no return (the target accepted): no cancel after it */
+                        handover_at: string | null;
+                        id: string;
+                        org_id: string;
+                        org_name: string;
+                        /** @description The read-only window: from the switch to read-only until the workspace is writable again */
+                        read_only: {
+                            ended_at: string | null;
+                            seconds: number | null;
+                            started_at: string | null;
+                        };
+                        run_id: string | null;
+                        slug: string;
+                        snapshot_at: string | null;
+                        snapshot_lsn: string | null;
+                        started_by: {
+                            email: string;
+                            id: string;
+                        } | null;
+                        /** @enum {string} */
+                        status: "pending" | "copying" | "cutover" | "completed" | "failed" | "cancelled";
+                        step: string | null;
+                        steps: {
+                            attempts: number;
+                            duration_ms: number | null;
+                            error: string | null;
+                            finished_at: string | null;
+                            name: string;
+                            started_at: string | null;
+                            status: string;
+                        }[];
+                        tables: {
+                            count: number;
+                            digest: string;
+                            match: boolean | null;
+                            name: string;
+                            verified_count: number | null;
+                            verified_digest: string | null;
+                        }[];
+                        to_region: string;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "atlas-moves-cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: a workflow run does the work */
+            202: {
+                headers: {
+                    /** @description The run: /v1/workflow-runs/{run_id} */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bundle_bytes: number | null;
+                        cancel_requested_at: string | null;
+                        cancellable: boolean;
+                        created_at: string;
+                        error: string | null;
+                        finished_at: string | null;
+                        from_region: string;
+                        /** @description The point of no return (the target accepted): no cancel after it */
+                        handover_at: string | null;
+                        id: string;
+                        org_id: string;
+                        org_name: string;
+                        /** @description The read-only window: from the switch to read-only until the workspace is writable again */
+                        read_only: {
+                            ended_at: string | null;
+                            seconds: number | null;
+                            started_at: string | null;
+                        };
+                        run_id: string | null;
+                        slug: string;
+                        snapshot_at: string | null;
+                        snapshot_lsn: string | null;
+                        started_by: {
+                            email: string;
+                            id: string;
+                        } | null;
+                        /** @enum {string} */
+                        status: "pending" | "copying" | "cutover" | "completed" | "failed" | "cancelled";
+                        step: string | null;
+                        steps: {
+                            attempts: number;
+                            duration_ms: number | null;
+                            error: string | null;
+                            finished_at: string | null;
+                            name: string;
+                            started_at: string | null;
+                            status: string;
+                        }[];
+                        tables: {
+                            count: number;
+                            digest: string;
+                            match: boolean | null;
+                            name: string;
+                            verified_count: number | null;
+                            verified_digest: string | null;
+                        }[];
+                        to_region: string;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
                 };
             };
             /** @description Internal server error */
