@@ -94,6 +94,8 @@ export default defineConfig([
     'node_modules/**',
     'next-env.d.ts',
     'server/db/generated/**',
+    'sdk/src/generated/**',
+    'sdk/dist/**',
     'test-results/**',
     'playwright-report/**',
     'e2e/.artifacts/**',

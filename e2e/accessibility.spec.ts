@@ -34,6 +34,7 @@ const ATLAS = [
   '/atlas/audit',
   '/atlas/servers',
   '/atlas/directory',
+  '/atlas/moves',
   '/atlas/organizations',
   '/atlas/clusters',
   '/atlas/regions/lax1',

@@ -153,11 +153,7 @@ test('a region’s subdomain scopes the server list to that region, over real HT
   await expect(page.locator(`[data-testid="server-row"]:not([data-region="${REGION}"])`)).toHaveCount(0);
 
   // At the global address the same call spans every region, and X-Region scopes it.
-  await page.goto(`${originFor(baseURL!)}/sign-in?callbackUrl=%2Fatlas%2Fservers`);
-  await page.getByLabel('Email').fill(ops.email);
-  await page.getByLabel('Password').fill(ops.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/atlas\/servers$/);
+  await signIn(page, ops.email, '/atlas/servers'); // handed over from sfo1: no password typed here
   // Latency through the whole chain (browser → gateway → middleware → replica/primary), sequential.
   const ms = await page.evaluate(async () => {
     const out: number[] = [];

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import pg from 'pg';
-import { demoUser, signIn } from './sign-in';
+import { demoUser, regionOrigin, signIn, submitPassword } from './sign-in';
 
 const dataDir = process.env.E2E_DATA_DIR ?? '.data/e2e';
 const creds = () =>
@@ -85,6 +85,19 @@ test.describe('hostile input', () => {
   });
 });
 
+test.describe('compression', () => {
+  test('API mutations answer uncompressed (small JSON); reads keep gzip', async ({ request }) => {
+    const auth = { authorization: `Bearer ${acmeKey()}`, 'accept-encoding': 'gzip, deflate, br' };
+    const refused = await request.post('/v1/projects', { headers: auth, data: { name: '' } });
+    expect(refused.status()).toBe(400);
+    expect(refused.headers()['content-encoding']).toBeUndefined();
+    expect(((await refused.json()) as ErrorOut).error.code).toBe('invalid_request');
+    const list = await request.get('/v1/projects', { headers: auth });
+    expect(list.status()).toBe(200);
+    expect(list.headers()['content-encoding']).toBe('gzip');
+  });
+});
+
 test.describe('the browser', () => {
   test('7: security headers, and a nonce CSP the page runs under without violations', async ({ page }) => {
     const violations: string[] = [];
@@ -115,10 +128,12 @@ test.describe('the browser', () => {
   });
 
   test('8: sign-in never sends the user to another origin', async ({ page, baseURL }) => {
-    await page.goto(`/sign-in?callbackUrl=${encodeURIComponent('/\\evil.example')}`);
-    await page.getByLabel('Email').fill('alice@acme.test');
-    await page.getByLabel('Password').fill(demoUser('alice@acme.test').password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const sfo1 = regionOrigin(baseURL!, 'sfo1');
+    await page.goto(`${sfo1}/sign-in?callbackUrl=${encodeURIComponent('/\\evil.example')}`);
+    await submitPassword(page, 'alice@acme.test');
+    await expect(page).toHaveURL(`${sfo1}/arc`);
+    // Nor does the hand-over back to the global address, whatever `next` says.
+    await page.goto(`/sign-in/handoff/start?region=sfo1&next=${encodeURIComponent('/\\evil.example')}`);
     await expect(page).toHaveURL(`${baseURL}/arc`);
   });
 
@@ -156,11 +171,13 @@ test.describe('the browser', () => {
 });
 
 test.describe('tRPC and origins', () => {
+  // Signed in at sfo1 (passwords are typed only at a region); the token works at every address.
   async function session(request: APIRequestContext, baseURL: string, email: string): Promise<string> {
-    const csrf = await request.get('/api/auth/csrf');
+    const sfo1 = regionOrigin(baseURL, 'sfo1');
+    const csrf = await request.get(`${sfo1}/api/auth/csrf`);
     const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-    const res = await request.post('/api/auth/callback/credentials', {
-      form: { email, password: demoUser(email).password, csrfToken, callbackUrl: `${baseURL}/arc` },
+    const res = await request.post(`${sfo1}/api/auth/callback/credentials`, {
+      form: { email, password: demoUser(email).password, csrfToken, callbackUrl: `${sfo1}/arc` },
       maxRedirects: 0,
     });
     expect(res.status()).toBe(302);
@@ -192,11 +209,12 @@ test.describe('tRPC and origins', () => {
 
 test.describe('sign-in limits and audit', () => {
   async function attempt(request: APIRequestContext, baseURL: string, email: string, password: string, xff: string) {
-    const csrf = await request.get('/api/auth/csrf', { headers: { 'x-forwarded-for': xff } });
+    const sfo1 = regionOrigin(baseURL, 'sfo1');
+    const csrf = await request.get(`${sfo1}/api/auth/csrf`, { headers: { 'x-forwarded-for': xff } });
     const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-    const res = await request.post('/api/auth/callback/credentials', {
+    const res = await request.post(`${sfo1}/api/auth/callback/credentials`, {
       headers: { 'x-forwarded-for': xff },
-      form: { email, password, csrfToken, callbackUrl: `${baseURL}/arc` },
+      form: { email, password, csrfToken, callbackUrl: `${sfo1}/arc` },
       maxRedirects: 0,
     });
     const location = res.headers()['location'] ?? '';

@@ -1,10 +1,10 @@
 // Sign-in journeys: alice (acme admin, one region), bob (globex admin, also an acme member),
 // ops (platform operator). Credentials come from the demo the test stack seeded.
 import { expect, test } from '@playwright/test';
-import { signIn } from './sign-in';
+import { regionOrigin, signIn } from './sign-in';
 
-test('a wrong password is refused without saying whether the email exists', async ({ page }) => {
-  await page.goto('/sign-in');
+test('a wrong password is refused without saying whether the email exists', async ({ page, baseURL }) => {
+  await page.goto(`${regionOrigin(baseURL!, 'sfo1')}/sign-in`);
   await page.getByLabel('Email').fill('alice@acme.test');
   await page.getByLabel('Password').fill('not-the-password');
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -267,6 +267,7 @@ async function main(): Promise<void> {
   for (const u of c.users) log(`    ${u.email.padEnd(20)} ${u.password}   (${u.role}${u.org ? ` of ${u.org}` : ''})`);
   log('  API keys:');
   for (const k of c.api_keys) log(`    ${k.org.padEnd(7)} ${k.region.padEnd(5)} ${k.key}`);
+  for (const k of c.global_api_keys) log(`    ${k.org.padEnd(7)} ${'all'.padEnd(5)} ${k.key}   (organization-wide)`);
   log(`  credentials written to ${path.relative(process.cwd(), stack.credentialsFile)} (mode 600)`);
   log('Press Ctrl-C to stop.');
 }

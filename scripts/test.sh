@@ -24,6 +24,9 @@ start=$(date +%s)
 echo "[test] lint, format and types"
 npm run --silent lint
 
+echo "[test] SDK build (sdk/ → sdk/dist: the meridian command the CLI tests run)"
+npm run --silent build -w sdk
+
 echo "[test] unit and integration tests (vitest, against a real primary + replicas)"
 npx vitest run --project unit --project integration --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 

@@ -160,6 +160,15 @@ const schema = z.object({
     .string()
     .regex(/^[a-z0-9-]{1,40}$/)
     .optional(),
+  /** Workspace moves: the AES-256-GCM key of export bundles (64 hex; default: derived from AUTH_SECRET by HKDF). */
+  MERIDIAN_MOVE_KEY: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, '64 lowercase hex characters (32 bytes)')
+    .optional(),
+  /** How long a move waits for the workspace's in-flight workflow runs before it fails (and undoes itself). */
+  MOVE_DRAIN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /** How long a move's verify waits for the target's replica to reach the export's snapshot before retrying. */
+  MOVE_REPLICA_WAIT_SECONDS: z.coerce.number().min(0.1).max(600).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CHROMIUM_PATH: z.string().optional(),
 });

@@ -4,9 +4,12 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import Link from 'next/link';
+import { GlobalSignIn } from '~/components/directory/global-sign-in';
 import { SignInForm } from '~/components/sign-in-form';
 import { PageHeader } from '~/components/ui/page-header';
 import { link } from '~/components/ui/styles';
+import { globalPageState, isGlobalAddress } from '~/server/directory/page';
+import { signInRegions } from '~/server/directory/sign-in';
 import { env, globalUrl } from '~/server/env';
 import { requestHost, requestOrigin } from '~/server/net/host';
 import { sameOriginPath } from '~/server/net/redirect';
@@ -16,13 +19,14 @@ import { regionRegistry } from '~/server/region/registry';
 export const metadata: Metadata = { title: 'Sign in' };
 
 const SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 export default async function SignInPage({
   searchParams,
 }: {
-  searchParams: Promise<{ callbackUrl?: string; workspace?: string }>;
+  searchParams: Promise<{ callbackUrl?: string; workspace?: string; error?: string; region?: string }>;
 }) {
-  const { callbackUrl, workspace: rawWorkspace } = await searchParams;
+  const { callbackUrl, workspace: rawWorkspace, error, region: downRegion } = await searchParams;
   const h = await headers();
   // Reached from the directory: name the workspace and this region, and link back. The page is
   // the same whether the workspace exists here or is a decoy (only the sign-in itself can tell).
@@ -43,6 +47,7 @@ export default async function SignInPage({
           centered
         />
         <SignInForm next={next} workspace={workspace} />
+        {next.startsWith('/sign-in/handoff/issue?') && <ReturnNote />}
         <p className="text-center text-sm text-slate-600 dark:text-slate-300">
           Not your region?{' '}
           <a href={`${globalUrl()}/`} className={link}>
@@ -54,10 +59,32 @@ export default async function SignInPage({
   }
   // Only this origin: never bounce a user elsewhere after sign-in (server/net/redirect.ts).
   const next = sameOriginPath(typeof callbackUrl === 'string' ? callbackUrl : undefined, requestOrigin(h), '/arc');
+  if (isGlobalAddress(h)) {
+    // No password is typed at the global address: the session comes back from a region.
+    const page = globalPageState(h);
+    return (
+      <div className="mx-auto mt-8 max-w-md space-y-6">
+        <PageHeader
+          title="Sign in to Meridian"
+          description="Arc for your organization, Atlas for operators."
+          centered
+        />
+        <GlobalSignIn
+          next={next}
+          regions={await signInRegions().catch(() => [])}
+          remembered={str(rawWorkspace)?.slice(0, 63) ?? page.remembered}
+          error={str(error)}
+          downRegion={str(downRegion)?.slice(0, 100)}
+        />
+      </div>
+    );
+  }
+  const returning = next.startsWith('/sign-in/handoff/issue?');
   return (
     <div className="mx-auto mt-8 max-w-sm space-y-6">
       <PageHeader title="Sign in to Meridian" description="Arc for your organization, Atlas for operators." centered />
       <SignInForm next={next} />
+      {returning && <ReturnNote />}
       {!label && (
         <p className="text-center text-sm text-slate-600 dark:text-slate-300">
           Signing in to your organization?{' '}
@@ -68,5 +95,14 @@ export default async function SignInPage({
         </p>
       )}
     </div>
+  );
+}
+
+/** Reached from the global address's sign-in: where the browser goes once signed in here. */
+function ReturnNote() {
+  return (
+    <p className="text-center text-sm text-slate-600 dark:text-slate-300">
+      Once signed in here you go back to <span className="font-mono">{new URL(globalUrl()).host}</span>, signed in.
+    </p>
   );
 }

@@ -11,6 +11,7 @@ const ITEMS = [
   { href: '/atlas/clusters', label: 'Clusters' },
   { href: '/atlas/audit', label: 'Audit log' },
   { href: '/atlas/directory', label: 'Directory' },
+  { href: '/atlas/moves', label: 'Moves' },
 ] as const;
 
 export function AtlasNav() {

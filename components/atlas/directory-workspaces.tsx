@@ -2,6 +2,7 @@
 // The directory's workspaces: slug, region, status and last change, live (polled), filterable
 // by region, a page at a time.
 import { useInfiniteQuery } from '@tanstack/react-query';
+import Link from 'next/link';
 import { useState } from 'react';
 import { useTRPC } from '../trpc-provider';
 import { DataTable } from '../ui/data-table';
@@ -10,7 +11,7 @@ import { LoadMore } from '../ui/load-more';
 import { SkeletonRows } from '../ui/skeleton';
 import { StatusBadge } from '../ui/status-badge';
 import { TimeAgo } from '../ui/time-ago';
-import { card } from '../ui/styles';
+import { card, link } from '../ui/styles';
 
 export function DirectoryWorkspaces() {
   const trpc = useTRPC();
@@ -64,7 +65,19 @@ export function DirectoryWorkspaces() {
                   </span>
                 ),
               },
-              { header: 'Status', cell: (w) => <StatusBadge status={w.status} /> },
+              {
+                header: 'Status',
+                cell: (w) => (
+                  <span className="flex flex-wrap items-center gap-2">
+                    <StatusBadge status={w.status} />
+                    {w.offered_to && (
+                      <Link href={`/atlas/moves?org=${w.slug}`} className={`${link} text-xs`}>
+                        to {w.offered_to}
+                      </Link>
+                    )}
+                  </span>
+                ),
+              },
               { header: 'Changes', className: 'font-mono text-xs', cell: (w) => String(w.sequence) },
               { header: 'Last change', cell: (w) => <TimeAgo iso={w.updated_at} /> },
             ]}

@@ -9,6 +9,7 @@ import { Fact } from '../ui/fact';
 import { SkeletonRows } from '../ui/skeleton';
 import { card, link } from '../ui/styles';
 import { ClusterCounts } from './cluster-counts';
+import { MovesList } from './moves/moves-list';
 import { OrganizationRegionsForm } from './organization-regions-form';
 import { RegionList } from './region-list';
 
@@ -87,6 +88,13 @@ export function OrganizationDetail({ id }: { id: string }) {
           <SkeletonRows rows={2} label="Loading regions…" />
         )}
       </section>
+      {/* Its workspace moves (status live while one is open); start one from Atlas → Moves. */}
+      <MovesList org={o.id} />
+      <p className="text-sm">
+        <Link href={`/atlas/moves?slug=${o.slug}`} className={link}>
+          Move {o.slug} to another region
+        </Link>
+      </p>
     </div>
   );
 }

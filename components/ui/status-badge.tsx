@@ -49,6 +49,15 @@ const TONES: Record<string, { dot: string; pill: string }> = {
     pill: 'bg-amber-50 text-amber-800 ring-amber-600/20 dark:bg-amber-950/60 dark:text-amber-300 dark:ring-amber-400/30',
   },
   offline: SLATE,
+  // Workspace moves (Atlas) and the directory.
+  copying: SKY,
+  cutover: SKY,
+  completed: EMERALD,
+  active: EMERALD,
+  moving: {
+    dot: 'bg-amber-500',
+    pill: 'bg-amber-50 text-amber-800 ring-amber-600/20 dark:bg-amber-950/60 dark:text-amber-300 dark:ring-amber-400/30',
+  },
 };
 
 const LABELS: Record<string, string> = {
@@ -67,6 +76,11 @@ const LABELS: Record<string, string> = {
   allocated: 'Allocated',
   maintenance: 'Maintenance',
   offline: 'Offline',
+  copying: 'Copying',
+  cutover: 'Cutover',
+  completed: 'Completed',
+  active: 'Active',
+  moving: 'Moving',
 };
 
 export function statusLabel(status: string): string {

@@ -1,6 +1,7 @@
 // The local demo's data (CONTRACT.md, "Local demo"): regions, `acme` (single region) and
 // `globex` (three regions), their users, projects, clusters in varied states, 144 servers,
-// notifications and one API key per organization and allowed region. Idempotent: the data is
+// notifications, one API key per organization and allowed region and one organization-wide key
+// per organization. Idempotent: the data is
 // written once (marked in directory.settings); later runs only make sure the printed
 // credentials still work.
 import { hashPassword, verifyPassword } from '../../server/auth/password';
@@ -16,6 +17,8 @@ export interface DemoCredentials {
   regions: Record<string, string>;
   users: { email: string; password: string; org: string | null; role: string }[];
   api_keys: { org: string; region: string; key: string }[];
+  /** One organization-wide key (`mk_global_…`) per organization: use it at the global address. */
+  global_api_keys: { org: string; key: string }[];
   databases: { primary: string; replicas: Record<string, string> };
   /** Multi-process mode (`npm start -- --gateways-per-region N`): every gateway's address. */
   gateways?: { name: string; region: string; url: string }[];
@@ -86,6 +89,7 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<DemoCredentia
 
   // API keys: one per organization and allowed region; reuse a previous key still in the database.
   const apiKeys: DemoCredentials['api_keys'] = [];
+  const globalKeys: DemoCredentials['global_api_keys'] = [];
   const orgs = await db.organization.findMany({
     where: { slug: { in: ['acme', 'globex'] } },
     include: { allowedRegions: true },
@@ -124,6 +128,10 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<DemoCredentia
       });
       apiKeys.push({ org: org.slug, region, key: minted.key });
     }
+    globalKeys.push({
+      org: org.slug,
+      key: await demoGlobalKey(db, org.id, admin?.userId ?? null, opts.previous, org.slug),
+    });
   }
 
   return {
@@ -131,8 +139,41 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<DemoCredentia
     regions: opts.regionUrls,
     users,
     api_keys: apiKeys,
+    global_api_keys: globalKeys,
     databases: opts.databases,
   };
+}
+
+/** The organization's demo organization-wide key: the previous run's while it still exists, else a new one. */
+async function demoGlobalKey(
+  db: Db,
+  orgId: string,
+  createdById: string | null,
+  previous: DemoCredentials | undefined,
+  slug: string,
+): Promise<string> {
+  const prev = previous?.global_api_keys?.find((k) => k.org === slug)?.key;
+  const parsed = prev ? parseApiKey(prev) : undefined;
+  if (prev && parsed) {
+    const existing = await db.apiKey.findFirst({
+      where: { prefix: parsed.prefix, orgId, region: null, revokedAt: null },
+    });
+    if (existing) return prev;
+  }
+  const minted = mintApiKey(null);
+  await db.apiKey.create({
+    data: {
+      id: newId('key'),
+      orgId,
+      createdById,
+      name: 'demo global',
+      region: null,
+      prefix: minted.prefix,
+      secretHash: minted.secretHash,
+      scopes: ['admin'],
+    },
+  });
+  return minted.key;
 }
 
 /** Bob also belongs to acme (as a member), so the demo has a user who switches organizations. */

@@ -17,6 +17,8 @@ declare module 'vitest' {
       baseUrl: string;
       dir: string;
       keys: { org: string; region: string; key: string }[];
+      /** One organization-wide key (`mk_global_…`) per organization. */
+      globalKeys: { org: string; key: string }[];
       adminPrimary: string;
       adminReplicas: Record<string, string>;
       /** The app's database and session secret, for tests that act as a signed-in user. */
@@ -59,6 +61,7 @@ export async function setup(project: TestProject): Promise<void> {
     baseUrl,
     dir: path.join(root, 'pg'),
     keys: stack.credentials.api_keys,
+    globalKeys: stack.credentials.global_api_keys,
     adminPrimary: urls.adminPrimary,
     adminReplicas: urls.adminReplicas,
     databaseUrl: stack.appEnv.DATABASE_URL!,

@@ -14,13 +14,14 @@ export async function apiKeysOf(req: DataRequest, orgId: string) {
 }
 
 /**
- * A key for `region` (resolved by the cascade, so already one of the organization's). The secret
- * is in this response only: an idempotent replay of it shows the key redacted.
+ * A key for `region` (resolved by the cascade, so already one of the organization's), or, with
+ * `region` null, an organization-wide key (`mk_global_…`). The secret is in this response only:
+ * an idempotent replay of it shows the key redacted.
  */
 export function createApiKeyIn(
   req: DataRequest,
   admin: { orgId: string; userId: string },
-  input: { name: string; region: string; scopes: ApiKeyScope[] },
+  input: { name: string; region: string | null; scopes: ApiKeyScope[] },
 ) {
   return idempotentWrite(
     req,
@@ -35,7 +36,12 @@ export function createApiKeyIn(
         actorId: admin.userId,
         region: input.region,
         requestId: req.requestId,
-        metadata: { name: body.name, prefix: body.prefix, scopes: body.scopes },
+        metadata: {
+          name: body.name,
+          prefix: body.prefix,
+          scopes: body.scopes,
+          ...(input.region ? {} : { global: true }),
+        },
       });
       return { status: 201, body };
     },

@@ -11,7 +11,8 @@ import { limiter, rateLimited, type LimitPolicy } from '../rate-limits/limiters'
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../errors';
 import { ORG_CONTEXT_INCLUDE, toOrgContext } from '../organizations/context';
-import { apiKeySecretMatches, hashApiKeySecret, parseApiKey } from './format';
+import { regionRegistry } from '../region/registry';
+import { apiKeySecretMatches, GLOBAL_KEY_REGION, hashApiKeySecret, parseApiKey } from './format';
 import type { Identity } from '../auth/identity';
 
 /** Compared against when no key matches, so a miss costs what a hit costs. */
@@ -37,12 +38,22 @@ export async function authenticateApiKey(
   }
   const row = await lookup(parsed.prefix);
   const matches = apiKeySecretMatches(parsed.secret, row?.secretHash ?? DECOY_HASH);
-  if (!row || !matches || row.revokedAt || row.region !== parsed.region) {
+  if (!row || !matches || row.revokedAt || (row.region ?? GLOBAL_KEY_REGION) !== parsed.region) {
     throw new AppError('unauthenticated', 'the API key is not valid');
+  }
+  if (row.movedTo) {
+    // The workspace moved away from this key's region (server/moves): the key is valid, but at
+    // the new home only. Said after the secret verified, like the 403 below.
+    const target = (await regionRegistry()).get(row.movedTo);
+    throw new AppError('wrong_region', `this workspace moved to ${row.movedTo}: use a key of that region there`, {
+      extra: { region: row.movedTo, ...(target ? { base_url: target.baseUrl } : {}) },
+      headers: { 'Cache-Control': 'no-store' },
+    });
   }
   const org = toOrgContext(row.organization);
   const allowed = org.allowedRegions;
-  if (!allowed.includes(row.region)) {
+  // An organization-wide key (region null) has no region to lose: the cascade checks each request's.
+  if (row.region !== null && !allowed.includes(row.region)) {
     // The key's region was taken out of the organization's allowed set (an operator's change, or
     // a move): its target region is now outside that set, the contract's 403. `region` says where
     // the organization does live. Said only now, after the secret verified: a guesser learns

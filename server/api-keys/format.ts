@@ -1,13 +1,18 @@
-// API key strings: `mk_{region}_{12 base62 prefix}_{secret ≥ 32 base62}`. Only a hash of the
+// API key strings: `mk_{region}_{12 base62 prefix}_{secret ≥ 32 base62}`, or
+// `mk_global_{prefix}_{secret}` for an organization-wide key (no region of its own). Only a hash of the
 // secret is stored; the prefix finds the row. Secrets are 256-bit random, so a fast keyed
 // hash is enough (no password-style stretching needed) and lets us verify per request cheaply.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from '../ids';
 
-export const API_KEY_RE = /^mk_([a-z]{3}[1-9][0-9]*)_([0-9A-Za-z]{12})_([0-9A-Za-z]{32,128})$/;
+export const API_KEY_RE = /^mk_([a-z]{3}[1-9][0-9]*|global)_([0-9A-Za-z]{12})_([0-9A-Za-z]{32,128})$/;
+
+/** What an organization-wide key writes where a region key writes its region. */
+export const GLOBAL_KEY_REGION = 'global';
 const SECRET_LENGTH = 43; // ≈ 256 bits of base62
 
 export interface ParsedApiKey {
+  /** The key's region, or `global` for an organization-wide key. */
   region: string;
   prefix: string;
   secret: string;
@@ -18,10 +23,11 @@ export function parseApiKey(raw: string): ParsedApiKey | undefined {
   return m ? { region: m[1]!, prefix: m[2]!, secret: m[3]! } : undefined;
 }
 
-export function mintApiKey(region: string): { key: string; prefix: string; secretHash: string } {
+/** `region` null mints an organization-wide key (`mk_global_…`). */
+export function mintApiKey(region: string | null): { key: string; prefix: string; secretHash: string } {
   const prefix = randomBase62(12);
   const secret = randomBase62(SECRET_LENGTH);
-  return { key: `mk_${region}_${prefix}_${secret}`, prefix, secretHash: hashApiKeySecret(secret) };
+  return { key: `mk_${region ?? GLOBAL_KEY_REGION}_${prefix}_${secret}`, prefix, secretHash: hashApiKeySecret(secret) };
 }
 
 /** The key with its secret replaced: what an idempotent replay shows (the secret is shown once). */

@@ -1,12 +1,13 @@
 // API keys of one organization: every function requires the organization's ID.
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
-import { API_KEY_SCOPES, mintApiKey, type ApiKeyScope } from './format';
+import { API_KEY_SCOPES, GLOBAL_KEY_REGION, mintApiKey, type ApiKeyScope } from './format';
 import { newId } from '../ids';
 
 export interface ApiKeyView {
   id: string;
   name: string;
+  /** The key's region, or `global` for an organization-wide key (as the key string says). */
   region: string;
   prefix: string;
   created_at: string;
@@ -18,7 +19,7 @@ export interface ApiKeyView {
 type Row = {
   id: string;
   name: string;
-  region: string;
+  region: string | null;
   prefix: string;
   createdAt: Date;
   lastUsedAt: Date | null;
@@ -29,7 +30,7 @@ type Row = {
 const view = (k: Row): ApiKeyView => ({
   id: k.id,
   name: k.name,
-  region: k.region,
+  region: k.region ?? GLOBAL_KEY_REGION,
   prefix: k.prefix,
   created_at: k.createdAt.toISOString(),
   last_used_at: k.lastUsedAt?.toISOString() ?? null,
@@ -42,11 +43,11 @@ export async function listApiKeys(db: Db, orgId: string): Promise<ApiKeyView[]> 
   return rows.map(view);
 }
 
-/** Creates a key; the secret is in the result and nowhere else, ever. */
+/** Creates a key (`region` null: organization-wide); the secret is in the result and nowhere else, ever. */
 export async function createApiKey(
   tx: Tx,
   orgId: string,
-  input: { name: string; region: string; scopes: ApiKeyScope[]; createdById: string | null },
+  input: { name: string; region: string | null; scopes: ApiKeyScope[]; createdById: string | null },
 ): Promise<ApiKeyView & { key: string }> {
   const minted = mintApiKey(input.region);
   const row = await tx.apiKey.create({

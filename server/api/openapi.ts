@@ -16,7 +16,7 @@ function generate(): Document {
   return generateOpenApiDocument(appRouter, {
     title: 'Meridian API',
     description:
-      'The public API of Meridian. Every response carries X-Request-Id, X-Region and X-Region-Source; errors are {"error": {"code", "message", "request_id"}}. Region resolution: subdomain → X-Region → ?region= → body region → session → resource → fan-out (GET) or 400 region_required.',
+      'The public API of Meridian. Every response carries X-Request-Id, X-Region and X-Region-Source; errors are {"error": {"code", "message", "request_id"}}. Region resolution: subdomain → X-Region → ?region= → body region → region API key (X-Region-Source: key) → session → resource → fan-out (GET) or 400 region_required.',
     version: '1.0.0',
     baseUrl: REST_BASE,
     securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'mk_{region}_{prefix}_{secret}' } },

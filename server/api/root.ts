@@ -4,6 +4,7 @@ import { atlasAuditRouter } from './routers/atlas/audit';
 import { atlasDirectoryRouter } from './routers/atlas/directory';
 import { atlasClustersRouter } from './routers/atlas/clusters';
 import { atlasHistoryRouter } from './routers/atlas/history';
+import { atlasMovesRouter } from './routers/atlas/moves';
 import { atlasOrganizationsRouter } from './routers/atlas/organizations';
 import { atlasRegionsRouter } from './routers/atlas/regions';
 import { atlasServersRouter } from './routers/atlas/servers';
@@ -40,6 +41,7 @@ export const appRouter = router({
     directory: atlasDirectoryRouter,
     organizations: atlasOrganizationsRouter,
     clusters: atlasClustersRouter,
+    moves: atlasMovesRouter,
   }),
 });
 

@@ -4,6 +4,7 @@
 // (409) while a region to remove still holds the organization's live clusters. Gateways drop their
 // cached identities of the organization at commit (organization_regions' and organizations'
 // NOTIFY triggers), so a key of a removed region is refused by its next request.
+import { GLOBAL_KEY_REGION } from '../api-keys/format';
 import { recordAudit } from '../audit/audit';
 import { changed as identityChanged } from '../auth/identity-cache';
 import { read, write, type Tx } from '../db/access';
@@ -155,7 +156,7 @@ async function detailOf(db: Db | Tx, id: string): Promise<OrganizationDetail | n
     ...toSummary(row),
     projects,
     clusters_by_region: Object.fromEntries(clustersByRegion.map((g) => [g.region, g._count])),
-    api_keys_by_region: Object.fromEntries(keysByRegion.map((g) => [g.region, g._count])),
+    api_keys_by_region: Object.fromEntries(keysByRegion.map((g) => [g.region ?? GLOBAL_KEY_REGION, g._count])),
     updated_at: row.updated_at.toISOString(),
   };
 }

@@ -22,8 +22,12 @@ export type Identity =
   | {
       kind: 'api_key';
       keyId: string;
-      /** The key's region: its requests resolve there, and only there. */
-      region: string;
+      /**
+       * The key's region: its requests resolve there, and only there. Null for an
+       * organization-wide key (`mk_global_…`): it may name any allowed region, and its reads
+       * that name none fan out.
+       */
+      region: string | null;
       /** What the key may do (server/api-keys/format.ts: read ⊂ write ⊂ admin). */
       scopes: string[];
       org: OrgContext;

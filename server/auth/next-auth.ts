@@ -10,12 +10,18 @@ import { authSecret } from '../env';
 import { isAppError } from '../errors';
 import { recordAudit } from '../audit/audit';
 import { clientAddress } from '../net/client-address';
+import { isGlobalAddress } from '../directory/page';
 import { endAllSessions } from './sessions';
 import { checkCredentials, type SignedInUser } from './sign-in';
 import { findUserByEmail, membershipsOf } from './users';
 
 class RateLimited extends CredentialsSignin {
   code = 'rate_limited';
+}
+
+/** Passwords are typed only at a region's host: the global address hands sessions over (./handoff.ts). */
+class NotAtGlobalAddress extends CredentialsSignin {
+  code = 'sign_in_at_region';
 }
 
 export const SESSION_MAX_AGE = 12 * 60 * 60;
@@ -26,7 +32,7 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() 
   // A wrong password is an expected outcome (audited, rate-limited), not a server error.
   logger: {
     error(error: Error) {
-      if (error.name === 'CredentialsSignin' || error.name === 'RateLimited') return;
+      if (['CredentialsSignin', 'RateLimited', 'NotAtGlobalAddress'].includes(error.name)) return;
       console.error(error);
     },
   },
@@ -40,6 +46,8 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() 
         workspace: { label: 'Workspace' },
       },
       async authorize(raw, request) {
+        // Refused before the password is even looked at: nothing typed here is checked or kept.
+        if (isGlobalAddress(request.headers)) throw new NotAtGlobalAddress();
         const address = clientAddress(request.headers);
         try {
           const user = await checkCredentials(raw, address);

@@ -29,7 +29,7 @@ export async function registerWithDirectory(): Promise<{ regions: string[]; work
   const regions = Object.keys(cellKeys()).filter((r) => registry.has(r));
   const orgs = await primary().organization.findMany({
     where: { status: 'active' },
-    select: { slug: true, defaultRegion: true, allowedRegions: { select: { region: true } } },
+    select: { slug: true, defaultRegion: true, homeRegion: true, allowedRegions: { select: { region: true } } },
     orderBy: { slug: 'asc' },
   });
   const workspaces: string[] = [];
@@ -42,7 +42,11 @@ export async function registerWithDirectory(): Promise<{ regions: string[]; work
     });
     for (const org of orgs) {
       const home = homeRegionOf(
-        { defaultRegion: org.defaultRegion, allowedRegions: org.allowedRegions.map((a) => a.region) },
+        {
+          defaultRegion: org.defaultRegion,
+          homeRegion: org.homeRegion,
+          allowedRegions: org.allowedRegions.map((a) => a.region),
+        },
         order,
       );
       if (home !== code) continue;

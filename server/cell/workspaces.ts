@@ -1,8 +1,8 @@
 // Workspace slugs, from the cell's side. Creating an organization reserves its slug in the
 // directory first (slugs are unique across regions), then activates it once the create has
 // committed, and releases it when the create fails. An organization's home region (the one the
-// directory sends its people to) is its default region, else the first of its allowed regions
-// in registry order.
+// directory sends its people to) is the one its last move took it to, else its default region,
+// else the first of its allowed regions in registry order.
 import { AppError } from '../errors';
 import { logger } from '../telemetry/logger';
 import { callDirectory, DirectoryCallError } from './client';
@@ -10,9 +10,10 @@ import { callDirectory, DirectoryCallError } from './client';
 const path = (slug: string) => `/internal/v1/workspaces/${encodeURIComponent(slug)}`;
 
 export function homeRegionOf(
-  org: { defaultRegion: string | null; allowedRegions: string[] },
+  org: { defaultRegion: string | null; allowedRegions: string[]; homeRegion?: string | null },
   registryOrder: string[],
 ): string | undefined {
+  if (org.homeRegion) return org.homeRegion;
   if (org.defaultRegion) return org.defaultRegion;
   return registryOrder.find((r) => org.allowedRegions.includes(r)) ?? org.allowedRegions[0];
 }
@@ -23,6 +24,21 @@ export async function reserveSlug(region: string, slug: string): Promise<void> {
 
 export async function activateSlug(region: string, slug: string): Promise<void> {
   await callDirectory(region, 'POST', `${path(slug)}/activate`);
+}
+
+/** A move's first half: the owning region offers the workspace to `to` (server/moves). */
+export async function offerSlug(region: string, slug: string, to: string, moveId: string): Promise<void> {
+  await callDirectory(region, 'POST', `${path(slug)}/offer`, { to, offer_id: moveId });
+}
+
+/** A move's second half, signed by the target: the slug resolves to `region` from now on. */
+export async function acceptSlug(region: string, slug: string, moveId: string): Promise<void> {
+  await callDirectory(region, 'POST', `${path(slug)}/accept`, { offer_id: moveId });
+}
+
+/** The owner takes its offer back (a cancelled or failed move). */
+export async function withdrawSlugOffer(region: string, slug: string): Promise<void> {
+  await callDirectory(region, 'DELETE', `${path(slug)}/offer`);
 }
 
 export async function releaseSlug(region: string, slug: string): Promise<void> {

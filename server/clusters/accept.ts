@@ -1,8 +1,11 @@
 // Accepting a cluster create in ONE statement on the primary: the Idempotency-Key's earlier
 // outcome if there is one (then nothing else happens), the checks (the project is the
-// organization's, no live cluster has the name, the region has the free servers) and, only when
-// they pass, the inserts (the cluster, its create-cluster run and steps, the first step's job, the
-// wake-up NOTIFY and the Idempotency-Key record). One round trip instead of a dozen in an
+// organization's — or, when the caller named none, the organization's default project, its first
+// by name: a second branch of the same lookup, which a named project skips as a one-time filter,
+// so either case is one index probe —, no live cluster has the name, the region has the free
+// servers) and, only when they pass, the inserts (the cluster, its create-cluster run and steps,
+// the first step's job and the Idempotency-Key record); the workers' wake-up follows the commit
+// (wakeWorkers). One round trip instead of a dozen in an
 // interactive transaction (sent straight to node-postgres: Prisma's query interpreter would cost
 // more than the statement); a statement is atomic, so all of it commits or none.
 //
@@ -10,6 +13,11 @@
 // create racing it: the statement holds the organization's row for the region (FOR KEY SHARE)
 // before inserting, so the removal waits for the create and then sees its cluster (409), or the
 // create waits for the removal and finds the region gone (403 region_not_allowed).
+//
+// A workspace move (server/moves) racing a create: the statement holds the organization's row
+// while it is `active` (FOR SHARE), so the move's read-only switch waits for the create (and the
+// move then waits for its run), or the create waits for the switch and finds it `moving`
+// (503 workspace_moving): no run of a moving workspace ever starts.
 //
 // Two creates of one name racing each other: the partial unique index `clusters_live_name_key`
 // refuses the second (each statement's check reads its own snapshot, so the index is the
@@ -19,6 +27,7 @@ import { poolOf, type Db } from '../db/client';
 import { IDEMPOTENCY_TTL_HOURS, type IdempotencyRecord, type PriorRecord } from '../db/idempotency';
 import { WORKFLOWS } from '../workflows/definitions';
 import { queueName, RUN_STARTED_CHANNEL, stepJobCte, QUEUE_SCHEMA } from '../workflows/queue';
+import { logger } from '../telemetry/logger';
 import { GPU_TEMPLATES } from './capacity';
 
 /** The unique index that keeps live cluster names unique in an organization. */
@@ -28,7 +37,8 @@ export interface Acceptance {
   clusterId: string;
   runId: string;
   orgId: string;
-  projectId: string;
+  /** Null: the organization's default project (its first by name), resolved by the statement. */
+  projectId: string | null;
   region: string;
   name: string;
   template: string;
@@ -46,10 +56,12 @@ export interface AcceptOutcome {
   prior?: PriorRecord<unknown>;
   /** Whether the cluster and its run were inserted. */
   created: boolean;
-  /** The project was found in the organization. */
-  projectFound: boolean;
+  /** The project (named, or the default one) found in the organization; null when none. */
+  projectId: string | null;
   /** The region is still one of the organization's (see the file's header). */
   regionAllowed: boolean;
+  /** The organization is active (not held read-only by a workspace move). */
+  orgWritable: boolean;
   /** The ID of a live cluster of the same name, if any. */
   clashId: string | null;
   /** Free servers of the template's kind in the region (before this create). */
@@ -60,18 +72,22 @@ export interface AcceptOutcome {
 
 const STEPS = [...WORKFLOWS['create-cluster']];
 
-// Parameters $1…$19 are the cluster's; the job's follow from $20.
-const JOB_FIRST_PARAM = 20;
+// Parameters $1…$18 are the cluster's; the job's follow from $19.
+const JOB_FIRST_PARAM = 19;
 
 function statement(jobSql: string): string {
   return `
 WITH prior AS (
   SELECT request_hash, response_status, response_body FROM idempotency_keys
-  WHERE org_id = $2 AND key = $17 AND created_at >= now() - make_interval(hours => $19)
+  WHERE org_id = $2 AND key = $16 AND created_at >= now() - make_interval(hours => $18)
 ), project AS (
-  SELECT id FROM projects WHERE id = $1 AND org_id = $2
+  SELECT id FROM projects WHERE id = $1::text AND org_id = $2
+  UNION ALL
+  (SELECT id FROM projects WHERE $1::text IS NULL AND org_id = $2 ORDER BY name, id LIMIT 1)
 ), allowed AS (
   SELECT 1 FROM organization_regions WHERE org_id = $2 AND region = $4 FOR KEY SHARE
+), writable AS (
+  SELECT 1 FROM organizations WHERE id = $2 AND status = 'active' FOR SHARE
 ), clash AS (
   SELECT id FROM clusters WHERE org_id = $2 AND name = $3 AND status <> 'deleted' LIMIT 1
 ), available AS (
@@ -85,11 +101,11 @@ WITH prior AS (
 ), queue AS (
   SELECT name FROM ${QUEUE_SCHEMA}.queue WHERE name = $15
 ), accepted AS (
-  SELECT 1 FROM project
-  WHERE NOT EXISTS (SELECT 1 FROM prior) AND EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM clash) AND (SELECT n FROM free) >= $7 AND EXISTS (SELECT 1 FROM queue)
+  SELECT id FROM project
+  WHERE NOT EXISTS (SELECT 1 FROM prior) AND EXISTS (SELECT 1 FROM allowed) AND EXISTS (SELECT 1 FROM writable) AND NOT EXISTS (SELECT 1 FROM clash) AND (SELECT n FROM free) >= $7 AND EXISTS (SELECT 1 FROM queue)
 ), cluster AS (
   INSERT INTO clusters (id, org_id, project_id, region, name, template, node_count, version, status, created_at, updated_at)
-  SELECT $8, $2, $1, $4, $3, $9, $7, $10, 'pending', $11, $11 FROM accepted
+  SELECT $8, $2, accepted.id, $4, $3, $9, $7, $10, 'pending', $11, $11 FROM accepted
   RETURNING id
 ), run AS (
   INSERT INTO workflow_runs (id, org_id, kind, region, cluster_id, status, input, created_at)
@@ -100,20 +116,17 @@ WITH prior AS (
   SELECT run.id, s.ord - 1, s.name FROM run, unnest($14::text[]) WITH ORDINALITY AS s(name, ord)
   RETURNING 1
 ), job AS (${jobSql}
-), notified AS (
-  SELECT pg_notify($16, $4) FROM run
 ), record AS (
   INSERT INTO idempotency_keys (org_id, key, request_hash, response_status, response_body)
-  SELECT $2, $17, r.hash, r.status, r.body
-  FROM cluster, jsonb_to_record($18::jsonb) AS r(hash text, status int, body jsonb)
-  WHERE $17::text IS NOT NULL
+  SELECT $2, $16, r.hash, r.status, jsonb_set(r.body, '{cluster,project_id}', to_jsonb(accepted.id))
+  FROM cluster, accepted, jsonb_to_record($17::jsonb) AS r(hash text, status int, body jsonb)
+  WHERE $16::text IS NOT NULL
   RETURNING 1
 )
-SELECT (SELECT row_to_json(prior) FROM prior) AS prior, (SELECT id FROM project) AS project, EXISTS (SELECT 1 FROM allowed) AS allowed, (SELECT id FROM clash) AS clash, (SELECT n FROM free) AS free,
+SELECT (SELECT row_to_json(prior) FROM prior) AS prior, (SELECT id FROM project) AS project, EXISTS (SELECT 1 FROM allowed) AS allowed, EXISTS (SELECT 1 FROM writable) AS writable, (SELECT id FROM clash) AS clash, (SELECT n FROM free) AS free,
        EXISTS (SELECT 1 FROM queue) AS queue,
        (SELECT count(*) FROM cluster)::int AS clusters, (SELECT count(*) FROM steps)::int AS steps,
-       (SELECT count(*) FROM job)::int AS jobs, (SELECT count(*) FROM notified)::int AS notified,
-       (SELECT count(*) FROM record)::int AS records`;
+       (SELECT count(*) FROM job)::int AS jobs, (SELECT count(*) FROM record)::int AS records`;
 }
 
 /** The statement and its job's parameters depend only on the region: built once per region. */
@@ -134,13 +147,13 @@ interface Row {
   prior: { request_hash: string; response_status: number; response_body: unknown } | null;
   project: string | null;
   allowed: boolean;
+  writable: boolean;
   clash: string | null;
   free: number;
   queue: boolean;
   clusters: number;
   steps: number;
   jobs: number;
-  notified: number;
   records: number;
 }
 
@@ -163,10 +176,9 @@ export async function acceptCluster(db: Db, a: Acceptance): Promise<AcceptOutcom
     JSON.stringify(a.runInput), // $13
     STEPS, // $14
     queueName(a.region), // $15
-    RUN_STARTED_CHANNEL, // $16
-    a.record?.key ?? null, // $17
-    a.record ? JSON.stringify({ hash: a.record.requestHash, status: a.record.status, body: a.record.body }) : null, // $18
-    IDEMPOTENCY_TTL_HOURS, // $19
+    a.record?.key ?? null, // $16
+    a.record ? JSON.stringify({ hash: a.record.requestHash, status: a.record.status, body: a.record.body }) : null, // $17
+    IDEMPOTENCY_TTL_HOURS, // $18
   ];
   // Named: each connection parses and plans it once, not on every create.
   const { rows } = await poolOf(db).query<Row>({
@@ -176,7 +188,8 @@ export async function acceptCluster(db: Db, a: Acceptance): Promise<AcceptOutcom
   });
   const r = rows[0]!;
   const created = r.clusters === 1;
-  if (created && (r.steps !== STEPS.length || r.jobs !== 1 || r.notified !== 1 || r.records !== (a.record ? 1 : 0))) {
+  if (created) wakeWorkers(db, a.region);
+  if (created && (r.steps !== STEPS.length || r.jobs !== 1 || r.records !== (a.record ? 1 : 0))) {
     // Cannot happen while the statement is what it says; if it does, say so rather than half-start a run.
     throw new Error(`cluster accept inserted an incomplete run: ${JSON.stringify(r)}`);
   }
@@ -191,10 +204,24 @@ export async function acceptCluster(db: Db, a: Acceptance): Promise<AcceptOutcom
         }
       : {}),
     created,
-    projectFound: r.project !== null,
+    projectId: r.project,
     regionAllowed: r.allowed,
+    orgWritable: r.writable,
     clashId: r.clash,
     free: Number(r.free),
     queueInstalled: r.queue,
   };
+}
+
+/**
+ * Wakes the region's workers after the commit, not inside the statement: PostgreSQL serializes
+ * the commits of transactions that NOTIFY (a database-wide lock held through the WAL flush), so an
+ * in-statement NOTIFY made concurrent creates wait for each other's fsync. The notification
+ * carries no data and is only a hint: a lost one (the process dies right here) costs the run at
+ * most one queue poll, since its job is already committed. Not awaited.
+ */
+function wakeWorkers(db: Db, region: string): void {
+  poolOf(db)
+    .query({ name: 'meridian_wake_workers', text: 'SELECT pg_notify($1, $2)', values: [RUN_STARTED_CHANNEL, region] })
+    .catch((err: unknown) => logger.warn({ err: (err as Error).message, region }, 'workflow wake-up not sent'));
 }

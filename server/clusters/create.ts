@@ -1,4 +1,6 @@
-// Creating a cluster: checks that need no database (region up, IDs, template limits), then one
+// Creating a cluster: the documented defaults for what the caller left out (project: the
+// session's, else the organization's default one; template: DEFAULT_TEMPLATE_ID; node count: the
+// template's minimum), checks that need no database (region up, IDs, template limits), then one
 // idempotent statement on the primary (accept.ts) that checks the project, the name and the
 // region's free capacity, inserts the cluster (`pending`) and starts its create-cluster run.
 import type { OrgContext } from '../auth/identity';
@@ -13,20 +15,25 @@ import { regionRegistry } from '../region/registry';
 import { acceptCluster, LIVE_NAME_INDEX } from './accept';
 import { createDefaults } from './defaults';
 import { toClusterView } from './repository';
-import { templateById, templateProblem } from './templates';
+import { DEFAULT_TEMPLATE_ID, templateById, templateProblem } from './templates';
 
 /** Who asks: the organization, the region the cascade chose, and the person (null for a key). */
 export interface ClusterRequester {
   org: OrgContext;
   region: string;
   userId: string | null;
+  /** The browser session's project: the default when the input names none. */
+  sessionProjectId?: string | null;
 }
 
 export interface CreateClusterInput {
   name: string;
-  project_id: string;
-  template: string;
-  node_count: number;
+  /** Default: the session's project, else the organization's default project (its first by name). */
+  project_id?: string;
+  /** Default: DEFAULT_TEMPLATE_ID. */
+  template?: string;
+  /** Default: the template's minimum. */
+  node_count?: number;
   version?: string;
 }
 
@@ -48,19 +55,24 @@ export async function createCluster(req: DataRequest, who: ClusterRequester, inp
       retryAfter: 60,
     });
   }
-  if (!isId(input.project_id, 'prj')) throw invalidField('project_id', 'project_id must be a project ID (prj_…)');
-  const template = templateById(input.template)!;
+  // Null: the organization's default project, found by the accept statement itself (no extra round trip).
+  const projectId = input.project_id ?? who.sessionProjectId ?? null;
+  if (projectId !== null && !isId(projectId, 'prj')) {
+    throw invalidField('project_id', 'project_id must be a project ID (prj_…)');
+  }
+  const template = templateById(input.template ?? DEFAULT_TEMPLATE_ID)!;
+  const nodeCount = input.node_count ?? template.minNodes;
   const version = input.version ?? template.versions[0]!;
-  const problem = templateProblem(template, input.node_count, version);
+  const problem = templateProblem(template, nodeCount, version);
   if (problem) throw invalidField(problem.path, problem.message);
   const createdAt = new Date();
   const cluster = toClusterView({
     id: newId('cls'),
     name: input.name,
     region,
-    projectId: input.project_id,
+    projectId: projectId ?? '', // the default project's ID is filled in from the statement's answer
     template: template.id,
-    nodeCount: input.node_count,
+    nodeCount,
     version,
     status: 'pending',
     statusReason: null,
@@ -71,7 +83,11 @@ export async function createCluster(req: DataRequest, who: ClusterRequester, inp
   const body = { cluster, run_id: newId('run') };
   return idempotentStatement<typeof body>(
     req,
-    { op: 'clusters.create', input: { ...input }, region },
+    {
+      op: 'clusters.create',
+      input: { ...input, project_id: projectId, template: template.id, node_count: nodeCount },
+      region,
+    },
     async (db, record) => {
       let outcome;
       try {
@@ -79,15 +95,15 @@ export async function createCluster(req: DataRequest, who: ClusterRequester, inp
           clusterId: cluster.id,
           runId: body.run_id,
           orgId: org.id,
-          projectId: input.project_id,
+          projectId,
           region,
           name: input.name,
           template: template.id,
           gpu: template.gpu,
-          nodeCount: input.node_count,
+          nodeCount,
           version,
           createdAt,
-          runInput: { template: template.id, node_count: input.node_count, version, requested_by: who.userId },
+          runInput: { template: template.id, node_count: nodeCount, version, requested_by: who.userId },
           record: record && { ...record, status: 202, body },
         });
       } catch (e) {
@@ -98,8 +114,20 @@ export async function createCluster(req: DataRequest, who: ClusterRequester, inp
         throw e;
       }
       if (outcome.prior) return { prior: outcome.prior as PriorRecord<typeof body> };
-      if (outcome.created) return { status: 202, body };
-      if (!outcome.projectFound) throw new AppError('not_found', `no project ${input.project_id}`);
+      if (outcome.created) {
+        body.cluster.project_id = outcome.projectId!;
+        return { status: 202, body };
+      }
+      if (!outcome.projectId) {
+        throw projectId
+          ? new AppError('not_found', `no project ${projectId}`)
+          : new AppError('not_found', 'this organization has no project yet: create one, or send project_id');
+      }
+      if (!outcome.orgWritable) {
+        throw new AppError('workspace_moving', `the workspace ${org.slug} is moving: it takes no new clusters`, {
+          retryAfter: 120,
+        });
+      }
       if (!outcome.regionAllowed) {
         throw new AppError('region_not_allowed', `${region} is no longer one of your organization’s regions`);
       }
@@ -109,7 +137,7 @@ export async function createCluster(req: DataRequest, who: ClusterRequester, inp
       if (!outcome.queueInstalled) throw new Error(`the workflow queue of ${region} is not installed`);
       throw new AppError(
         'insufficient_capacity',
-        `${region} has ${outcome.free} ${template.gpu ? 'GPU' : 'CPU'} servers free for ${template.id}; ${input.node_count} requested`,
+        `${region} has ${outcome.free} ${template.gpu ? 'GPU' : 'CPU'} servers free for ${template.id}; ${nodeCount} requested`,
         { extra: { region, available: outcome.free } },
       );
     },

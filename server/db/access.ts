@@ -3,7 +3,8 @@
 // of the gateway's region (or of the resolved region at the global address), but only once it
 // has replayed the caller's bookmark (bounded wait), and only while it is healthy; otherwise
 // the primary, marked degraded when that is because of a failure. Primary down: writes fail
-// fast with 503 primary_unavailable + Retry-After; reads go on from replicas.
+// fast with 503 primary_unavailable + Retry-After; reads go on from replicas (except one whose
+// bookmark the replica has not replayed: only the primary could answer it, so it is a 503 too).
 import { env } from '../env';
 import { AppError } from '../errors';
 import { metrics } from '../telemetry/metrics';
@@ -136,7 +137,9 @@ async function planRead(req: DataRequest, region: string | undefined): Promise<R
   if (bookmark !== undefined && !(await waitForBookmark(region, bookmark))) {
     // Not there yet: the primary has it. Normal, not degraded.
     if (primaryUp) return onPrimary();
-    return { db: replica(region)!, servedBy: `replica:${region}`, degraded: 'primary_down' };
+    // The caller asked to read at least its own write (the bookmark's promise), which only the
+    // primary holds: a stale answer would break that promise, so this is a 503 to retry.
+    throw primaryUnavailable();
   }
   // Reads go on while the primary is down, but say so: writes would fail right now.
   return { db: replica(region)!, servedBy: `replica:${region}`, degraded: primaryUp ? undefined : 'primary_down' };

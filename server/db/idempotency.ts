@@ -154,7 +154,9 @@ export async function idempotentStatement<T>(
   try {
     return await attempt();
   } catch (e) {
-    if (!k || isConnectionError(e)) throw e;
+    // The primary is away (the statement's own failure, already a 503): looking for a record
+    // there would only fail again, as a 500.
+    if (!k || isConnectionError(e) || (e instanceof AppError && e.code === 'primary_unavailable')) throw e;
     // A concurrent request with the same key may have won: its record, or the change it made
     // (a name now taken, say), is what this one ran into. Then its outcome is the answer.
     const prior = await replayed<T>(req, k);

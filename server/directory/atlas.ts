@@ -11,6 +11,8 @@ export interface DirectoryWorkspaceView {
   status: 'active' | 'moving' | 'reserved';
   sequence: number;
   updated_at: string;
+  /** While it moves: the region it was offered to (the handover's first half). */
+  offered_to: string | null;
 }
 
 export async function listDirectoryWorkspaces(
@@ -35,6 +37,7 @@ export async function listDirectoryWorkspaces(
       status: w.status,
       sequence: w.sequence,
       updated_at: w.updatedAt.toISOString(),
+      offered_to: w.offeredTo,
     })),
     next_cursor: rows.length > f.limit ? (page.at(-1)?.slug ?? null) : null,
   };

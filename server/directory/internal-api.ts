@@ -4,8 +4,12 @@
 //   POST   /internal/v1/workspaces/{slug}/reserve
 //   POST   /internal/v1/workspaces/{slug}/activate
 //   DELETE /internal/v1/workspaces/{slug}
+//   POST   /internal/v1/workspaces/{slug}/offer        {to, offer_id}   (the owner, a move's first half)
+//   POST   /internal/v1/workspaces/{slug}/accept       {offer_id}       (the named target, the second)
+//   DELETE /internal/v1/workspaces/{slug}/offer                          (the owner withdraws it)
 // The route and body are checked first (400/404, nothing read), then the signature and the
 // change run in one transaction on the primary, so a refusal changes nothing.
+import type { z } from 'zod';
 import { primary } from '../db/client';
 import { isConnectionError } from '../db/access';
 import { AppError, isAppError } from '../errors';
@@ -13,10 +17,32 @@ import { isRegionCode } from '../region/code';
 import { parseJson, readSmallBody } from './body';
 import { assertDirectoryHere } from './roles';
 import { verifySignedRequest } from './verify';
-import { activateWorkspace, registerRegion, RegionEntry, releaseWorkspace, reserveWorkspace, SLUG } from './workspaces';
+import {
+  acceptWorkspace,
+  AcceptBody,
+  activateWorkspace,
+  offerWorkspace,
+  OfferBody,
+  registerRegion,
+  RegionEntry,
+  releaseWorkspace,
+  reserveWorkspace,
+  SLUG,
+  withdrawOffer,
+} from './workspaces';
 import type { Tx } from '../db/access';
 
 type Op = (tx: Tx, cell: string) => Promise<unknown>;
+
+function parseBody<T>(schema: z.ZodType<T>, body: unknown, shape: string): T {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    throw new AppError('invalid_request', shape, {
+      extra: { details: parsed.error.issues.map((i) => ({ path: i.path, message: i.message })) },
+    });
+  }
+  return parsed.data;
+}
 
 function route(method: string, path: string, body: unknown): Op {
   const parts = path.split('/').filter(Boolean); // internal, v1, …
@@ -38,6 +64,16 @@ function route(method: string, path: string, body: unknown): Op {
     if (parts.length === 5 && method === 'POST' && action === 'activate')
       return (tx, cell) => activateWorkspace(tx, cell, id);
     if (parts.length === 4 && method === 'DELETE') return (tx, cell) => releaseWorkspace(tx, cell, id);
+    if (parts.length === 5 && method === 'POST' && action === 'offer') {
+      const b = parseBody(OfferBody, body, 'an offer is {to, offer_id}');
+      return (tx, cell) => offerWorkspace(tx, cell, id, b);
+    }
+    if (parts.length === 5 && method === 'POST' && action === 'accept') {
+      const b = parseBody(AcceptBody, body, 'an accept is {offer_id}');
+      return (tx, cell) => acceptWorkspace(tx, cell, id, b);
+    }
+    if (parts.length === 5 && method === 'DELETE' && action === 'offer')
+      return (tx, cell) => withdrawOffer(tx, cell, id);
   }
   throw new AppError('not_found', `no internal route ${method} ${path}`);
 }

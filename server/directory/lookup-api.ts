@@ -23,7 +23,7 @@ export function signInUrl(r: Resolution, slug: string): string {
   return `${r.address.replace(/\/$/, '')}/sign-in?workspace=${encodeURIComponent(slug)}`;
 }
 
-function rememberCookie(slug: string, headers: Headers): string {
+export function rememberCookie(slug: string, headers: Headers): string {
   return `${REMEMBERED_WORKSPACE_COOKIE}=${encodeURIComponent(slug)}; Path=/; Max-Age=31536000; SameSite=Lax${
     isHttps(headers) ? '; Secure' : ''
   }`;

@@ -24,7 +24,9 @@ export type RefusalReason =
   | 'unknown_key_version'
   | 'bad_signature'
   | 'replayed_nonce'
-  | 'other_region';
+  | 'other_region'
+  | 'target_not_active'
+  | 'not_offered';
 
 export function refuse(reason: RefusalReason, code: ErrorCode, message: string): AppError {
   metrics.directoryRefusals.inc({ reason });

@@ -57,11 +57,12 @@ async function event(
   });
 }
 
-const view = (w: { slug: string; region: string; status: string; sequence: number }) => ({
+const view = (w: { slug: string; region: string; status: string; sequence: number; offeredTo?: string | null }) => ({
   slug: w.slug,
   region: w.region,
   status: w.status,
   sequence: w.sequence,
+  offered_to: w.offeredTo ?? null,
 });
 
 /** Holds `slug` for `cell`'s region before its organization is created (idempotent for the same region). */
@@ -93,7 +94,8 @@ async function ownWorkspace(tx: Tx, cell: string, slug: string) {
 /** The organization exists: its slug now resolves. */
 export async function activateWorkspace(tx: Tx, cell: string, slug: string) {
   const w = await ownWorkspace(tx, cell, slug);
-  if (w.status === 'active') return view(w);
+  // Active already, or offered to another region (a heartbeat racing a move): nothing to do.
+  if (w.status === 'active' || w.offeredTo !== null) return view(w);
   const updated = await tx.directoryWorkspace.update({
     where: { slug },
     data: { status: 'active', sequence: { increment: 1 } },
@@ -108,4 +110,85 @@ export async function releaseWorkspace(tx: Tx, cell: string, slug: string) {
   await tx.directoryWorkspace.delete({ where: { slug } });
   await event(tx, cell, 'released', { ...w, sequence: w.sequence + 1 });
   return { slug, released: true };
+}
+
+// Workspace moves (server/moves), the handover in two halves: the owning region offers the
+// workspace to one named target (the slug still resolves to the owner, marked `moving`), and
+// only that target may accept it (the slug then resolves to the target). The owner may withdraw
+// its offer (a cancelled or failed move). An owner re-offering replaces its earlier offer: its
+// own database allows one open move per workspace, so an older offer is one it abandoned.
+
+export const OfferBody = z.object({
+  to: z.string().regex(/^[a-z]{3}[1-9][0-9]*$/),
+  offer_id: z.string().regex(/^mov_[0-9A-Za-z]{26}$/),
+});
+export const AcceptBody = OfferBody.pick({ offer_id: true });
+
+export async function offerWorkspace(tx: Tx, cell: string, slug: string, body: z.infer<typeof OfferBody>) {
+  const w = await ownWorkspace(tx, cell, slug);
+  if (w.offerId === body.offer_id && w.offeredTo === body.to) return view(w); // a retried offer
+  if (w.status === 'reserved') throw new AppError('conflict', `the workspace "${slug}" is not active yet`);
+  if (body.to === cell) throw new AppError('invalid_request', `the workspace "${slug}" is in ${cell} already`);
+  const target = await tx.directoryRegion.findUnique({ where: { code: body.to }, select: { status: true } });
+  if (target?.status !== 'active') {
+    throw refuse(
+      'target_not_active',
+      'conflict',
+      target ? `region ${body.to} is ${target.status}: it takes no workspaces` : `region ${body.to} never registered`,
+    );
+  }
+  const updated = await tx.directoryWorkspace.update({
+    where: { slug },
+    data: {
+      status: 'moving',
+      offeredTo: body.to,
+      offerId: body.offer_id,
+      offeredAt: new Date(),
+      sequence: { increment: 1 },
+    },
+  });
+  await event(tx, cell, 'offered', { ...updated, region: body.to }, cell);
+  return view(updated);
+}
+
+/** The target takes the workspace it was offered: from now on the slug resolves to it. */
+export async function acceptWorkspace(tx: Tx, cell: string, slug: string, body: z.infer<typeof AcceptBody>) {
+  // Locked: an accept and a withdraw racing are applied one after the other.
+  const [locked] = await tx.$queryRaw<{ slug: string }[]>`
+    SELECT slug FROM "directory"."workspaces" WHERE slug = ${slug} FOR UPDATE`;
+  const w = locked ? await tx.directoryWorkspace.findUnique({ where: { slug } }) : null;
+  if (!w) throw new AppError('not_found', `no workspace "${slug}"`);
+  if (w.region === cell && w.offeredTo === null) return view(w); // accepted already (a retry)
+  if (w.offeredTo !== cell || w.offerId !== body.offer_id) {
+    throw refuse('not_offered', 'forbidden', `the workspace "${slug}" is not offered to ${cell} under this move`);
+  }
+  const updated = await tx.directoryWorkspace.update({
+    where: { slug },
+    data: {
+      region: cell,
+      status: 'active',
+      offeredTo: null,
+      offerId: null,
+      offeredAt: null,
+      epoch: { increment: 1 },
+      sequence: { increment: 1 },
+    },
+  });
+  await event(tx, cell, 'moved', updated, w.region);
+  return view(updated);
+}
+
+/** The owner takes its offer back (the move was cancelled or failed): nothing moved. */
+export async function withdrawOffer(tx: Tx, cell: string, slug: string) {
+  const [locked] = await tx.$queryRaw<{ slug: string }[]>`
+    SELECT slug FROM "directory"."workspaces" WHERE slug = ${slug} FOR UPDATE`;
+  if (!locked) throw new AppError('not_found', `no workspace "${slug}"`);
+  const w = await ownWorkspace(tx, cell, slug);
+  if (w.offeredTo === null) return view(w);
+  const updated = await tx.directoryWorkspace.update({
+    where: { slug },
+    data: { status: 'active', offeredTo: null, offerId: null, offeredAt: null, sequence: { increment: 1 } },
+  });
+  await event(tx, cell, 'offer_withdrawn', updated);
+  return view(updated);
 }

@@ -19,6 +19,7 @@ import { isCell } from '../directory/roles';
 import { startCellRegistration } from '../cell/registration';
 import { ensureWritePositions, leaveWritePositions, writePositionsListening } from '../db/write-positions';
 import { flushLogs, logger } from '../telemetry/logger';
+import { answerMutationsUncompressed } from './compression';
 
 /** Readiness, answered by this server itself: a draining process must not get new work. */
 function readiness(res: http.ServerResponse, draining: boolean): void {
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
     delete req.headers[PEER_HEADER];
     delete req.headers[MALFORMED_URL_HEADER];
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? '';
+    answerMutationsUncompressed(req);
     if (!isDecodable(req.url ?? '/')) {
       // Next would answer 500 decoding it; our API door answers the contract's 400 instead.
       req.headers[MALFORMED_URL_HEADER] = '1';

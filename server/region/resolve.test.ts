@@ -45,6 +45,31 @@ describe('resolveRegion: every cascade step', () => {
     ],
     ['org default', { session: acme }, { kind: 'region', region: 'sfo1', source: 'session' }],
     [
+      'region API key: its region, source key',
+      { session: { keyRegion: 'lax1', allowedRegions: globex.allowedRegions } },
+      { kind: 'region', region: 'lax1', source: 'key' },
+    ],
+    [
+      'explicit beats the key (the caller then checks the key’s region: 421)',
+      { header: 'ams1', session: { keyRegion: 'lax1', allowedRegions: globex.allowedRegions } },
+      { kind: 'region', region: 'ams1', source: 'header' },
+    ],
+    [
+      'organization-wide key, read: fans out past the org default',
+      { session: { ...acme, allowedRegions: ['sfo1', 'lax1'], readsFanOut: true } },
+      { kind: 'fan-out', regions: ['lax1', 'sfo1'], source: 'fan-out' },
+    ],
+    [
+      'organization-wide key, read of a resource: its region',
+      { session: { ...globex, readsFanOut: true }, resourceId: 'cls_x', resourceRegion: 'lax1' },
+      { kind: 'region', region: 'lax1', source: 'resource' },
+    ],
+    [
+      'organization-wide key, mutation: the org default',
+      { method: 'POST', session: { ...acme, readsFanOut: true } },
+      { kind: 'region', region: 'sfo1', source: 'session' },
+    ],
+    [
       'session beats resource',
       { session: acme, resourceId: 'cls_x', resourceRegion: 'lax1' },
       { kind: 'region', region: 'sfo1', source: 'session' },

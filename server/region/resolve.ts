@@ -1,13 +1,22 @@
 // The region resolution cascade (CONTRACT.md, "Region resolution"), as a pure function.
-// First match wins: subdomain → X-Region → ?region= → body `region` (mutations) → session
-// project default → session org default → the stored region of the resource in the path →
+// First match wins: subdomain → X-Region → ?region= → body `region` (mutations) → a region API
+// key's region → session project default → session org default → the stored region of the resource in the path →
 // GET: fan-out over the org's regions; mutation: 400 region_required.
 // Every explicit value present (subdomain, header, query, body) must be well-formed and known,
 // even when an earlier one already matched: a typo is an error, never silently skipped.
 import { isRegionCode } from './code';
 
 export type RegionSource =
-  'subdomain' | 'header' | 'query' | 'body' | 'project-session' | 'session' | 'resource' | 'fan-out' | 'gateway';
+  | 'subdomain'
+  | 'header'
+  | 'query'
+  | 'body'
+  | 'key'
+  | 'project-session'
+  | 'session'
+  | 'resource'
+  | 'fan-out'
+  | 'gateway';
 
 export interface ResolveInput {
   /** GET/HEAD are reads (fan-out allowed); anything else is a mutation. */
@@ -19,6 +28,13 @@ export interface ResolveInput {
   /** The parsed JSON body: only its `region` member counts, and only for mutations. */
   body?: unknown;
   session?: {
+    /** The region written in a region API key (`mk_sfo1_…`): the only region it may use. */
+    keyRegion?: string | null;
+    /**
+     * Reads skip the project and org defaults and fan out when nothing explicit names a region
+     * (an organization-wide API key: a script that lists "everything" gets every region).
+     */
+    readsFanOut?: boolean;
     projectRegion?: string | null;
     orgRegion?: string | null;
     /** The organization's allowed regions; undefined for callers without an organization. */
@@ -106,10 +122,14 @@ export function resolveRegion(input: ResolveInput): ResolveResult {
     if (present) return check(value as string, source);
   }
 
-  const project = input.session?.projectRegion;
-  if (project && input.known.has(project)) return check(project, 'project-session');
-  const org = input.session?.orgRegion;
-  if (org && input.known.has(org)) return check(org, 'session');
+  const key = input.session?.keyRegion;
+  if (key && input.known.has(key)) return check(key, 'key');
+  if (!(read && input.session?.readsFanOut)) {
+    const project = input.session?.projectRegion;
+    if (project && input.known.has(project)) return check(project, 'project-session');
+    const org = input.session?.orgRegion;
+    if (org && input.known.has(org)) return check(org, 'session');
+  }
 
   if (input.resourceId !== undefined) {
     if (input.resourceRegion === undefined) return { kind: 'lookup', resourceId: input.resourceId };

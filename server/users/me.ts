@@ -5,6 +5,7 @@ import { membershipsOf } from '../auth/users';
 import { read } from '../db/access';
 import type { DataRequest } from '../db/request-state';
 import { settingsOf } from './settings';
+import { GLOBAL_KEY_REGION } from '../api-keys/format';
 
 const orgView = (o: OrgContext) => ({
   id: o.id,
@@ -18,7 +19,7 @@ export async function describeCaller(req: DataRequest, id: Exclude<Identity, { k
     return {
       kind: 'api_key' as const,
       user: null,
-      api_key: { id: id.keyId, region: id.region },
+      api_key: { id: id.keyId, region: id.region ?? GLOBAL_KEY_REGION },
       organization: orgView(id.org),
       role: null,
       organizations: [],

@@ -4,6 +4,9 @@ export const WORKFLOWS = {
   'delete-cluster': ['drain_workloads', 'release_servers', 'destroy_control_plane', 'deleted'],
   // Atlas: an operator (re)provisions one server; it ends `available` in its region's pool.
   'provision-server': ['power_on', 'update_firmware', 'install_image', 'burn_in', 'join_pool'],
+  // A workspace moves to another home region (server/moves): offer, export at the source;
+  // verify and handover at the target; purge back at the source.
+  'move-workspace': ['offer', 'read_only', 'drain_runs', 'export', 'verify', 'handover', 'purge'],
 } as const;
 
 export type WorkflowKind = keyof typeof WORKFLOWS;

@@ -4,12 +4,29 @@
 // the queue heard back) finds the step succeeded and does nothing. A transient error is thrown
 // back to the queue, which retries the step with backoff; a StepFailure, or the last retry
 // failing, ends the run as failed with the reason on the run, the step and the cluster.
+// Steps with work of their own (a workspace move's: server/workflows/work.ts) do it in place of
+// the simulated delay; they may also wait (run again later, no attempt counted) or cancel the run.
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
 import { notify } from '../notifications/repository';
 import { WORKFLOWS, isWorkflowKind } from './definitions';
-import { enqueueStep, type StepJob } from './queue';
+import { enqueueStep, RUN_STARTED_CHANNEL, type StepJob } from './queue';
 import { EFFECTS, StepFailure, releaseServers, type StepScope } from './steps';
+import { MOVE_HOOKS, MOVE_WORK, moveStepRegion } from '../moves/workflow';
+import type { RunEndHooks, StepRun, StepWork, StepWorkResult } from './work';
+
+/** Steps with work of their own (server/workflows/work.ts), by kind and step name. */
+const WORK: Record<string, Record<string, StepWork>> = { 'move-workspace': MOVE_WORK };
+const END_HOOKS: Record<string, RunEndHooks> = { 'move-workspace': MOVE_HOOKS };
+
+/** Steps that retry for as long as it takes (a move after its handover: server/moves/workflow.ts). */
+const NEVER_GIVE_UP = new Set(['move-workspace:handover', 'move-workspace:purge']);
+
+/** The region whose queue (and workers) take a step: the run's, unless the kind says otherwise. */
+function stepRegion(run: StepRun, position: number): string {
+  const name = WORKFLOWS[run.kind as keyof typeof WORKFLOWS]?.[position];
+  return run.kind === 'move-workspace' && name ? moveStepRegion(run, name) : run.region;
+}
 
 export interface EngineOptions {
   /** Simulated duration of each step's work. */
@@ -26,7 +43,7 @@ export interface JobAttempt {
   retryLimit: number;
 }
 
-export type StepOutcome = 'succeeded' | 'failed' | 'skipped';
+export type StepOutcome = 'succeeded' | 'failed' | 'skipped' | 'waiting' | 'cancelled';
 
 const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
 
@@ -70,22 +87,40 @@ export async function executeStep(db: Db, job: JobAttempt, opts: EngineOptions):
   log('step_started', { run_id: runId, step: step.name, attempt: step.attempts });
 
   try {
-    await new Promise((r) => setTimeout(r, opts.stepMs));
+    const work = WORK[run.kind]?.[step.name];
     if (step.attempts <= (opts.faults.get(step.name) ?? 0)) {
+      if (!work) await new Promise((r) => setTimeout(r, opts.stepMs));
       throw new Error(`${step.name}: injected fault on attempt ${step.attempts}`);
     }
+    let result: StepWorkResult = {};
+    if (work) result = await work({ db, run, attempt: step.attempts });
+    else await new Promise((r) => setTimeout(r, opts.stepMs));
+    if ('wait' in result) {
+      await waitStep(db, run, position, result.wait, result.note);
+      log('step_waiting', { run_id: runId, step: step.name, seconds: result.wait, note: result.note });
+      return 'waiting';
+    }
+    if ('cancel' in result) {
+      await endRun(db, runId, position, 'cancelled', 'cancelled by an operator');
+      log('run_cancelled', { run_id: runId, step: step.name });
+      return 'cancelled';
+    }
+    const effect = 'effect' in result ? result.effect : undefined;
     const done = await db.$transaction(async (tx) => {
       const locked = await lockRun(tx, runId);
       const current = await tx.workflowStep.findUnique({ where: { runId_position: { runId, position } } });
       if (!locked || FINISHED.has(locked.status) || current?.status !== 'running') return false; // someone else finished it
       const now = new Date();
-      await EFFECTS[step.name]!({ tx, run: locked, now });
+      await (effect ?? EFFECTS[step.name]!)({ tx, run: locked, now });
       await tx.workflowStep.update({
         where: { runId_position: { runId, position } },
         data: { status: 'succeeded', finishedAt: now, error: null },
       });
       if (position + 1 < steps.length) {
-        await enqueueStep(tx, run.region, { runId, position: position + 1 });
+        const next = stepRegion(run, position + 1);
+        await enqueueStep(tx, next, { runId, position: position + 1 });
+        // Another region's workers take the next step: wake them (at commit) rather than wait for a poll.
+        if (next !== stepRegion(run, position)) await tx.$executeRaw`SELECT pg_notify(${RUN_STARTED_CHANNEL}, ${next})`;
       } else {
         await tx.workflowRun.update({ where: { id: runId }, data: { status: 'succeeded', finishedAt: now } });
         await announce(tx, locked, 'succeeded');
@@ -102,6 +137,12 @@ export async function executeStep(db: Db, job: JobAttempt, opts: EngineOptions):
       log('run_failed', { run_id: runId, step: step.name, reason: message });
       return 'failed';
     }
+    if (job.retryCount >= job.retryLimit && NEVER_GIVE_UP.has(`${run.kind}:${step.name}`)) {
+      // Past a move's point of no return giving up would leave it half done: keep trying.
+      await waitStep(db, run, position, 5, `${message} (still retrying)`);
+      log('step_waiting', { run_id: runId, step: step.name, error: message });
+      return 'waiting';
+    }
     if (job.retryCount >= job.retryLimit) {
       await failRun(db, runId, position, `${step.name}: ${message} (gave up after ${step.attempts} attempts)`);
       log('run_failed', { run_id: runId, step: step.name, reason: message, attempts: step.attempts });
@@ -116,18 +157,52 @@ export async function executeStep(db: Db, job: JobAttempt, opts: EngineOptions):
   }
 }
 
+/**
+ * The step asked to run again in `seconds` (server/workflows/work.ts): it stays running, the
+ * attempt is given back, and its next job is queued (at its region) with the delay.
+ */
+async function waitStep(db: Db, run: StepRun, position: number, seconds: number, note?: string): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const locked = await lockRun(tx, run.id);
+    if (!locked || FINISHED.has(locked.status)) return;
+    await tx.workflowStep.updateMany({
+      where: { runId: run.id, position, status: 'running' },
+      data: { attempts: { decrement: 1 }, error: note ?? null },
+    });
+    await enqueueStep(tx, stepRegion(run, position), { runId: run.id, position }, seconds);
+  });
+}
+
 /** Ends a run as failed: the step, the run, the cluster (with the reason) and a notification. */
 export async function failRun(db: Db, runId: string, position: number, reason: string): Promise<void> {
-  await db.$transaction(async (tx) => {
+  await endRun(db, runId, position, 'failed', reason);
+}
+
+/** Ends a run as failed or cancelled at `position`; the steps after it are skipped. */
+async function endRun(
+  db: Db,
+  runId: string,
+  position: number,
+  outcome: 'failed' | 'cancelled',
+  reason: string,
+): Promise<void> {
+  const before = await db.$transaction((tx) => lockRun(tx, runId));
+  if (before && !FINISHED.has(before.status)) await END_HOOKS[before.kind]?.beforeEnded?.(before);
+  await db.$transaction(async (tx): Promise<RunRow | undefined> => {
     const run = await lockRun(tx, runId);
-    if (!run || FINISHED.has(run.status)) return;
+    if (!run || FINISHED.has(run.status)) return undefined;
     const now = new Date();
     await tx.workflowStep.updateMany({
       where: { runId, position },
-      data: { status: 'failed', error: reason, finishedAt: now },
+      data:
+        outcome === 'failed'
+          ? { status: 'failed', error: reason, finishedAt: now }
+          : { status: 'skipped', error: reason, finishedAt: now },
     });
     await tx.workflowStep.updateMany({ where: { runId, position: { gt: position } }, data: { status: 'skipped' } });
-    await tx.workflowRun.update({ where: { id: runId }, data: { status: 'failed', error: reason, finishedAt: now } });
+    await tx.workflowRun.update({ where: { id: runId }, data: { status: outcome, error: reason, finishedAt: now } });
+    await END_HOOKS[run.kind]?.ended(tx, run, outcome, reason);
+    if (outcome === 'cancelled') return run;
     if (run.clusterId) {
       if (run.kind === 'create-cluster') await releaseServers(tx, run.clusterId, now);
       await tx.cluster.updateMany({
@@ -143,6 +218,7 @@ export async function failRun(db: Db, runId: string, position: number, reason: s
       });
     }
     await announce(tx, { ...run, status: 'failed' }, 'failed', reason);
+    return run;
   });
 }
 

@@ -8,13 +8,15 @@ import { WORKFLOWS, type WorkflowKind } from './definitions';
 import { enqueueStep, RUN_STARTED_CHANNEL } from './queue';
 import { getRun } from './repository';
 
-/** A run is an organization's (about one of its clusters) or, for operators, a server's. */
+/** A run is an organization's (about one of its clusters, or itself) or, for operators, a server's. */
 export type StartRun = {
   kind: WorkflowKind;
   region: string;
   input: Record<string, unknown>;
 } & (
   | { orgId: string; clusterId: string; serverId?: undefined }
+  /** A run about the organization itself (a workspace move). */
+  | { orgId: string; clusterId?: undefined; serverId?: undefined }
   | { orgId?: undefined; clusterId?: undefined; serverId: string }
 );
 

@@ -146,6 +146,11 @@ const CASES: Record<string, (api: Caller) => Promise<void>> = {
     const k = await api.apiKeys.create({ name: 'bola', region: 'lax1' });
     expect((await primary().apiKey.findUniqueOrThrow({ where: { id: k.id } })).orgId).toBe(fx.globex.orgId);
   },
+  'apiKeys.createGlobal': async (api) => {
+    const k = await api.apiKeys.createGlobal({ name: 'bola-global' });
+    expect(k.region).toBe('global');
+    expect((await primary().apiKey.findUniqueOrThrow({ where: { id: k.id } })).orgId).toBe(fx.globex.orgId);
+  },
   'apiKeys.revoke': async (api) => {
     expect(code(await api.apiKeys.revoke({ id: fx.acme.keyId }).catch((e: unknown) => e))).toBe('not_found');
     expect((await primary().apiKey.findUniqueOrThrow({ where: { id: fx.acme.keyId } })).revokedAt).toBeNull();
@@ -238,6 +243,10 @@ const OPERATOR_INPUTS: Record<string, unknown> = {
   'atlas.organizations.get': () => ({ id: fx.acme.orgId }),
   'atlas.organizations.updateRegions': () => ({ id: fx.acme.orgId, allowed_regions: ['sfo1', 'lax1'] }),
   'atlas.clusters.list': { region: 'sfo1', status: 'ready' },
+  'atlas.moves.list': { status: 'completed', limit: 10 },
+  'atlas.moves.get': { id: 'mov_00000000000000000000000000' },
+  'atlas.moves.start': { slug: 'acme', to_region: 'lax1' },
+  'atlas.moves.cancel': { id: 'mov_00000000000000000000000000' },
 };
 
 describe('Atlas refuses customers', () => {
@@ -297,6 +306,45 @@ describe('API keys', () => {
     const api = callerFor({ method: 'POST', headers: { cookie } }).api;
     expect(code(await api.apiKeys.create({ name: 'x' }).catch((e: unknown) => e))).toBe('region_required');
     expect((await api.apiKeys.create({ name: 'x', region: 'ams1' })).region).toBe('ams1');
+  });
+
+  it('an organization-wide key: created by an admin without a region, fans out reads, may name any allowed region, never another', async () => {
+    const cookie = await sessionCookie(fx.globex.adminId, fx.globex.orgId);
+    const created = await callerFor({ method: 'POST', headers: { cookie } }).api.apiKeys.createGlobal({
+      name: 'everywhere',
+      scopes: ['read'],
+    });
+    expect(created.key).toMatch(/^mk_global_[0-9A-Za-z]{12}_[0-9A-Za-z]{32,}$/);
+    expect(created.region).toBe('global');
+    expect((await primary().apiKey.findUniqueOrThrow({ where: { id: created.id } })).region).toBeNull();
+    const auth = { authorization: `Bearer ${created.key}` };
+    const fan = callerFor({ headers: auth });
+    expect(await fan.api.routing.resolve({})).toMatchObject({ source: 'fan-out', fan_out: ['ams1', 'lax1', 'sfo1'] });
+    const named = callerFor({ headers: { ...auth, 'x-region': 'lax1' } });
+    expect(await named.api.routing.resolve({})).toMatchObject({ region: 'lax1', source: 'header' });
+    const me = await callerFor({ headers: auth }).api.me.get();
+    expect(me.api_key).toMatchObject({ id: created.id, region: 'global' });
+    // acme allows sfo1 only: a global key of globex naming it is fine, one of acme naming lax1 is 403.
+    const acmeGlobal = creds.global_api_keys.find((k) => k.org === 'acme')!.key;
+    const refused = await callerFor({ headers: { authorization: `Bearer ${acmeGlobal}`, 'x-region': 'lax1' } })
+      .api.routing.resolve({})
+      .catch((e: unknown) => e);
+    expect(code(refused)).toBe('region_not_allowed');
+    // A single-region organization's global key needs no region for a mutation either.
+    const acmeKey = callerFor({ method: 'POST', headers: { authorization: `Bearer ${acmeGlobal}` } });
+    expect(await acmeKey.api.routing.resolveWrite({})).toMatchObject({ region: 'sfo1', source: 'session' });
+    // A read-scoped key can't write.
+    const write = await callerFor({ method: 'POST', headers: auth })
+      .api.notifications.markAllRead({})
+      .catch((e: unknown) => e);
+    expect(code(write)).toBe('forbidden');
+  });
+
+  it('a region key reports X-Region-Source: key', async () => {
+    const key = creds.api_keys.find((k) => k.org === 'globex' && k.region === 'lax1')!.key;
+    const { api, responseHeaders } = callerFor({ headers: { authorization: `Bearer ${key}` } });
+    expect((await api.compute.clusters.list({})).data.every((c) => c.region === 'lax1')).toBe(true);
+    expect(responseHeaders.get('X-Region-Source')).toBe('key');
   });
 
   it('records last_used_at in batches, not with a write per request', async () => {

@@ -1,6 +1,7 @@
 'use client';
 // Lists, creates and revokes the organization's API keys (tRPC). The region picker appears only
-// for organizations with several regions; a new key's secret is shown once.
+// for organizations with several regions (with "all regions" for an organization-wide key); a new
+// key's secret is shown once.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { trpcErrorBody } from '../../toast';
@@ -17,16 +18,16 @@ export function ApiKeysManager({ regions, isAdmin }: { regions: string[]; isAdmi
   const keys = useQuery(trpc.apiKeys.list.queryOptions({}));
   const [secret, setSecret] = useState<string | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
-  const create = useMutation(
-    trpc.apiKeys.create.mutationOptions({
-      onSuccess: (k) => {
-        setSecret(k.key);
-        void refresh();
-      },
-    }),
-  );
+  const created = {
+    onSuccess: (k: { key: string }) => {
+      setSecret(k.key);
+      void refresh();
+    },
+  };
+  const create = useMutation(trpc.apiKeys.create.mutationOptions(created));
+  const createGlobal = useMutation(trpc.apiKeys.createGlobal.mutationOptions(created));
   const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions({ onSuccess: () => void refresh() }));
-  const failed = create.error ?? revoke.error;
+  const failed = create.error ?? createGlobal.error ?? revoke.error;
   const error = failed ? trpcErrorBody(failed) : null;
 
   return (
@@ -34,10 +35,14 @@ export function ApiKeysManager({ regions, isAdmin }: { regions: string[]; isAdmi
       {isAdmin && (
         <NewApiKeyForm
           regions={regions}
-          pending={create.isPending}
-          onCreate={(input) => {
+          pending={create.isPending || createGlobal.isPending}
+          onCreate={({ global, ...input }) => {
             setSecret(null);
-            return create.mutateAsync(input);
+            create.reset();
+            createGlobal.reset();
+            return global
+              ? createGlobal.mutateAsync({ name: input.name, scopes: input.scopes })
+              : create.mutateAsync(input);
           }}
         />
       )}

@@ -1,6 +1,7 @@
 'use client';
 // "Create key" (admins only): a name, what the key may do (read, write, admin: each includes the
-// one before) and, in organizations with several regions, the one region the key will work in.
+// one before) and, in organizations with several regions, the one region the key will work in, or
+// every region (an organization-wide `mk_global_…` key, for scripts that work across regions).
 // A single-region organization's key gets that region without asking.
 import { useState } from 'react';
 import { RegionOptions } from '../../ui/region-options';
@@ -10,6 +11,9 @@ import { TextField } from '../../ui/text-field';
 
 type Scope = 'read' | 'write' | 'admin';
 
+/** The Region choice that makes an organization-wide key. */
+const GLOBAL = 'global';
+
 export function NewApiKeyForm({
   regions,
   pending,
@@ -18,7 +22,7 @@ export function NewApiKeyForm({
   regions: string[];
   pending: boolean;
   /** Resolves once the key exists (the name is then cleared); rejects when it was refused. */
-  onCreate: (input: { name: string; region?: string; scopes: Scope[] }) => Promise<unknown>;
+  onCreate: (input: { name: string; region?: string; global?: boolean; scopes: Scope[] }) => Promise<unknown>;
 }) {
   const [name, setName] = useState('');
   const [scope, setScope] = useState<Scope>('write');
@@ -30,7 +34,8 @@ export function NewApiKeyForm({
       onSubmit={(e) => {
         e.preventDefault();
         // A refusal is shown by the page (its error line): nothing to do here.
-        onCreate(multiRegion ? { name, region, scopes: [scope] } : { name, scopes: [scope] }).then(
+        const where = !multiRegion ? {} : region === GLOBAL ? { global: true } : { region };
+        onCreate({ name, ...where, scopes: [scope] }).then(
           () => setName(''),
           () => {},
         );
@@ -60,10 +65,11 @@ export function NewApiKeyForm({
           label="Region"
           value={region}
           onChange={(e) => setRegion(e.target.value)}
-          className="w-full sm:w-40"
+          className="w-full sm:w-64"
           selectClassName="font-mono"
         >
           <RegionOptions regions={regions} />
+          <option value={GLOBAL}>All regions (global key)</option>
         </SelectField>
       )}
       <button type="submit" disabled={pending} className={btnPrimary}>

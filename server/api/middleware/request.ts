@@ -21,6 +21,7 @@ import { assertNoNul } from './nul-input';
 import { recordRequest } from './request-telemetry';
 import { resolveRequestRegion, type ResourceParam } from './resolve-region';
 import { assertSameOrigin } from './same-origin';
+import { assertSessionAtHome, assertWorkspaceWritable } from './workspace-moving';
 
 export { toAppError } from './error-mapping';
 
@@ -89,6 +90,9 @@ export async function requestMiddleware<R extends { ok: boolean }>({
       requireAccess(meta?.access ?? 'public', ctx.identity);
       requireScope(meta?.scope ?? (type === 'query' ? 'read' : 'write'), ctx.identity);
       if (type === 'mutation' && ctx.identity.kind === 'session') assertSameOrigin(ctx.req);
+      // Public routes (the page shell's ping, health) answer whoever asks.
+      if ((meta?.access ?? 'public') !== 'public') assertSessionAtHome(ctx.identity, ctx.gatewayRegion, registry);
+      if (type === 'mutation') assertWorkspaceWritable(ctx.identity);
       const rawInput = await getRawInput();
       assertNoNul(rawInput);
 

@@ -31,8 +31,17 @@ export interface ResolveRequestArgs {
 function sessionOf(identity: Identity): ResolveInput['session'] {
   switch (identity.kind) {
     case 'api_key':
-      // A key carries its region: the caller's default, and the only region it may use.
-      return { orgRegion: identity.region, allowedRegions: identity.org.allowedRegions };
+      // A region key carries its region: the caller's default, and the only region it may use.
+      if (identity.region) return { keyRegion: identity.region, allowedRegions: identity.org.allowedRegions };
+      // An organization-wide key: mutations use the organization's default (or its only region);
+      // reads that name no region fan out over every allowed region.
+      return {
+        readsFanOut: true,
+        orgRegion:
+          identity.org.defaultRegion ??
+          (identity.org.allowedRegions.length === 1 ? identity.org.allowedRegions[0] : null),
+        allowedRegions: identity.org.allowedRegions,
+      };
     case 'session':
       return identity.org
         ? {
@@ -93,7 +102,7 @@ export async function resolveRequestRegion(args: ResolveRequestArgs): Promise<Re
     case 'fan-out':
       return { region: args.gatewayRegion, source: 'fan-out', fanOut: result.regions };
     case 'region':
-      if (identity.kind === 'api_key' && result.region !== identity.region) {
+      if (identity.kind === 'api_key' && identity.region !== null && result.region !== identity.region) {
         throw new AppError('wrong_region', `this API key belongs to region ${identity.region}`, {
           extra: {
             region: identity.region,

@@ -1,6 +1,8 @@
 // API keys of the caller's organization: org admins (signed in) create and revoke them. A key's
 // region is where its requests resolve: the cascade decides it, so a single-region organization
-// never names one. The secret is shown once, in the create response.
+// never names one. The secret is shown once, in the create response. An organization-wide key
+// (`mk_global_…`, POST /v1/api-keys/global) has no region: it may name any region the
+// organization is allowed and its reads that name none fan out, like a browser session's.
 import { z } from 'zod';
 import { apiKeysOf, createApiKeyIn, revokeApiKeyOf } from '../../api-keys/api-keys';
 import { API_KEY_SCOPES } from '../../api-keys/format';
@@ -9,12 +11,18 @@ import { orgAdminProcedure, orgProcedure, router } from '../trpc';
 const Key = z.object({
   id: z.string(),
   name: z.string(),
-  region: z.string(),
+  region: z.string().describe('The region the key works in, or `global` for an organization-wide key'),
   prefix: z.string(),
   created_at: z.string(),
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
   scopes: z.array(z.enum(API_KEY_SCOPES)).describe('read ⊂ write ⊂ admin'),
+});
+
+const SCOPES_HELP = 'read: GET only; write: also changes (default); admin: also admin-only reads such as kubeconfigs';
+
+const CreatedKey = Key.extend({
+  key: z.string().describe('The key, shown once; an Idempotency-Key replay shows it as mk_…_redacted'),
 });
 
 export const apiKeysRouter = router({
@@ -41,24 +49,42 @@ export const apiKeysRouter = router({
       z.object({
         name: z.string().trim().min(1).max(80),
         region: z.string().optional(),
-        scopes: z
-          .array(z.enum(API_KEY_SCOPES))
-          .min(1)
-          .max(3)
-          .default(['write'])
-          .describe('read: GET only; write: also changes (default); admin: also admin-only reads such as kubeconfigs'),
+        scopes: z.array(z.enum(API_KEY_SCOPES)).min(1).max(3).default(['write']).describe(SCOPES_HELP),
       }),
     )
-    .output(
-      Key.extend({
-        key: z.string().describe('The key, shown once; an Idempotency-Key replay shows it as mk_…_redacted'),
-      }),
-    )
+    .output(CreatedKey)
     .mutation(({ ctx, input }) =>
       createApiKeyIn(
         ctx,
         { orgId: ctx.org.id, userId: ctx.identity.userId },
         { name: input.name, region: ctx.region.region, scopes: [...new Set(input.scopes)] },
+      ),
+    ),
+
+  createGlobal: orgAdminProcedure
+    .meta({
+      region: 'gateway',
+      openapi: {
+        method: 'POST',
+        path: '/api-keys/global',
+        summary:
+          'Create an organization-wide API key (mk_global_…): for scripts that work across regions, at the global address',
+        tags: ['arc'],
+      },
+      successStatus: 201,
+    })
+    .input(
+      z.object({
+        name: z.string().trim().min(1).max(80),
+        scopes: z.array(z.enum(API_KEY_SCOPES)).min(1).max(3).default(['write']).describe(SCOPES_HELP),
+      }),
+    )
+    .output(CreatedKey)
+    .mutation(({ ctx, input }) =>
+      createApiKeyIn(
+        ctx,
+        { orgId: ctx.org.id, userId: ctx.identity.userId },
+        { name: input.name, region: null, scopes: [...new Set(input.scopes)] },
       ),
     ),
 

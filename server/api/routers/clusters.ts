@@ -6,7 +6,7 @@ import { clusterCreateDefaults, createCluster } from '../../clusters/create';
 import { deleteCluster } from '../../clusters/delete';
 import { clusterKubeconfig } from '../../clusters/kubeconfig';
 import { clusterWithLatestRun, listClustersInRegions } from '../../clusters/list';
-import { DEFAULT_VERSION, KUBERNETES_VERSIONS, TEMPLATE_IDS } from '../../clusters/templates';
+import { DEFAULT_TEMPLATE_ID, DEFAULT_VERSION, KUBERNETES_VERSIONS, TEMPLATE_IDS } from '../../clusters/templates';
 import type { Context } from '../context';
 import { pageInput, resourceName } from '../schemas';
 import { orgProcedure, router } from '../trpc';
@@ -119,16 +119,33 @@ export const clustersRouter = router({
     .input(
       z.object({
         name: resourceName(40, /^[a-z][a-z0-9-]*$/, 'lowercase letters, digits and dashes, starting with a letter'),
-        project_id: z.string().describe('prj_…'),
-        template: z.enum(TEMPLATE_IDS),
-        node_count: z.number().int().min(1).max(100),
+        project_id: z
+          .string()
+          .optional()
+          .describe(
+            'prj_…; default: the browser session’s project, else the organization’s default project (its first by name)',
+          ),
+        template: z.enum(TEMPLATE_IDS).optional().describe(`default ${DEFAULT_TEMPLATE_ID}`),
+        node_count: z.number().int().min(1).max(100).optional().describe('default: the template’s minimum'),
         version: z.enum(KUBERNETES_VERSIONS).optional().describe(`default ${DEFAULT_VERSION}`),
         region: z.string().optional().describe('Resolved by the cascade; a single-region organization never names one'),
       }),
     )
     .output(Accepted)
     .mutation(async ({ ctx, input }) =>
-      located(ctx, await createCluster(ctx, { org: ctx.org, region: ctx.region.region, userId: userOf(ctx) }, input)),
+      located(
+        ctx,
+        await createCluster(
+          ctx,
+          {
+            org: ctx.org,
+            region: ctx.region.region,
+            userId: userOf(ctx),
+            sessionProjectId: ctx.identity.kind === 'session' ? ctx.identity.project?.id : null,
+          },
+          input,
+        ),
+      ),
     ),
 
   delete: orgProcedure

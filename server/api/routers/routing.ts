@@ -9,7 +9,7 @@ const Resolution = z.object({
   source: z
     .string()
     .describe(
-      'Which cascade step decided: subdomain, header, query, body, project-session, session, resource, fan-out, gateway',
+      'Which cascade step decided: subdomain, header, query, body, key, project-session, session, resource, fan-out, gateway',
     ),
   fan_out: z.array(z.string()).nullable().describe('Every region a fan-out read spans'),
   gateway: z.string(),

@@ -73,7 +73,8 @@ describe('the request middleware', () => {
   describe('API keys', () => {
     it('resolve to their own region (a single-region caller never names one)', async () => {
       const { api, responseHeaders } = callerFor({ headers: { authorization: `Bearer ${key('acme', 'sfo1')}` } });
-      expect(await api.routing.resolve({})).toMatchObject({ region: 'sfo1', source: 'session' });
+      expect(await api.routing.resolve({})).toMatchObject({ region: 'sfo1', source: 'key' });
+      expect(responseHeaders.get('X-Region-Source')).toBe('key');
       expect(responseHeaders.get('X-Region')).toBe('sfo1');
     });
 

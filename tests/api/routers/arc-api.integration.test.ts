@@ -4,12 +4,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { primary } from '../../../server/db/client';
 import type { DemoCredentials } from '../../../dev/demo/seed';
-import { isId, parseRequestId } from '../../../server/ids';
+import { isId, newId, parseRequestId } from '../../../server/ids';
 import { rest, sessionCookie, useDemoDatabase } from '../../../dev/testing/app';
 
 interface Accepted {
   cluster: { id: string; status: string; region: string; name: string; node_count: number; version: string };
   run_id: string;
+}
+interface Schema {
+  required?: string[];
+  properties: Record<string, { description?: string }>;
 }
 interface ErrorOut {
   error: { code: string; message: string; request_id: string; details?: { path: string[]; message: string }[] };
@@ -51,6 +55,56 @@ beforeAll(async () => {
 });
 
 describe('POST /v1/compute/clusters', () => {
+  it('defaults: a name is enough (project: the organization’s default, template k8s-standard, its minimum nodes), the same with a session project, an API key and in OpenAPI', async () => {
+    const key = creds.api_keys.find((k) => k.org === 'acme' && k.region === 'sfo1')!.key;
+    const viaKey = await rest<Accepted & { cluster: { project_id: string; template: string } }>(
+      'POST',
+      '/v1/compute/clusters',
+      { headers: { authorization: `Bearer ${key}`, 'Idempotency-Key': `dflt-${name()}` }, body: { name: name('d') } },
+    );
+    expect(viaKey.status).toBe(202);
+    const firstByName = await primary().project.findFirstOrThrow({
+      where: { orgId: acmeId },
+      orderBy: [{ name: 'asc' }, { id: 'asc' }],
+    });
+    expect(viaKey.body.cluster).toMatchObject({
+      project_id: firstByName.id,
+      template: 'k8s-standard',
+      node_count: 3,
+      region: 'sfo1',
+      status: 'pending',
+    });
+    const stored = await primary().cluster.findUniqueOrThrow({ where: { id: viaKey.body.cluster.id } });
+    expect([stored.projectId, stored.template, stored.nodeCount]).toEqual([firstByName.id, 'k8s-standard', 3]);
+    // The Idempotency-Key's recorded answer carries the resolved project too.
+    const record = await primary().idempotencyKey.findFirstOrThrow({
+      where: { orgId: acmeId, key: { startsWith: 'dflt-' } },
+    });
+    expect((record.responseBody as { cluster: { project_id: string } }).cluster.project_id).toBe(firstByName.id);
+
+    // A session with a project chosen: that project, and a template's own minimum.
+    const other = await primary().project.create({
+      data: { id: newId('prj'), orgId: acmeId, name: `zz-${name()}` },
+    });
+    const withProject = await sessionCookie(aliceId, acmeId, other.id);
+    const viaSession = await rest<Accepted & { cluster: { project_id: string } }>('POST', '/v1/compute/clusters', {
+      headers: { cookie: withProject },
+      body: { name: name('d'), template: 'k8s-small' },
+    });
+    expect(viaSession.status).toBe(202);
+    expect(viaSession.body.cluster).toMatchObject({ project_id: other.id, node_count: 1 });
+
+    const { openApiDocument } = await import('../../../server/api/openapi');
+    const doc = openApiDocument() as unknown as {
+      paths: Record<string, { post?: { requestBody: { content: Record<string, { schema: Schema }> } } }>;
+    };
+    const schema = doc.paths['/compute/clusters']!.post!.requestBody.content['application/json']!.schema;
+    expect(schema.required).toEqual(['name']);
+    expect(schema.properties.template!.description).toContain('default k8s-standard');
+    expect(schema.properties.node_count!.description).toContain('minimum');
+    expect(schema.properties.project_id!.description).toContain('default');
+  });
+
   it('single-region org: 202 with the pending cluster, its run and Location, region from the session', async () => {
     const res = await rest<Accepted>('POST', '/v1/compute/clusters', { headers: { cookie: alice }, body: body() });
     expect(res.status).toBe(202);

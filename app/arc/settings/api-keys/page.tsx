@@ -1,4 +1,4 @@
-// /arc/settings/api-keys: the organization's region-bound API keys.
+// /arc/settings/api-keys: the organization's API keys (region keys and organization-wide keys).
 import type { Metadata } from 'next';
 import { arcMe } from '~/app/arc/me';
 import { ApiKeysManager } from '~/components/arc/api-keys/api-keys-manager';
@@ -13,7 +13,7 @@ export default async function ApiKeysPage() {
     <div className="space-y-6">
       <PageHeader
         title="API keys"
-        description="A key works at its own region's gateway only; its requests resolve there. The secret is shown once, when you create the key."
+        description="A region key works at its own region only; its requests resolve there. An organization-wide (global) key works in every region of the organization, at the global address. The secret is shown once, when you create the key."
       />
       <ApiKeysManager regions={me.organization?.allowed_regions ?? []} isAdmin={me.role === 'admin'} />
     </div>

@@ -12,6 +12,7 @@ const Workspace = z.object({
   status: z.enum(['active', 'moving', 'reserved']),
   sequence: z.number().int(),
   updated_at: z.string(),
+  offered_to: z.string().nullable().describe('While the workspace moves: the region it was offered to'),
 });
 
 export const atlasDirectoryRouter = router({

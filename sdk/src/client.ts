@@ -1,0 +1,270 @@
+// MeridianClient: the typed SDK for Arc (customers) and Atlas (platform operators). Types come
+// from the OpenAPI document (generated/openapi.ts); requests go through openapi-fetch and the
+// Transport (bookmarks, one 421 followed, retries with Idempotency-Keys).
+import createClient, { type Client } from 'openapi-fetch';
+import { errorFromResponse, MeridianError } from './errors.js';
+import type { paths } from './generated/openapi.js';
+import { Run, type RunView, type WaitOptions } from './runs.js';
+import { addressForKey, DEFAULT_GLOBAL_URL, keyRegion, Transport, type RetryInfo } from './transport.js';
+
+type Json<R> = R extends { content: { 'application/json': infer T } } ? T : never;
+type Success<Op> = Op extends { responses: infer R }
+  ? R extends { 200: infer A }
+    ? Json<A>
+    : R extends { 201: infer A }
+      ? Json<A>
+      : R extends { 202: infer A }
+        ? Json<A>
+        : never
+  : never;
+type Query<Op> = Op extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+type Body<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+
+export type ClusterPage = Success<paths['/compute/clusters']['get']>;
+export type Cluster = ClusterPage['data'][number];
+export type ClusterDetail = Success<paths['/compute/clusters/{id}']['get']>;
+export type ClusterListParams = Omit<Query<paths['/compute/clusters']['get']>, 'region' | 'cursor'> & RegionOption;
+export type CreateClusterInput = Omit<Body<paths['/compute/clusters']['post']>, 'region'>;
+export type Accepted = Success<paths['/compute/clusters']['post']>;
+export type Project = Success<paths['/projects']['get']>['data'][number];
+export type Notification = Success<paths['/notifications']['get']>['data'][number];
+export type Me = Success<paths['/me']['get']>;
+export type Organization = Success<paths['/organization']['get']>;
+export type AtlasServer = Success<paths['/atlas/infrastructure/servers']['get']>['data'][number];
+export type AtlasRegion = Success<paths['/atlas/regions']['get']>['data'][number];
+export type AtlasOrganization = Success<paths['/atlas/organizations']['get']>['data'][number];
+export type { RunView };
+
+export interface RegionOption {
+  /** This call's region (sent as X-Region); overrides the client's `region`. */
+  region?: string;
+}
+
+/** A page of a list: `regions` (fan-out lists) gives each region's status and latency. */
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+  regions?: Record<string, { status: 'ok' | 'error'; latency_ms: number }>;
+}
+
+export interface MeridianClientOptions {
+  /** `mk_{region}_…` (one region) or `mk_global_…` (every region of the organization). */
+  apiKey?: string;
+  /** A platform operator's session token, for Atlas (API keys belong to organizations). */
+  sessionToken?: string;
+  /** Default region of list and create calls (X-Region). Calls naming a resource ID never send it. */
+  region?: string;
+  /**
+   * The API's address. Default: derived from the key — its region's address under `globalUrl`
+   * (`http://sfo1.localhost:3000`), or `globalUrl` itself for a global key.
+   */
+  baseUrl?: string;
+  /** The global address (default http://localhost:3000, the local demo). */
+  globalUrl?: string;
+  fetch?: (input: Request) => Promise<Response>;
+  maxRetries?: number;
+  maxRetryDelayMs?: number;
+  onRetry?: (info: RetryInfo) => void;
+  userAgent?: string;
+}
+
+export class MeridianClient {
+  /** Raw typed access to every path of the OpenAPI document (openapi-fetch). */
+  readonly api: Client<paths>;
+  readonly region: string | undefined;
+  readonly transport: Transport;
+
+  constructor(opts: MeridianClientOptions) {
+    if (!opts.apiKey && !opts.sessionToken) {
+      throw new MeridianError({
+        status: 0,
+        code: 'unauthenticated',
+        message: 'an API key (mk_…) or an operator session token is required',
+        requestId: null,
+      });
+    }
+    if (opts.apiKey && !keyRegion(opts.apiKey)) {
+      throw new MeridianError({
+        status: 0,
+        code: 'unauthenticated',
+        message: 'the API key is malformed: expected mk_{region}_{prefix}_{secret} or mk_global_…',
+        requestId: null,
+      });
+    }
+    const globalUrl = opts.globalUrl ?? DEFAULT_GLOBAL_URL;
+    const baseUrl = opts.baseUrl ?? (opts.apiKey ? addressForKey(opts.apiKey, globalUrl) : globalUrl);
+    this.region = opts.region;
+    this.transport = new Transport({ ...opts, baseUrl });
+    // openapi-fetch builds URLs under this anchor; the transport swaps in its current address.
+    const anchor = 'http://meridian.sdk/v1';
+    this.api = createClient<paths>({
+      baseUrl: anchor,
+      fetch: (req) => this.transport.send(req, 'http://meridian.sdk'),
+    });
+  }
+
+  /** The address requests go to now (after a followed 421, the one the API named). */
+  get baseUrl(): string {
+    return this.transport.baseUrl;
+  }
+
+  /** The latest causal bookmark: pass it to another client to read this one's writes. */
+  get bookmark(): string | undefined {
+    return this.transport.bookmark;
+  }
+
+  private headers(region: string | undefined, fallback = true): Record<string, string> {
+    const r = region ?? (fallback ? this.region : undefined);
+    return r ? { 'X-Region': r } : {};
+  }
+
+  private async unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+    const { data, error, response } = await call;
+    if (!response.ok) throw errorFromResponse(response, error);
+    return data as T;
+  }
+
+  /** Pages of any list, following next_cursor until the end. */
+  async *paginate<T>(page: (cursor: string | undefined) => Promise<Page<T>>): AsyncGenerator<T> {
+    let cursor: string | undefined;
+    do {
+      const p = await page(cursor);
+      for (const item of p.data) yield item;
+      cursor = p.next_cursor ?? undefined;
+    } while (cursor);
+  }
+
+  /**
+   * Any path under /v1, untyped (e.g. one newer than this SDK's types), through the same
+   * transport: key, bookmark, 421 and retries.
+   */
+  async request<T = unknown>(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    opts: { query?: Record<string, string | number | boolean | undefined>; body?: unknown } & RegionOption = {},
+  ): Promise<T> {
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) qs.set(k, String(v));
+    const url = `http://meridian.sdk/v1${path}${qs.size ? `?${qs}` : ''}`;
+    const headers: Record<string, string> = { ...this.headers(opts.region) };
+    if (opts.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await this.transport.send(
+      new Request(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) }),
+      'http://meridian.sdk',
+    );
+    const text = await res.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = text;
+    }
+    if (!res.ok) throw errorFromResponse(res, parsed);
+    return parsed as T;
+  }
+
+  me(): Promise<Me> {
+    return this.unwrap(this.api.GET('/me', {}));
+  }
+
+  organization(): Promise<Organization> {
+    return this.unwrap(this.api.GET('/organization', { headers: this.headers(undefined) }));
+  }
+
+  readonly clusters = {
+    /** One page; without a region, a multi-region caller gets every region (see `regions`). */
+    list: (params: ClusterListParams & { cursor?: string } = {}): Promise<ClusterPage> => {
+      const { region, ...query } = params;
+      return this.unwrap(this.api.GET('/compute/clusters', { params: { query }, headers: this.headers(region) }));
+    },
+    /** Every cluster, page after page: `for await (const c of client.clusters.iterate())`. */
+    iterate: (params: ClusterListParams = {}): AsyncGenerator<Cluster> =>
+      this.paginate((cursor) => this.clusters.list({ ...params, cursor })),
+    /** The region comes from the cluster itself unless this call names one. */
+    get: (id: string, opts: RegionOption = {}): Promise<ClusterDetail> =>
+      this.unwrap(
+        this.api.GET('/compute/clusters/{id}', { params: { path: { id } }, headers: this.headers(opts.region, false) }),
+      ),
+    /** 202: the cluster (pending) and its run; `await created.run.wait()` follows it to ready. */
+    create: async (
+      input: CreateClusterInput & RegionOption & { idempotencyKey?: string },
+    ): Promise<Accepted & { run: Run }> => {
+      const { region, idempotencyKey, ...body } = input;
+      const accepted = await this.unwrap(
+        this.api.POST('/compute/clusters', {
+          body,
+          headers: { ...this.headers(region), ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}) },
+        }),
+      );
+      return { ...accepted, run: new Run(this, accepted.run_id) };
+    },
+    delete: async (id: string, opts: RegionOption = {}): Promise<Accepted & { run: Run }> => {
+      const accepted = await this.unwrap(
+        this.api.DELETE('/compute/clusters/{id}', {
+          params: { path: { id } },
+          headers: this.headers(opts.region, false),
+        }),
+      );
+      return { ...accepted, run: new Run(this, accepted.run_id) };
+    },
+    kubeconfig: (id: string, opts: RegionOption = {}) =>
+      this.unwrap(
+        this.api.GET('/compute/clusters/{id}/kubeconfig', {
+          params: { path: { id } },
+          headers: this.headers(opts.region, false),
+        }),
+      ),
+  };
+
+  readonly projects = {
+    list: (params: RegionOption & { cursor?: string; limit?: number } = {}): Promise<Page<Project>> => {
+      const { region, ...query } = params;
+      return this.unwrap(this.api.GET('/projects', { params: { query }, headers: this.headers(region) }));
+    },
+    iterate: (params: RegionOption & { limit?: number } = {}): AsyncGenerator<Project> =>
+      this.paginate((cursor) => this.projects.list({ ...params, cursor })),
+    create: (input: { name: string; default_region?: string | null } & RegionOption) => {
+      const { region, ...body } = input;
+      return this.unwrap(this.api.POST('/projects', { body, headers: this.headers(region) }));
+    },
+  };
+
+  readonly notifications = {
+    list: (params: { unread?: boolean; cursor?: string; limit?: number } = {}) => {
+      const { unread, ...rest } = params;
+      const query = {
+        ...rest,
+        ...(unread === undefined ? {} : { unread: unread ? ('true' as const) : ('false' as const) }),
+      };
+      return this.unwrap(this.api.GET('/notifications', { params: { query } }));
+    },
+    read: (id: string) => this.unwrap(this.api.PATCH('/notifications/{id}/read', { params: { path: { id } } })),
+    readAll: () => this.unwrap(this.api.POST('/notifications/read-all', {})),
+  };
+
+  readonly runs = {
+    get: (id: string): Promise<RunView> =>
+      this.unwrap(this.api.GET('/workflow-runs/{id}', { params: { path: { id } } })),
+    /** Polls the run until it ends; `onStep` hears every step that changes status. */
+    wait: (id: string, opts: WaitOptions = {}): Promise<RunView> => new Run(this, id).wait(opts),
+  };
+
+  /** Atlas: platform operators only (a customer's key gets 403 forbidden). */
+  readonly atlas = {
+    servers: {
+      list: (query: Query<paths['/atlas/infrastructure/servers']['get']> = {}) =>
+        this.unwrap(this.api.GET('/atlas/infrastructure/servers', { params: { query } })),
+      iterate: (query: Omit<Query<paths['/atlas/infrastructure/servers']['get']>, 'cursor'> = {}) =>
+        this.paginate((cursor) => this.atlas.servers.list({ ...query, cursor })),
+    },
+    regions: {
+      list: () => this.unwrap(this.api.GET('/atlas/regions', { params: { query: {} } })),
+    },
+    organizations: {
+      list: (query: Query<paths['/atlas/organizations']['get']> = {}) =>
+        this.unwrap(this.api.GET('/atlas/organizations', { params: { query } })),
+      iterate: (query: Omit<Query<paths['/atlas/organizations']['get']>, 'cursor'> = {}) =>
+        this.paginate((cursor) => this.atlas.organizations.list({ ...query, cursor })),
+    },
+  };
+}

@@ -1,0 +1,215 @@
+// Sessions handed from a region's host to the global address. Passwords are typed only at a
+// region (the global address is a directory, not a place to collect secrets), yet a browser
+// session at the global address is what lets a multi-region organization, or an operator, see
+// every region at once. So the global address borrows the region's sign-in, the way an OAuth
+// client borrows its provider's:
+//
+//   1. global  /sign-in/handoff/start   sets a random state in a cookie (host-only, 10 min) and
+//                                        sends the browser to the region;
+//   2. region  /sign-in/handoff/issue   once signed in there (its sign-in page first, unless the
+//                                        browser already is), stores a one-time code bound to the
+//                                        state's hash (a minute, only hashes at rest) and sends the
+//                                        browser to the global address — never to a client-named one;
+//   3. global  /sign-in/handoff/finish  consumes the code (one use, whatever the outcome), checks
+//                                        the state cookie against it and the user's session version,
+//                                        and sets its own session cookie.
+//
+// A code stolen from a URL is useless without the browser's state cookie (and is gone after one
+// try); a code planted by an attacker fails the state check, so nobody can be signed in to
+// someone else's account; signing out (session version bump) before step 3 voids the code.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { encode } from 'next-auth/jwt';
+import { z } from 'zod';
+import { primary } from '../db/client';
+import { authSecret, globalUrl } from '../env';
+import { AppError, isAppError } from '../errors';
+import { cookieValue } from '../net/cookies';
+import { isHttps } from '../net/host';
+import { sameOriginPath } from '../net/redirect';
+import { recordAudit } from '../audit/audit';
+import type { Identity } from './identity';
+import { SESSION_MAX_AGE } from './next-auth';
+
+export const HANDOFF_STATE_COOKIE = 'meridian_handoff';
+export const HANDOFF_PATH = '/sign-in/handoff';
+const STATE_TTL_S = 10 * 60;
+const CODE_TTL_S = 60;
+
+/** 32 random bytes, base64url: 43 characters. */
+const token = () => randomBytes(32).toString('base64url');
+export const handoffToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** Step 1 at the global address: a fresh state and the cookie that carries it. */
+export function newHandoffState(headers: Headers): { state: string; cookie: string } {
+  const state = token();
+  const cookie = `${HANDOFF_STATE_COOKIE}=${state}; Path=${HANDOFF_PATH}; Max-Age=${STATE_TTL_S}; HttpOnly; SameSite=Lax${
+    isHttps(headers) ? '; Secure' : ''
+  }`;
+  return { state, cookie };
+}
+
+/**
+ * The path at a region's host that issues a code for `state` and comes back to `next`; with
+ * `workspace`, for a session acting in that workspace (it signs in there first if need be).
+ */
+export function issuePath(state: string, next: string, workspace?: string): string {
+  return `${HANDOFF_PATH}/issue?${new URLSearchParams({ state, next, ...(workspace ? { workspace } : {}) })}`;
+}
+
+export interface HandoffSubject {
+  userId: string;
+  orgId: string | null;
+  sessionVersion: number;
+  region: string;
+}
+
+/**
+ * Step 2 at a region's host, for a browser signed in there: a one-time code for `state`, and the
+ * global address's URL that consumes it.
+ */
+export async function issueHandoff(subject: HandoffSubject, state: string, next: string): Promise<string> {
+  const code = token();
+  const db = primary();
+  await db.sessionHandoff.create({
+    data: {
+      codeHash: sha256(code),
+      stateHash: sha256(state),
+      userId: subject.userId,
+      orgId: subject.orgId,
+      sessionVersion: subject.sessionVersion,
+      region: subject.region,
+      expiresAt: new Date(Date.now() + CODE_TTL_S * 1000),
+    },
+  });
+  // Codes nobody came back for: gone a minute later (indexed, touches only expired rows).
+  await db.sessionHandoff.deleteMany({ where: { expiresAt: { lt: new Date(Date.now() - CODE_TTL_S * 1000) } } });
+  return `${globalUrl()}${HANDOFF_PATH}/finish?${new URLSearchParams({ code, next })}`;
+}
+
+const refused = (why: string) => new AppError('unauthenticated', `the sign-in hand-over was refused: ${why}`);
+
+/**
+ * Step 3 at the global address: consumes `code` (whatever happens next, it is used up) and
+ * answers the session cookie for its user, if the browser's state cookie matches and the user
+ * has not signed out since.
+ */
+export async function finishHandoff(
+  code: string,
+  state: string | undefined,
+  headers: Headers,
+  address: string,
+): Promise<{ cookies: string[]; userId: string }> {
+  const db = primary();
+  const [row] = await db.$queryRaw<
+    { state_hash: string; user_id: string; org_id: string | null; session_version: number; region: string }[]
+  >`DELETE FROM session_handoffs WHERE code_hash = ${sha256(code)} AND expires_at > now()
+    RETURNING state_hash, user_id, org_id, session_version, region`;
+  if (!row) throw refused('the code is unknown, used or expired');
+  const expected = Buffer.from(row.state_hash, 'hex');
+  const got = Buffer.from(sha256(state ?? ''), 'hex');
+  if (!state || !timingSafeEqual(expected, got)) throw refused('it was not started in this browser');
+  const user = await db.user.findUnique({
+    where: { id: row.user_id },
+    select: { id: true, email: true, name: true, sessionVersion: true },
+  });
+  if (!user || user.sessionVersion !== row.session_version) throw refused('the session it came from has ended');
+
+  const secure = isHttps(headers);
+  const name = secure ? '__Secure-authjs.session-token' : 'authjs.session-token';
+  const jwt = await encode({
+    token: { sub: user.id, uid: user.id, sv: user.sessionVersion, org: row.org_id, name: user.name, email: user.email },
+    secret: authSecret(),
+    salt: name,
+    maxAge: SESSION_MAX_AGE,
+  });
+  await recordAudit(db, {
+    action: 'auth.sign_in',
+    targetType: 'user',
+    targetId: user.id,
+    actorId: user.id,
+    metadata: { address, email: user.email, via: 'handoff', from_region: row.region },
+  }).catch(() => {}); // the audit write never decides a sign-in
+  return {
+    userId: user.id,
+    cookies: [
+      `${name}=${jwt}; Path=/; Max-Age=${SESSION_MAX_AGE}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
+      `${HANDOFF_STATE_COOKIE}=; Path=${HANDOFF_PATH}; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
+    ],
+  };
+}
+
+const see = (location: string, cookies: string[] = []) => {
+  const headers = new Headers({ Location: location });
+  for (const c of cookies) headers.append('Set-Cookie', c);
+  return new Response(null, { status: 303, headers });
+};
+
+const IssueQuery = z.object({
+  state: handoffToken,
+  next: z.string().max(2048).optional(),
+  workspace: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{1,62}$/)
+    .optional(),
+});
+
+/**
+ * `GET /sign-in/handoff/issue` at a region's host: a browser signed in here goes back to the
+ * global address with a code; one that isn't signs in first (and comes back here after).
+ */
+export async function handleIssue(
+  identity: Identity,
+  req: Request,
+  here: { region: string | undefined },
+): Promise<Response> {
+  const url = new URL(req.url);
+  const q = IssueQuery.safeParse(Object.fromEntries(url.searchParams));
+  if (!q.success) throw new AppError('invalid_request', 'state must be the 43-character value the global address made');
+  const next = sameOriginPath(q.data.next, globalUrl(), '/arc');
+  if (!here.region) return see(`${globalUrl()}${next}`); // already at the global address
+  // Not signed in here yet (or, for a workspace, not acting in it): the region's sign-in page
+  // first, which comes back here. Already signed in: straight on, nothing typed again.
+  const { workspace } = q.data;
+  if (identity.kind !== 'session' || (workspace && identity.org?.slug !== workspace)) {
+    const back = `${url.pathname}${url.search}`;
+    return see(`/sign-in?${new URLSearchParams({ ...(workspace ? { workspace } : {}), callbackUrl: back })}`);
+  }
+  const user = await primary().user.findUnique({ where: { id: identity.userId }, select: { sessionVersion: true } });
+  if (!user) throw new AppError('unauthenticated', 'sign in again');
+  return see(
+    await issueHandoff(
+      {
+        userId: identity.userId,
+        orgId: identity.org?.id ?? null,
+        sessionVersion: user.sessionVersion,
+        region: here.region,
+      },
+      q.data.state,
+      next,
+    ),
+  );
+}
+
+const FinishQuery = z.object({ code: handoffToken, next: z.string().max(2048).optional() });
+
+/** `GET /sign-in/handoff/finish` at the global address: signed in, or back to /sign-in saying why. */
+export async function handleFinish(req: Request, address: string): Promise<Response> {
+  const url = new URL(req.url);
+  const q = FinishQuery.safeParse(Object.fromEntries(url.searchParams));
+  const next = sameOriginPath(q.success ? q.data.next : undefined, globalUrl(), '/arc');
+  const failed = () => see(`/sign-in?${new URLSearchParams({ error: 'handoff', callbackUrl: next })}`);
+  if (!q.success) return failed();
+  try {
+    const { cookies } = await finishHandoff(
+      q.data.code,
+      cookieValue(req.headers, HANDOFF_STATE_COOKIE),
+      req.headers,
+      address,
+    );
+    return see(next, cookies);
+  } catch (e) {
+    if (isAppError(e) && e.code === 'unauthenticated') return failed();
+    throw e;
+  }
+}

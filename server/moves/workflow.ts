@@ -1,0 +1,304 @@
+// The steps of a workspace move (a `move-workspace` workflow run; README, Workspace moves):
+//   offer      the source region offers the workspace to the target in the directory (signed)
+//   read_only  the organization turns `moving`: every mutation answers 503 workspace_moving
+//   drain_runs waits for the workspace's in-flight runs to finish (MOVE_DRAIN_TIMEOUT_SECONDS)
+//   export     one REPEATABLE READ snapshot → an encrypted bundle with counts and digests per table
+//   verify     at the target: its replica, at or after the snapshot, holds exactly the bundle
+//   handover   the point of no return: the target accepts in the directory, then one
+//              transaction re-pins what is region-bound and makes the workspace writable there
+//   purge      the bundle is deleted and the move completes
+// Until `handover_at` is set (under the move's row lock) a cancel or a failure puts everything
+// back: the organization active at the source, the directory's offer withdrawn, the bundle gone.
+// From then on nothing fails: handover and purge wait and retry until they are through.
+import type { Tx } from '../db/access';
+import { primary, type Db } from '../db/client';
+import { env } from '../env';
+import { logger } from '../telemetry/logger';
+import { acceptSlug, offerSlug, withdrawSlugOffer } from '../cell/workspaces';
+import { DirectoryCallError } from '../cell/client';
+import { recordAudit } from '../audit/audit';
+import { StepFailure } from '../workflows/steps';
+import type { RunEndHooks, StepRun, StepWork } from '../workflows/work';
+import { BundleInvalid, sharedPrimaryTransfer, type WorkspaceTransfer } from './transfer';
+
+export interface MoveInput {
+  move_id: string;
+  slug: string;
+  from_region: string;
+  to_region: string;
+  requested_by?: string;
+}
+
+const input = (run: StepRun) => run.input as MoveInput;
+
+/** The transfer in use: with today's shared primary, export + verify on the target's replica. */
+const transfer: WorkspaceTransfer = sharedPrimaryTransfer;
+
+/** Verify and handover are the target's work; everything else the source's. */
+export function moveStepRegion(run: StepRun, step: string): string {
+  return step === 'verify' || step === 'handover' ? input(run).to_region : run.region;
+}
+
+/** A cancel asked for before the handover: the run ends here, and the hooks undo the move. */
+async function cancelRequested(db: Db, moveId: string): Promise<boolean> {
+  const m = await db.workspaceMove.findUnique({
+    where: { id: moveId },
+    select: { cancelRequestedAt: true, handoverAt: true },
+  });
+  return !!m?.cancelRequestedAt && !m.handoverAt;
+}
+
+/** A refusal by the directory is final; anything else (unreachable, 5xx) is retried. */
+function directoryRefusal(e: unknown): e is DirectoryCallError {
+  return e instanceof DirectoryCallError && [400, 403, 404, 409].includes(e.status);
+}
+
+const noteStep = (moveId: string, step: string) => async (s: { tx: Tx }) => {
+  await s.tx.workspaceMove.update({ where: { id: moveId }, data: { step } });
+};
+
+export const MOVE_WORK: Record<string, StepWork> = {
+  offer: async ({ db, run }) => {
+    const i = input(run);
+    if (await cancelRequested(db, i.move_id)) return { cancel: true };
+    try {
+      await offerSlug(i.from_region, i.slug, i.to_region, i.move_id);
+    } catch (e) {
+      if (directoryRefusal(e)) throw new StepFailure(`the directory refused the offer (${e.code}): ${e.message}`);
+      throw e;
+    }
+    return { effect: noteStep(i.move_id, 'offer') };
+  },
+
+  read_only: async ({ db, run }) => {
+    const i = input(run);
+    if (await cancelRequested(db, i.move_id)) return { cancel: true };
+    return {
+      effect: async ({ tx, now }) => {
+        // The organization's row update waits for any cluster create holding it (accept.ts).
+        await tx.organization.updateMany({ where: { id: run.orgId!, status: 'active' }, data: { status: 'moving' } });
+        await tx.workspaceMove.updateMany({ where: { id: i.move_id, readOnlyAt: null }, data: { readOnlyAt: now } });
+        await tx.workspaceMove.update({ where: { id: i.move_id }, data: { status: 'copying', step: 'read_only' } });
+      },
+    };
+  },
+
+  drain_runs: async ({ db, run }) => {
+    const i = input(run);
+    if (await cancelRequested(db, i.move_id)) return { cancel: true };
+    const busy = await db.workflowRun.findMany({
+      where: { orgId: run.orgId, status: { in: ['queued', 'running'] }, id: { not: run.id } },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+      take: 5,
+    });
+    if (busy.length === 0) return { effect: noteStep(i.move_id, 'drain_runs') };
+    const m = await db.workspaceMove.findUniqueOrThrow({ where: { id: i.move_id }, select: { readOnlyAt: true } });
+    const waited = (Date.now() - (m.readOnlyAt?.getTime() ?? Date.now())) / 1000;
+    const limit = env().MOVE_DRAIN_TIMEOUT_SECONDS;
+    const ids = busy.map((b) => b.id).join(', ');
+    if (waited > limit) {
+      throw new StepFailure(
+        `workflow runs still in flight after ${limit} s (${ids}): the workspace stays where it was`,
+      );
+    }
+    return { wait: 1, note: `waiting for runs in flight: ${ids}` };
+  },
+
+  export: async ({ db, run }) => {
+    const i = input(run);
+    if (await cancelRequested(db, i.move_id)) return { cancel: true };
+    const x = await transfer.exportWorkspace({ moveId: i.move_id, orgId: run.orgId! });
+    return {
+      effect: async ({ tx }) => {
+        await tx.workspaceMove.update({
+          where: { id: i.move_id },
+          data: {
+            step: 'export',
+            snapshotLsn: x.snapshotLsn,
+            snapshotAt: x.snapshotAt,
+            tables: x.tables.map((t) => ({ ...t, verified_count: null, verified_digest: null, match: null })),
+            bundle: new Uint8Array(x.sealed),
+            bundleBytes: x.sealed.length,
+          },
+        });
+      },
+    };
+  },
+
+  verify: async ({ db, run }) => {
+    const i = input(run);
+    if (await cancelRequested(db, i.move_id)) return { cancel: true };
+    const m = await db.workspaceMove.findUniqueOrThrow({ where: { id: i.move_id }, select: { bundle: true } });
+    if (!m.bundle) throw new StepFailure('the export bundle is gone');
+    let checks;
+    try {
+      checks = await transfer.importBundle({
+        moveId: i.move_id,
+        target: i.to_region,
+        sealed: Buffer.from(m.bundle),
+        waitMs: env().MOVE_REPLICA_WAIT_SECONDS * 1000,
+      });
+    } catch (e) {
+      if (e instanceof BundleInvalid) throw new StepFailure(e.message);
+      throw e; // the target's replica is behind or down: the step retries
+    }
+    const bad = checks.filter((c) => !c.match);
+    if (bad.length > 0) {
+      await db.workspaceMove.update({ where: { id: i.move_id }, data: { tables: checks as object[] } });
+      throw new StepFailure(
+        `${i.to_region} does not hold exactly the exported rows: ${bad
+          .map((b) => `${b.name} (exported ${b.count}, found ${b.verified_count}, digests differ)`)
+          .join('; ')}. Nothing moved`,
+      );
+    }
+    return {
+      effect: async ({ tx }) => {
+        await tx.workspaceMove.update({
+          where: { id: i.move_id },
+          data: { step: 'verify', tables: checks as object[] },
+        });
+      },
+    };
+  },
+
+  handover: async ({ db, run }) => {
+    const i = input(run);
+    // The point of no return, decided under the move's lock (a cancel takes the same lock).
+    const go = await db.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM workspace_moves WHERE id = ${i.move_id} FOR UPDATE`;
+      const m = await tx.workspaceMove.findUniqueOrThrow({ where: { id: i.move_id } });
+      if (m.cancelRequestedAt && !m.handoverAt) return false;
+      if (!m.handoverAt) {
+        await tx.workspaceMove.update({
+          where: { id: i.move_id },
+          data: { handoverAt: new Date(), status: 'cutover', step: 'handover' },
+        });
+      }
+      return true;
+    });
+    if (!go) return { cancel: true };
+    try {
+      await acceptSlug(i.to_region, i.slug, i.move_id);
+    } catch (e) {
+      // Past the point of no return nothing gives up: the workspace stays read-only until the
+      // directory takes the handover (an operator sees the note on the step).
+      return { wait: 2, note: `the directory has not taken the handover yet (${(e as Error).message}); retrying` };
+    }
+    return { effect: ({ tx, now }) => switchHome(tx, run.orgId!, i, now) };
+  },
+
+  purge: async ({ run }) => {
+    const i = input(run);
+    return {
+      effect: async ({ tx, now }) => {
+        const m = await tx.workspaceMove.update({
+          where: { id: i.move_id },
+          data: { step: 'purge', status: 'completed', bundle: null, finishedAt: now },
+        });
+        await recordAudit(tx, {
+          action: 'operator.move.complete',
+          targetType: 'workspace_move',
+          targetId: i.move_id,
+          orgId: run.orgId,
+          actorId: m.startedById,
+          region: i.to_region,
+          metadata: { slug: i.slug, from: i.from_region, to: i.to_region },
+        });
+      },
+    };
+  },
+};
+
+/**
+ * The switch, in one transaction after the directory accepted: the organization's home is the
+ * target and it is writable again; what is pinned to the source follows it (the default region,
+ * projects' default regions, API keys of the source region, which answer 421 naming the target
+ * from now on; keys of the target region that an earlier move had sent away are valid again).
+ */
+async function switchHome(tx: Tx, orgId: string, i: MoveInput, now: Date): Promise<void> {
+  const org = await tx.organization.findUniqueOrThrow({ where: { id: orgId }, select: { defaultRegion: true } });
+  await tx.organization.update({
+    where: { id: orgId },
+    data: {
+      status: 'active',
+      homeRegion: i.to_region,
+      ...(org.defaultRegion === i.from_region ? { defaultRegion: i.to_region } : {}),
+    },
+  });
+  await tx.project.updateMany({
+    where: { orgId, defaultRegion: i.from_region },
+    data: { defaultRegion: i.to_region },
+  });
+  await tx.apiKey.updateMany({ where: { orgId, region: i.to_region }, data: { movedTo: null } });
+  await tx.apiKey.updateMany({
+    where: { orgId, region: { not: i.to_region }, OR: [{ region: i.from_region }, { movedTo: i.from_region }] },
+    data: { movedTo: i.to_region },
+  });
+  await tx.workspaceMove.update({ where: { id: i.move_id }, data: { writableAt: now } });
+}
+
+export const MOVE_HOOKS: RunEndHooks = {
+  async ended(tx, run, outcome, reason) {
+    const i = input(run);
+    await tx.$queryRaw`SELECT id FROM workspace_moves WHERE id = ${i.move_id} FOR UPDATE`;
+    const m = await tx.workspaceMove.findUnique({ where: { id: i.move_id } });
+    if (!m) return;
+    const now = new Date();
+    if (m.handoverAt) {
+      // Only a step whose workers kept dying gets here after the handover: say so, change nothing.
+      await tx.workspaceMove.update({
+        where: { id: i.move_id },
+        data: {
+          status: 'failed',
+          error: `after the handover: ${reason} (an operator must finish it)`,
+          finishedAt: now,
+        },
+      });
+      return;
+    }
+    // Back to read-write at the source; nothing else was changed.
+    await tx.organization.updateMany({ where: { id: run.orgId!, status: 'moving' }, data: { status: 'active' } });
+    await tx.workspaceMove.update({
+      where: { id: i.move_id },
+      data: {
+        status: outcome,
+        error: outcome === 'failed' ? reason : null,
+        bundle: null,
+        finishedAt: now,
+        ...(m.readOnlyAt && !m.writableAt ? { writableAt: now } : {}),
+      },
+    });
+    await recordAudit(tx, {
+      action: outcome === 'failed' ? 'operator.move.fail' : 'operator.move.cancelled',
+      targetType: 'workspace_move',
+      targetId: i.move_id,
+      orgId: run.orgId,
+      region: i.from_region,
+      metadata: { slug: i.slug, from: i.from_region, to: i.to_region, reason },
+    });
+  },
+
+  /**
+   * The directory's offer is withdrawn before the move is marked ended, so nobody sees an ended
+   * move with an offer still open (a few tries; a later offer by the owner replaces it anyway).
+   */
+  async beforeEnded(run) {
+    const i = input(run);
+    const m = await primary().workspaceMove.findUnique({ where: { id: i.move_id }, select: { handoverAt: true } });
+    if (m?.handoverAt) return;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      try {
+        await withdrawSlugOffer(i.from_region, i.slug);
+        return;
+      } catch (e) {
+        if (attempt === 3) {
+          logger.warn(
+            { err: (e as Error).message, move_id: i.move_id, slug: i.slug },
+            'move: could not withdraw the directory offer; the next offer replaces it',
+          );
+        } else await new Promise((r) => setTimeout(r, 500 * attempt));
+      }
+    }
+  },
+};

@@ -1,0 +1,108 @@
+// Wiring for the workspace-move tests: the demo database, the directory behind a real loopback
+// HTTP server (cells' signed calls travel over HTTP), every cell's key, the workspaces registered
+// by the cells' heartbeat, and helpers to start moves as an operator and follow them.
+import { expect } from 'vitest';
+import { rest, sessionCookie, useDemoDatabase as demoDatabase } from '../../dev/testing/app';
+import { registerWithDirectory } from '../../server/cell/registration';
+import { primary } from '../../server/db/client';
+import { resetEnvCache } from '../../server/env';
+import { trustPeerHeader } from '../../server/net/client-address';
+import { startWorkers, type Workers } from '../../server/workflows/worker';
+import { directoryServer, provisionKeys } from '../directory/harness';
+
+export const FAST = {
+  WORKFLOW_STEP_MS: '60',
+  WORKFLOW_STEP_TIMEOUT_SECONDS: '3',
+  WORKFLOW_MAINTENANCE_SECONDS: '1',
+  WORKFLOW_RETRY_DELAY_SECONDS: '1',
+  WORKFLOW_RETRY_LIMIT: '4',
+  WORKFLOW_POLL_SECONDS: '0.5',
+  WORKFLOW_FAULTS: '',
+};
+
+export function setEnv(vars: Record<string, string>) {
+  Object.assign(process.env, vars);
+  resetEnvCache();
+}
+
+export interface MoveEnv {
+  urls: { primary: string; replicas: Record<string, string> };
+  ops: string;
+  credentials: Awaited<ReturnType<typeof demoDatabase>>['credentials'];
+  closeDirectory: () => Promise<void>;
+}
+
+export async function moveEnvironment(name: string): Promise<MoveEnv> {
+  setEnv(FAST);
+  const { urls, credentials } = await demoDatabase(name);
+  trustPeerHeader();
+  provisionKeys();
+  const directory = await directoryServer();
+  setEnv({ MERIDIAN_DIRECTORY_URL: directory.url });
+  await registerWithDirectory();
+  const opsUser = await primary().user.findUniqueOrThrow({ where: { email: 'ops@meridian.test' } });
+  return { urls, credentials, ops: await sessionCookie(opsUser.id, null), closeDirectory: directory.close };
+}
+
+export async function cookieOf(email: string, slug: string): Promise<string> {
+  const u = await primary().user.findUniqueOrThrow({ where: { email } });
+  const o = await primary().organization.findUniqueOrThrow({ where: { slug } });
+  return sessionCookie(u.id, o.id);
+}
+
+export async function workers(urls: MoveEnv['urls'], regions: string[]): Promise<Workers> {
+  return startWorkers({ connectionString: urls.primary, regions });
+}
+
+export interface MoveBody {
+  id: string;
+  status: string;
+  step: string | null;
+  error: string | null;
+  run_id: string;
+  cancellable: boolean;
+  read_only: { started_at: string | null; ended_at: string | null; seconds: number | null };
+  tables: { name: string; count: number; digest: string; verified_count: number | null; match: boolean | null }[];
+  steps: { name: string; status: string; attempts: number; duration_ms: number | null }[];
+  error_code?: string;
+}
+
+export async function startMove(ops: string, slug: string, to: string) {
+  const res = await rest<MoveBody & { error?: { code: string } }>('POST', '/v1/atlas/moves', {
+    headers: { cookie: ops },
+    body: { slug, to_region: to },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return res.body;
+}
+
+export async function moveState(id: string) {
+  return primary().workspaceMove.findUniqueOrThrow({ where: { id }, omit: { bundle: true } });
+}
+
+/** Polls the move until `done` holds (or the timeout). */
+export async function waitForMove(
+  id: string,
+  done: (m: Awaited<ReturnType<typeof moveState>>, steps: { name: string; status: string }[]) => boolean,
+  timeoutMs = 30_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const m = await moveState(id);
+    const steps = m.runId
+      ? await primary().workflowStep.findMany({ where: { runId: m.runId }, orderBy: { position: 'asc' } })
+      : [];
+    if (done(m, steps)) return { move: m, steps };
+    if (Date.now() > deadline) {
+      throw new Error(
+        `move ${id} still ${m.status}/${m.step}: ${JSON.stringify(steps.map((s) => [s.name, s.status, s.error]))}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export const stepDone = (name: string) => (_: unknown, steps: { name: string; status: string }[]) =>
+  steps.find((s) => s.name === name)?.status === 'succeeded';
+
+export const ended = (m: { status: string }) => ['completed', 'failed', 'cancelled'].includes(m.status);

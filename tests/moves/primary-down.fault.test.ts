@@ -1,0 +1,113 @@
+// A workspace move with the primary down under it (the real app and topology of the fault
+// suite): the primary stops while the move's verify is in hand (the target's replica paused, so
+// the step is waiting), comes back, and the move carries on to the same end as without the
+// outage: completed, every table matched, the directory at the target, nothing half-switched in
+// between (while the primary was down the workspace stayed read-only at the source).
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { EmbeddedTopology } from '../../dev/embedded-pg/servers';
+import { sessionCookie } from '../../dev/testing/app';
+import { query } from '../../dev/testing/db';
+import { disconnectAll, primary } from '../../server/db/client';
+import { resetEnvCache } from '../../server/env';
+import { startWorkers, type Workers } from '../../server/workflows/worker';
+
+const f = () => inject('faults');
+let topo: EmbeddedTopology;
+const workers: Workers[] = [];
+
+// pg-boss (inside the in-process workers) can't record a job's failure while the primary is
+// down, and that rejection is its own, unhandled: a worker process would exit on it and be
+// restarted (the launcher restarts workers), the job expiring and running again. Here, in the
+// test's process, such connection refusals are counted; anything else still fails the test.
+const refused: unknown[] = [];
+const onRejection = (e: unknown) => {
+  if ((e as { code?: string })?.code === 'ECONNREFUSED') refused.push(e);
+  else throw e;
+};
+
+beforeAll(async () => {
+  process.on('unhandledRejection', onRejection);
+  topo = await EmbeddedTopology.up({ dir: f().dir, regions: ['sfo1', 'lax1', 'ams1'] });
+  Object.assign(process.env, f().appEnv, {
+    WORKFLOW_STEP_MS: '50',
+    WORKFLOW_STEP_TIMEOUT_SECONDS: '5',
+    WORKFLOW_MAINTENANCE_SECONDS: '1',
+    WORKFLOW_RETRY_DELAY_SECONDS: '1',
+    WORKFLOW_RETRY_LIMIT: '20',
+    WORKFLOW_POLL_SECONDS: '0.5',
+    MOVE_REPLICA_WAIT_SECONDS: '1',
+    LOG_LEVEL: 'silent',
+  });
+  resetEnvCache();
+  await disconnectAll();
+});
+
+afterAll(async () => {
+  process.off('unhandledRejection', onRejection);
+  await query(f().adminReplicas.lax1!, 'SELECT pg_wal_replay_resume()').catch(() => {});
+  await Promise.all(workers.map((w) => w.stop({ graceful: false }).catch(() => {})));
+});
+
+async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+it('retries the step in hand while the primary is down and completes the same move after', async () => {
+  const acme = await primary().organization.findUniqueOrThrow({ where: { slug: 'acme' } });
+  await primary().organizationRegion.upsert({
+    where: { orgId_region: { orgId: acme.id, region: 'lax1' } },
+    create: { orgId: acme.id, region: 'lax1' },
+    update: {},
+  });
+  // The app's cells register acme with the directory at start.
+  await until('acme in the directory', () => primary().directoryWorkspace.findUnique({ where: { slug: 'acme' } }));
+  const ops = await primary().user.findUniqueOrThrow({ where: { email: 'ops@meridian.test' } });
+  const cookie = await sessionCookie(ops.id, null);
+
+  workers.push(await startWorkers({ connectionString: f().databaseUrl, regions: ['sfo1', 'lax1'] }));
+  await query(f().adminReplicas.lax1!, 'SELECT pg_wal_replay_pause()');
+  const res = await fetch(`${f().baseUrl}/v1/atlas/moves`, {
+    method: 'POST',
+    headers: { cookie, origin: f().baseUrl, 'content-type': 'application/json' },
+    body: JSON.stringify({ slug: 'acme', to_region: 'lax1' }),
+  });
+  expect(res.status, await res.clone().text()).toBe(202);
+  const { id, run_id: runId } = (await res.json()) as { id: string; run_id: string };
+
+  // The verify is in hand (it waits for the paused replica): now the primary goes away.
+  await until('verify running', async () => {
+    const s = await primary().workflowStep.findFirst({ where: { runId, name: 'verify' } });
+    return s?.status === 'running';
+  });
+  await topo.stopServer('primary', 'immediate');
+  await new Promise((r) => setTimeout(r, 4_000));
+  // Meanwhile the app still answers reads of acme from a replica: the move changed nothing yet.
+  const during = await fetch(`${f().baseUrl}/v1/atlas/moves/${id}`, { headers: { cookie } });
+  expect(during.status).toBe(200);
+  expect(((await during.json()) as { status: string }).status).toBe('copying');
+  await topo.startServer('primary');
+  await query(f().adminReplicas.lax1!, 'SELECT pg_wal_replay_resume()');
+
+  const done = await until(
+    'the move to end',
+    async () => {
+      const m = await primary().workspaceMove.findUnique({ where: { id }, omit: { bundle: true } });
+      return m && ['completed', 'failed', 'cancelled'].includes(m.status) ? m : undefined;
+    },
+    120_000,
+  );
+  expect(done.status, done.error ?? '').toBe('completed');
+  const steps = await primary().workflowStep.findMany({ where: { runId }, orderBy: { position: 'asc' } });
+  expect(steps.every((s) => s.status === 'succeeded')).toBe(true);
+  expect(steps.find((s) => s.name === 'verify')!.attempts).toBeGreaterThan(1);
+  expect((done.tables as { match: boolean }[]).every((t) => t.match)).toBe(true);
+  const org = await primary().organization.findUniqueOrThrow({ where: { id: acme.id } });
+  expect([org.status, org.homeRegion]).toEqual(['active', 'lax1']);
+  expect((await primary().directoryWorkspace.findUniqueOrThrow({ where: { slug: 'acme' } })).region).toBe('lax1');
+}, 240_000);

@@ -1,0 +1,388 @@
+// The `meridian` command as users run it (the built bin, its own config file, the real app of the
+// fault suite): every command in table and JSON form, the personas' commands as written, exit
+// codes, `--wait` following a run to ready, and the bash completion.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionCookie } from '../../dev/testing/app';
+import { query } from '../../dev/testing/db';
+import { resetEnvCache } from '../../server/env';
+import { buildSdk, f, globalKey, key, meridian, startWorker, uniq, type CliResult } from './harness';
+
+const REQUEST_ID = /req_[a-z0-9]+-\d+-[0-9a-f]{12}/;
+
+let dir: string;
+let worker: ReturnType<typeof startWorker> | undefined;
+let opsToken: string;
+
+/** A config file per persona. */
+const cfg = (name: string) => path.join(dir, name, 'config.json');
+const as = (name: string) => ({ MERIDIAN_CONFIG: cfg(name) });
+
+const json = <T>(r: CliResult): T => {
+  expect(r.stderr === '' || !r.stderr.startsWith('error'), r.stderr).toBe(true);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as T;
+};
+const ok = (r: CliResult) => {
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout;
+};
+
+interface Cluster {
+  id: string;
+  name: string;
+  region: string;
+  status: string;
+  template: string;
+  node_count: number;
+  project_id: string;
+}
+
+beforeAll(async () => {
+  buildSdk();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-cli-'));
+  worker = startWorker();
+  process.env.AUTH_SECRET = f().authSecret;
+  resetEnvCache();
+  const [ops] = await query<{ id: string; sv: number }>(
+    f().adminPrimary,
+    `SELECT id, session_version AS sv FROM users WHERE email = 'ops@meridian.test'`,
+  );
+  opsToken = (await sessionCookie(ops!.id, null, null, ops!.sv)).replace(/^[^=]+=/, '');
+  // The personas log in once: alice with acme's key (single region), bob with globex's global key.
+  ok(await meridian(['login', '--key', key('acme', 'sfo1')], as('alice')));
+  ok(await meridian(['login'], { ...as('bob'), MERIDIAN_API_KEY: globalKey('globex') }));
+  ok(await meridian(['login', '--session-token', opsToken], as('ops')));
+});
+afterAll(async () => {
+  await worker?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('login, whoami, config', () => {
+  it('login stores the key in a file of mode 600 (from --key or MERIDIAN_API_KEY); a bad key is refused (exit 4) and not stored', async () => {
+    for (const who of ['alice', 'bob', 'ops']) {
+      expect(fs.statSync(cfg(who)).mode & 0o777).toBe(0o600);
+    }
+    expect(JSON.parse(fs.readFileSync(cfg('alice'), 'utf8')).api_key).toBe(key('acme', 'sfo1'));
+    expect(JSON.parse(fs.readFileSync(cfg('bob'), 'utf8')).api_key).toBe(globalKey('globex'));
+    const bad = await meridian(['login', '--key', key('acme', 'sfo1').slice(0, -4) + 'AAAA'], as('mallory'));
+    expect(bad.code).toBe(4);
+    expect(bad.stderr).toMatch(/^error: unauthenticated: /);
+    expect(bad.stderr).toMatch(REQUEST_ID);
+    expect(fs.existsSync(cfg('mallory'))).toBe(false);
+    expect(json(await meridian(['login', '--key', key('acme', 'sfo1'), '--json'], as('dave')))).toEqual({
+      organization: 'acme',
+      kind: 'api_key',
+    });
+    const notAKey = await meridian(['login', '--key', 'hunter2'], as('mallory'));
+    expect(notAKey.code).toBe(1);
+  });
+
+  it('whoami: table and JSON; MERIDIAN_API_KEY wins over the file', async () => {
+    const table = ok(await meridian(['whoami'], as('alice')));
+    expect(table).toMatch(/organization\s+acme/);
+    expect(table).toMatch(/key\s+key_\w+ \(sfo1\)/);
+    const me = json<{ kind: string; organization: { slug: string }; api_key: { region: string } }>(
+      await meridian(['whoami', '--json'], as('bob')),
+    );
+    expect(me).toMatchObject({ kind: 'api_key', organization: { slug: 'globex' }, api_key: { region: 'global' } });
+    const env = json<{ organization: { slug: string } }>(
+      await meridian(['whoami', '--json'], { ...as('alice'), MERIDIAN_API_KEY: globalKey('globex') }),
+    );
+    expect(env.organization.slug).toBe('globex');
+    const nobody = await meridian(['whoami'], as('nobody'));
+    expect([nobody.code, nobody.stderr]).toEqual([
+      4,
+      'error: not logged in: run `meridian login` or set MERIDIAN_API_KEY\n',
+    ]);
+  });
+
+  it('config set|get region|url, table and JSON; a bad value is a usage error (exit 1)', async () => {
+    const who = as('carol');
+    ok(await meridian(['config', 'set', 'region', 'lax1'], who));
+    ok(await meridian(['config', 'set', 'url', 'http://localhost:9/'], who));
+    expect(ok(await meridian(['config', 'get', 'region'], who)).trim()).toBe('lax1');
+    expect(json(await meridian(['config', 'get', '--json'], { ...who, MERIDIAN_URL: undefined }))).toMatchObject({
+      region: 'lax1',
+      url: 'http://localhost:9',
+    });
+    expect(ok(await meridian(['config', 'get'], { ...who, MERIDIAN_URL: undefined }))).toMatch(/region\s+lax1/);
+    expect(fs.statSync(cfg('carol')).mode & 0o777).toBe(0o600);
+    expect((await meridian(['config', 'set', 'region', 'Mars'], who)).code).toBe(1);
+    expect((await meridian(['config', 'set', 'colour', 'red'], who)).code).toBe(1);
+    ok(await meridian(['config', 'unset', 'url'], who));
+    expect(json(await meridian(['config', 'get', 'url', '--json'], { ...who, MERIDIAN_URL: undefined }))).toEqual({
+      url: null,
+    });
+  });
+});
+
+describe('clusters, as the personas write it', () => {
+  it('meridian clusters list: a single-region key (region from the key), table with a region column, JSON, --quiet', async () => {
+    const table = ok(await meridian(['clusters', 'list'], as('alice')));
+    const [header, ...rows] = table.trim().split('\n');
+    expect(header).toMatch(/^ID\s+NAME\s+REGION\s+STATUS\s+TEMPLATE\s+NODES/);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => /^cls_\w+\s+\S+\s+sfo1\s/.test(r))).toBe(true);
+    const out = json<{ data: Cluster[] }>(await meridian(['clusters', 'list', '--json'], as('alice')));
+    expect(out.data.length).toBe(rows.length);
+    const ids = ok(await meridian(['clusters', 'list', '--quiet'], as('alice')))
+      .trim()
+      .split('\n');
+    expect(ids).toEqual(out.data.map((c) => c.id));
+  });
+
+  it('meridian clusters list with a global key: every region with its status; --region lax1 filters', async () => {
+    const all = json<{ data: Cluster[]; regions: Record<string, { status: string }> }>(
+      await meridian(['clusters', 'list', '--json'], as('bob')),
+    );
+    expect(Object.keys(all.regions).sort()).toEqual(['ams1', 'lax1', 'sfo1']);
+    expect(Object.values(all.regions).every((r) => r.status === 'ok')).toBe(true);
+    expect(new Set(all.data.map((c) => c.region)).size).toBeGreaterThan(1);
+    const table = ok(await meridian(['clusters', 'list'], as('bob')));
+    expect(table).toMatch(/regions: ams1 ok \d+ ms, lax1 ok \d+ ms, sfo1 ok \d+ ms/);
+    const lax = json<{ data: Cluster[] }>(
+      await meridian(['clusters', 'list', '--region', 'lax1', '--json'], as('bob')),
+    );
+    expect(lax.data.length).toBe(all.data.filter((c) => c.region === 'lax1').length);
+    expect(lax.data.every((c) => c.region === 'lax1')).toBe(true);
+    // meridian config set region sfo1: the session's default from then on.
+    const who = as('bob-sfo1');
+    fs.mkdirSync(path.dirname(cfg('bob-sfo1')), { recursive: true });
+    fs.copyFileSync(cfg('bob'), cfg('bob-sfo1'));
+    ok(await meridian(['config', 'set', 'region', 'sfo1'], who));
+    const sfo = json<{ data: Cluster[]; regions?: unknown }>(await meridian(['clusters', 'list', '--json'], who));
+    expect(sfo.regions).toBeUndefined();
+    expect(sfo.data.every((c) => c.region === 'sfo1')).toBe(true);
+  });
+
+  it('meridian clusters create --name prod: single-region org, no region named, documented defaults; table and JSON', async () => {
+    const name = uniq('prod');
+    const table = ok(await meridian(['clusters', 'create', '--name', name], as('alice')));
+    expect(table).toMatch(/region\s+sfo1/);
+    expect(table).toMatch(/template\s+k8s-standard/);
+    expect(table).toMatch(/nodes\s+3/);
+    expect(table).toMatch(/run\s+run_\w+/);
+    const created = json<{ cluster: Cluster; run_id: string }>(
+      await meridian(['clusters', 'create', '--name', uniq('prod'), '--template', 'k8s-small', '--json'], as('alice')),
+    );
+    expect(created.cluster).toMatchObject({ region: 'sfo1', status: 'pending', template: 'k8s-small', node_count: 1 });
+    expect(created.run_id).toMatch(/^run_/);
+    const id = ok(
+      await meridian(['clusters', 'create', '--name', uniq('prod'), '-q', '--template', 'k8s-small'], as('alice')),
+    );
+    expect(id.trim()).toMatch(/^cls_\w{26}$/);
+  });
+
+  it('meridian clusters create --name prod --region sfo1 (global key of a multi-region org); without a region: exit 1 region_required', async () => {
+    const created = json<{ cluster: Cluster }>(
+      await meridian(
+        ['clusters', 'create', '--name', uniq('prod'), '--region', 'sfo1', '--template', 'k8s-small', '--json'],
+        as('bob'),
+      ),
+    );
+    expect(created.cluster.region).toBe('sfo1');
+    const missing = await meridian(['clusters', 'create', '--name', uniq('prod')], as('bob'));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^error: region_required: .*\(request req_global-/);
+  });
+
+  it('clusters create --wait: a live progress bar of the run’s steps, then the ready cluster', async () => {
+    const r = await meridian(
+      ['clusters', 'create', '--name', uniq('wait'), '--template', 'k8s-small', '--wait'],
+      as('alice'),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    expect(lines.every((l) => /^[█░]{24} \d\/5 \w+ \w+/.test(l))).toBe(true);
+    expect(lines.at(-1)).toMatch(/^█{24} 5\/5 ready succeeded$/);
+    expect(r.stdout).toMatch(/status\s+ready/);
+    const viaJson = json<{ cluster: Cluster; run: { status: string } }>(
+      await meridian(
+        ['clusters', 'create', '--name', uniq('wait'), '--template', 'k8s-small', '--wait', '--json'],
+        as('alice'),
+      ),
+    );
+    expect(viaJson.cluster.status).toBe('ready');
+    expect(viaJson.run.status).toBe('succeeded');
+  });
+
+  it('clusters get (region from the resource), kubeconfig, delete --wait; runs get and watch; table and JSON', async () => {
+    const lax = json<{ data: Cluster[] }>(
+      await meridian(['clusters', 'list', '--region', 'lax1', '--json'], as('bob')),
+    );
+    const one = lax.data[0]!;
+    const got = json<Cluster & { latest_run_id: string | null }>(
+      await meridian(['clusters', 'get', one.id, '--json'], as('bob')),
+    );
+    expect(got).toMatchObject({ id: one.id, region: 'lax1' });
+    expect(ok(await meridian(['clusters', 'get', one.id], as('bob')))).toMatch(/region\s+lax1/);
+
+    const ready = json<{ cluster: Cluster; run_id: string }>(
+      await meridian(
+        ['clusters', 'create', '--name', uniq('kube'), '--template', 'k8s-small', '--wait', '--json', '-q'],
+        as('alice'),
+      ),
+    );
+    const yaml = ok(await meridian(['clusters', 'kubeconfig', ready.cluster.id], as('alice')));
+    expect(yaml).toContain('apiVersion: v1');
+    const kube = json<{ cluster_id: string; kubeconfig: string }>(
+      await meridian(['clusters', 'kubeconfig', ready.cluster.id, '--json'], as('alice')),
+    );
+    expect(kube.cluster_id).toBe(ready.cluster.id);
+    expect(kube.kubeconfig.endsWith('\n') ? kube.kubeconfig : `${kube.kubeconfig}\n`).toBe(yaml);
+
+    const run = json<{ id: string; status: string; steps: unknown[] }>(
+      await meridian(['runs', 'get', ready.run_id, '--json'], as('alice')),
+    );
+    expect(run).toMatchObject({ id: ready.run_id, status: 'succeeded' });
+    expect(run.steps).toHaveLength(5);
+    expect(ok(await meridian(['runs', 'get', ready.run_id], as('alice')))).toMatch(/status\s+succeeded/);
+
+    const deleted = await meridian(['clusters', 'delete', ready.cluster.id, '--wait'], as('alice'));
+    expect(deleted.code, deleted.stderr).toBe(0);
+    const runId = /run\s+(run_\w+)/.exec(deleted.stdout)![1]!;
+    expect(deleted.stderr.trim().split('\n').at(-1)).toMatch(/█{24} \d\/\d \w+ succeeded/);
+    const watched = ok(await meridian(['runs', 'watch', runId], as('alice')));
+    expect(watched).toMatch(/kind\s+delete-cluster/);
+    expect(watched).toMatch(/status\s+succeeded/);
+    expect(json<{ status: string }>(await meridian(['runs', 'watch', runId, '--json', '-q'], as('alice'))).status).toBe(
+      'succeeded',
+    );
+    // Deleted: gone from get (404, exit 3) and from the list.
+    expect((await meridian(['clusters', 'get', ready.cluster.id], as('alice'))).code).toBe(3);
+    expect(ok(await meridian(['clusters', 'list', '-q'], as('alice')))).not.toContain(ready.cluster.id);
+  });
+
+  it('errors print code, message and request ID, with the documented exit codes', async () => {
+    const missing = await meridian(['clusters', 'get', 'cls_00000000000000000000000000'], as('alice'));
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toMatch(/^error: not_found: .+ \(request req_sfo1-\d+-[0-9a-f]{12}\)\n$/);
+    const name = uniq('twice');
+    ok(await meridian(['clusters', 'create', '--name', name, '--template', 'k8s-small', '-q'], as('alice')));
+    const taken = await meridian(['clusters', 'create', '--name', name, '--template', 'k8s-small'], as('alice'));
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toMatch(/^error: conflict: .+ \(request req_sfo1-\d+-[0-9a-f]{12}\)\n$/);
+    const usage = await meridian(['clusters', 'frobnicate'], as('alice'));
+    expect(usage.code).toBe(1);
+    const forbidden = await meridian(['atlas', 'regions'], as('alice'));
+    expect(forbidden.code).toBe(4);
+    expect(forbidden.stderr).toMatch(/^error: forbidden: /);
+    const away = await meridian(['clusters', 'list'], {
+      ...as('alice'),
+      MERIDIAN_URL: 'http://localhost:9',
+      MERIDIAN_MAX_RETRIES: '1',
+    });
+    expect(away.code).toBe(5);
+    expect(away.stderr).toMatch(/error: network_error: could not reach http:\/\/sfo1\.localhost:9/);
+  });
+});
+
+describe('projects, notifications', () => {
+  it('projects list|create, table and JSON', async () => {
+    const name = uniq('proj');
+    const created = json<{ id: string; name: string }>(
+      await meridian(['projects', 'create', '--name', name, '--json'], as('alice')),
+    );
+    expect(created.name).toBe(name);
+    expect(ok(await meridian(['projects', 'create', '--name', uniq('proj')], as('alice')))).toMatch(/id\s+prj_/);
+    const list = json<{ data: { id: string }[] }>(await meridian(['projects', 'list', '--json'], as('alice')));
+    expect(list.data.map((p) => p.id)).toContain(created.id);
+    const table = ok(await meridian(['projects', 'list'], as('alice')));
+    expect(table).toMatch(/^ID\s+NAME\s+DEFAULT REGION\s+CREATED/);
+    expect(table).toContain(name);
+  });
+
+  it('notifications list|read, table and JSON', async () => {
+    const list = json<{ data: { id: string; read: boolean }[]; unread_count: number }>(
+      await meridian(['notifications', 'list', '--json'], as('alice')),
+    );
+    expect(list.data.length).toBeGreaterThan(0);
+    expect(ok(await meridian(['notifications', 'list'], as('alice')))).toMatch(/^ID\s+READ\s+TITLE/);
+    const unread = list.data.find((n) => !n.read)!;
+    expect(unread).toBeDefined();
+    expect(
+      json<{ id: string; read: boolean }>(await meridian(['notifications', 'read', unread.id, '--json'], as('alice'))),
+    ).toMatchObject({
+      id: unread.id,
+      read: true,
+    });
+    const next = list.data.find((n) => !n.read && n.id !== unread.id);
+    if (next) expect(ok(await meridian(['notifications', 'read', next.id], as('alice')))).toMatch(/read\s+true/);
+    const after = json<{ unread_count: number }>(
+      await meridian(['notifications', 'list', '--unread', '--json'], as('alice')),
+    );
+    expect(after.unread_count).toBeLessThan(list.unread_count);
+    ok(await meridian(['notifications', 'read', '--all'], as('alice')));
+    expect(
+      json<{ unread_count: number }>(await meridian(['notifications', 'list', '--json'], as('alice'))).unread_count,
+    ).toBe(0);
+  });
+});
+
+describe('atlas, for operators', () => {
+  it('atlas regions|servers|orgs, table and JSON', async () => {
+    const regions = json<{ data: { code: string; status: string }[] }>(
+      await meridian(['atlas', 'regions', '--json'], as('ops')),
+    );
+    expect(regions.data.map((r) => r.code).sort()).toEqual(['ams1', 'lax1', 'sfo1']);
+    expect(ok(await meridian(['atlas', 'regions'], as('ops')))).toMatch(/^REGION\s+LABEL\s+STATUS\s+REPLICA/);
+    const servers = json<{ data: { id: string; region: string }[] }>(
+      await meridian(['atlas', 'servers', '--region', 'lax1', '--limit', '30', '--json'], as('ops')),
+    );
+    expect(servers.data).toHaveLength(30);
+    expect(servers.data.every((s) => s.region === 'lax1')).toBe(true);
+    // As the persona writes it: meridian atlas servers list --region sfo1
+    const sfo = json<{ data: { region: string }[] }>(
+      await meridian(['atlas', 'servers', 'list', '--region', 'sfo1', '--json'], as('ops')),
+    );
+    expect(sfo.data.length).toBeGreaterThan(30);
+    expect(sfo.data.every((s) => s.region === 'sfo1')).toBe(true);
+    const table = ok(await meridian(['atlas', 'servers', '--status', 'allocated', '--limit', '5'], as('ops')));
+    expect(
+      table
+        .trim()
+        .split('\n')
+        .slice(1)
+        .every((l) => /^srv_\w+\s+\S+\s+\w+\s+\S+\s+allocated/.test(l)),
+    ).toBe(true);
+    const orgs = json<{ data: { slug: string }[] }>(await meridian(['atlas', 'orgs', '--json'], as('ops')));
+    expect(orgs.data.map((o) => o.slug)).toEqual(expect.arrayContaining(['acme', 'globex']));
+    expect(ok(await meridian(['atlas', 'orgs', '--search', 'globex'], as('ops')))).toMatch(
+      /globex\s+active\s+ams1 lax1 sfo1/,
+    );
+  });
+});
+
+describe('completion', () => {
+  it('bash completes commands, subcommands, options and choices from the command tree; zsh loads it', async () => {
+    const script = ok(await meridian(['completion', 'bash']));
+    const file = path.join(dir, 'completion.bash');
+    fs.writeFileSync(file, script);
+    const complete = (line: string) => {
+      const words = line.split(' ');
+      const r = spawnSync(
+        'bash',
+        [
+          '-c',
+          `source ${file}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _meridian; echo "\${COMPREPLY[*]}"`,
+        ],
+        { encoding: 'utf8' },
+      );
+      return r.stdout.trim();
+    };
+    expect(complete('meridian cl')).toBe('clusters');
+    expect(complete('meridian clusters ')).toBe('list get create delete kubeconfig --help');
+    expect(complete('meridian clusters create --w')).toBe('--wait');
+    expect(complete('meridian clusters list --region lax1 --st')).toBe('--status');
+    expect(complete('meridian config set ')).toBe('region url --help');
+    expect(complete('meridian atlas ')).toBe('servers regions orgs moves --help');
+    expect(ok(await meridian(['completion', 'zsh']))).toMatch(/^autoload -U \+X bashcompinit && bashcompinit$/m);
+    expect((await meridian(['completion', 'fish'])).code).toBe(1);
+  });
+});
