@@ -73,7 +73,7 @@ export function MoveDetail({ id }: { id: string }) {
             Move <span className="font-mono">{m.slug}</span> from {m.from_region} to {m.to_region}
           </>
         }
-        description={<span className="font-mono text-xs">{m.id}</span>}
+        description={<span className="font-mono text-xs break-all">{m.id}</span>}
         actions={m.cancellable ? <CancelButton move={m} /> : undefined}
       />
       <Summary m={m} />
@@ -110,7 +110,7 @@ function Summary({ m }: { m: Move }) {
         </Fact>
         <Fact label="Bundle (encrypted)">{m.bundle_bytes !== null ? fmtBytes(m.bundle_bytes) : '–'}</Fact>
         <Fact label="Run">
-          <span className="font-mono text-xs">{m.run_id ?? '–'}</span>
+          <span className="font-mono text-xs break-all">{m.run_id ?? '–'}</span>
         </Fact>
       </dl>
       {m.error && (
