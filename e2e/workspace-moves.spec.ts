@@ -73,6 +73,14 @@ test('ops moves acme to lax1 from Atlas and watches it live; alice at sfo1 is se
   const alice = await aliceContext.newPage();
   await signInAt(alice, sfo1, 'alice@acme.test');
   await expect(alice.getByText('Arc · acme')).toBeVisible();
+  const idsOf = (path: string) =>
+    alice.evaluate(async (p) => {
+      const body = (await (await fetch(p)).json()) as { data: { id: string }[] };
+      return body.data.map((r) => r.id).sort();
+    }, path);
+  const clustersBefore = await idsOf('/v1/compute/clusters?limit=100');
+  const projectsBefore = await idsOf('/v1/projects?limit=100');
+  expect(clustersBefore.length).toBeGreaterThan(0);
 
   // ops allows lax1 for acme (the step a refused move names), then starts the move in Atlas.
   await page.goto('/atlas');
@@ -160,6 +168,18 @@ test('ops moves acme to lax1 from Atlas and watches it live; alice at sfo1 is se
   await expect(alice.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible();
   await expect(alice.getByText('web').first()).toBeVisible();
   await shot(alice, 'moves-alice-at-lax1-1280');
+  // Her projects moved with the workspace. Her clusters are compute in sfo1 and stay there: at a
+  // region's host lists are that region's (the subdomain comes first in the cascade), so from
+  // lax1 she goes to the global address (no password typed there: the session is handed over
+  // from lax1, where she is signed in) and finds every project and every cluster she had.
+  expect(await idsOf('/v1/projects?limit=100')).toEqual(projectsBefore);
+  await alice.goto(`${baseURL}/sign-in?callbackUrl=%2Farc%2Fclusters`);
+  await alice.getByLabel('Your workspace').fill('acme');
+  await alice.getByRole('button', { name: 'Continue to your region' }).click();
+  await expect(alice).toHaveURL(`${baseURL}/arc/clusters`);
+  expect(await idsOf('/v1/compute/clusters?limit=100')).toEqual(expect.arrayContaining(clustersBefore));
+  expect(await idsOf('/v1/projects?limit=100')).toEqual(projectsBefore);
+  await shot(alice, 'moves-alice-global-clusters-1280');
   await aliceContext.close();
 
   // Back home for the journeys after this one: only a move back undoes a handover.

@@ -10,6 +10,8 @@ import { appServerCommand } from '../app-server';
 import { ensureBuild } from '../build';
 import { prepareLocal, type LocalStack } from '../local-stack';
 import { freePort, waitForHttp } from '../ports';
+import pg from 'pg';
+import { newId } from '../../server/ids';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -48,6 +50,7 @@ export async function setup(project: TestProject): Promise<void> {
   fs.chmodSync(root, 0o711);
   const port = await freePort();
   stack = await prepareLocal({ dataDir: root, port, durable: true });
+  await addTestCapacity(stack.appEnv.DATABASE_URL!);
   await ensureBuild((l) => console.log(`[faults] ${l}`));
   const app = appServerCommand(port);
   server = spawn(process.execPath, app.args, {
@@ -77,4 +80,28 @@ export async function teardown(): Promise<void> {
   }
   await stack?.topology?.destroy();
   if (root) fs.rmSync(root, { recursive: true, force: true });
+}
+
+/**
+ * The demo's 48 servers a region are what people look at; the fault files between them create
+ * (and keep) more clusters than that in sfo1 alone, whatever order they run in. So the suite's
+ * topology gets 120 more free CPU servers a region, named apart (`*.faults.test`).
+ */
+async function addTestCapacity(databaseUrl: string): Promise<void> {
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    for (const region of ['sfo1', 'lax1', 'ams1']) {
+      const ids = Array.from({ length: 120 }, () => newId('srv'));
+      await c.query(
+        `INSERT INTO servers (id, region, hostname, zone, rack, cage, model, cpu_cores, memory_gb, storage_gb, updated_at)
+         SELECT id, $2, $2 || '-f' || lpad(n::text, 3, '0') || '.faults.test', $2 || CASE WHEN n % 2 = 0 THEN '-a' ELSE '-b' END,
+                'r0' || (n % 5 + 1), 'c' || (n % 2 + 1), 'MX-C1 (1× EPYC 9554)', 64, 512, 15360, now()
+         FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n)`,
+        [ids, region],
+      );
+    }
+  } finally {
+    await c.end();
+  }
 }

@@ -93,6 +93,26 @@ function otherReplica(except?: string): ReadPlan | undefined {
   return undefined;
 }
 
+/**
+ * A healthy replica (not `except`) that has replayed `required`, for a read the primary can't
+ * serve; without a requirement, any healthy one. Undefined when none has it: a caller that wrote
+ * (bookmark or sticky position) must not be answered from before its own write.
+ */
+async function freshReplica(except: string | undefined, required: bigint | undefined): Promise<ReadPlan | undefined> {
+  if (required === undefined) return otherReplica(except);
+  const healthy = replicaRegions().filter((r) => r !== except && replicaHealth(r).status === 'healthy');
+  const known = healthy.find((r) => (replicaHealth(r).replayLsn ?? 0n) >= required);
+  const pick = known ?? healthy[0];
+  if (pick === undefined || !(known || (await waitForBookmark(pick, required)))) return undefined;
+  return { db: replica(pick)!, servedBy: `replica:${pick}` };
+}
+
+/** What a read by this request must see: its bookmark, or its principal's last write if later. */
+function requiredLsn(req: DataRequest): bigint | undefined {
+  const sticky = requiredPosition(req.principal);
+  return typeof sticky === 'bigint' ? laterLsn(req.consistency.bookmark, sticky) : req.consistency.bookmark;
+}
+
 async function waitForBookmark(region: string, bookmark: bigint): Promise<boolean> {
   const known = replicaHealth(region).replayLsn;
   if (known !== undefined && known >= bookmark) {
@@ -114,12 +134,12 @@ async function planRead(req: DataRequest, region: string | undefined): Promise<R
   const primaryUp = primaryHealth().up;
   if (!region || !replica(region)) {
     if (primaryUp) return onPrimary();
-    return { ...(otherReplica() ?? unavailable()), degraded: 'primary_down' };
+    return { ...(await fallbackReplica(req, undefined)), degraded: 'primary_down' };
   }
   const health = replicaHealth(region);
   if (health.status === 'down') {
     if (primaryUp) return onPrimary('replica_down');
-    return { ...(otherReplica(region) ?? unavailable(region)), degraded: 'replica_down' };
+    return { ...(await fallbackReplica(req, region)), degraded: 'replica_down' };
   }
   if (health.status === 'lagging') {
     if (primaryUp) return onPrimary('replica_lagging');
@@ -143,6 +163,15 @@ async function planRead(req: DataRequest, region: string | undefined): Promise<R
   }
   // Reads go on while the primary is down, but say so: writes would fail right now.
   return { db: replica(region)!, servedBy: `replica:${region}`, degraded: primaryUp ? undefined : 'primary_down' };
+}
+
+/** Another replica for a read the primary can't serve, never one from before the caller's own write. */
+async function fallbackReplica(req: DataRequest, region: string | undefined): Promise<ReadPlan> {
+  const required = requiredLsn(req);
+  const plan = await freshReplica(region, required);
+  if (plan) return plan;
+  if (required !== undefined) throw primaryUnavailable(); // a replica has it soon, or the primary again
+  return unavailable(region);
 }
 
 function unavailable(region?: string): never {
@@ -180,7 +209,7 @@ export async function readFrom<T>(
     if (!isConnectionError(e)) throw e;
     if (plan.servedBy === 'primary') {
       reportDown('primary', (e as Error).message);
-      const fallback = otherReplica(region);
+      const fallback = await freshReplica(region, requiredLsn(req));
       if (!fallback) throw primaryUnavailable(e);
       return answered({ ...fallback, degraded: 'primary_down' }, await fn(fallback.db));
     }

@@ -161,9 +161,10 @@ function settleWaiters(now = Date.now()): void {
   if (s.waiters.size === 0) return;
   let least: bigint | undefined;
   for (const [id, m] of s.members) {
-    if (id !== s.id && now - m.seenAt > MEMBER_TTL_MS) continue;
-    const acked = id === s.id ? s.heard : m.acked;
-    if (least === undefined || acked < least) least = acked;
+    // This process recorded its own write before waiting (noteOwnWrite): only the others count.
+    // A lone gateway (the all-in-one demo) so answers without a round trip through the channel.
+    if (id === s.id || now - m.seenAt > MEMBER_TTL_MS) continue;
+    if (least === undefined || m.acked < least) least = m.acked;
   }
   for (const w of s.waiters) if (least === undefined || least >= w.lsn) w.resolve(true);
 }

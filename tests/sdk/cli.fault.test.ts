@@ -357,6 +357,19 @@ describe('atlas, for operators', () => {
       /globex\s+active\s+ams1 lax1 sfo1/,
     );
   });
+
+  it('atlas moves, table and JSON, the same list as the API; customers are refused', async () => {
+    const api = (await (
+      await fetch(`${f().baseUrl}/v1/atlas/moves`, { headers: { cookie: `authjs.session-token=${opsToken}` } })
+    ).json()) as { data: { id: string }[] };
+    const moves = json<{ data: { id: string }[] }>(await meridian(['atlas', 'moves', '--json'], as('ops')));
+    expect(moves.data.map((m) => m.id)).toEqual(api.data.map((m) => m.id));
+    const table = ok(await meridian(['atlas', 'moves', 'list'], as('ops')));
+    expect(table).toMatch(api.data.length ? /^ID\s+WORKSPACE\s+FROM\s+TO\s+STATUS/ : /\(none\)/);
+    const refused = await meridian(['atlas', 'moves'], as('alice'));
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(/^error: forbidden: /);
+  });
 });
 
 describe('completion', () => {
