@@ -171,14 +171,21 @@ test('ops moves acme to lax1 from Atlas and watches it live; alice at sfo1 is se
   // Her projects moved with the workspace. Her clusters are compute in sfo1 and stay there: at a
   // region's host lists are that region's (the subdomain comes first in the cascade), so from
   // lax1 she goes to the global address (no password typed there: the session is handed over
-  // from lax1, where she is signed in) and finds every project and every cluster she had.
+  // from lax1, where she is signed in), where she may name any of her regions, and finds every
+  // project and every cluster she had.
   expect(await idsOf('/v1/projects?limit=100')).toEqual(projectsBefore);
   await alice.goto(`${baseURL}/sign-in?callbackUrl=%2Farc%2Fclusters`);
   await alice.getByLabel('Your workspace').fill('acme');
   await alice.getByRole('button', { name: 'Continue to your region' }).click();
   await expect(alice).toHaveURL(`${baseURL}/arc/clusters`);
-  expect(await idsOf('/v1/compute/clusters?limit=100')).toEqual(expect.arrayContaining(clustersBefore));
+  // Her default region is lax1 now (where nothing runs yet); her clusters answer where they run.
+  expect(await idsOf('/v1/compute/clusters?limit=100&region=sfo1')).toEqual(expect.arrayContaining(clustersBefore));
   expect(await idsOf('/v1/projects?limit=100')).toEqual(projectsBefore);
+  // The page says where an unfiltered list goes, and one pick shows the sfo1 clusters.
+  await expect(alice.getByLabel('Region')).toHaveValue('');
+  await expect(alice.getByLabel('Region').locator('option:checked')).toHaveText('lax1 (default)');
+  await alice.getByLabel('Region').selectOption('sfo1');
+  await expect(alice.locator('table tbody tr').first()).toBeVisible();
   await shot(alice, 'moves-alice-global-clusters-1280');
   await aliceContext.close();
 

@@ -12,6 +12,11 @@ export const dynamic = 'force-dynamic';
 export default async function ClustersPage() {
   const me = await arcMe();
   const regions = me.organization?.allowed_regions ?? [];
+  // The region a list names none of goes to (the cascade: the session's project, then the
+  // organization's default); without one, it spans every region.
+  const implied = [me.project?.default_region, me.organization?.default_region].find(
+    (r): r is string => !!r && regions.includes(r),
+  );
   return (
     <div className="space-y-6">
       <PageHeader
@@ -27,7 +32,7 @@ export default async function ClustersPage() {
           </Link>
         }
       />
-      <ClustersList regions={regions} />
+      <ClustersList regions={regions} impliedRegion={implied} />
     </div>
   );
 }

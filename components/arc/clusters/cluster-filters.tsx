@@ -21,11 +21,14 @@ export function isFiltered(f: ClusterFilter): boolean {
 
 export function ClusterFilters({
   regions,
+  impliedRegion,
   projects,
   value,
   onChange,
 }: {
   regions: string[];
+  /** Where a list that names no region goes (a default region), if anywhere: else all of them. */
+  impliedRegion?: string;
   projects: { id: string; name: string }[];
   value: ClusterFilter;
   onChange: (next: ClusterFilter) => void;
@@ -41,7 +44,7 @@ export function ClusterFilters({
           value={value.region}
           onChange={(e) => set({ region: e.target.value })}
         >
-          <option value="">All regions</option>
+          <option value="">{impliedRegion ? `${impliedRegion} (default)` : 'All regions'}</option>
           <RegionOptions regions={regions} />
         </SelectField>
       )}

@@ -20,7 +20,7 @@ import { RegionStatusChips } from './region-status-chips';
 
 const PAGE = 20;
 
-export function ClustersList({ regions }: { regions: string[] }) {
+export function ClustersList({ regions, impliedRegion }: { regions: string[]; impliedRegion?: string }) {
   const trpc = useTRPC();
   const [filter, setFilter] = useState<ClusterFilter>(NO_FILTER);
 
@@ -52,7 +52,13 @@ export function ClustersList({ regions }: { regions: string[] }) {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end gap-3">
-        <ClusterFilters regions={regions} projects={projects.data?.data ?? []} value={filter} onChange={setFilter} />
+        <ClusterFilters
+          regions={regions}
+          impliedRegion={impliedRegion}
+          projects={projects.data?.data ?? []}
+          value={filter}
+          onChange={setFilter}
+        />
         {regionStatus && <RegionStatusChips regions={regionStatus} />}
       </div>
 
