@@ -3,10 +3,7 @@
 // wrong password; the last workspace is offered on the next visit; the form works without
 // JavaScript. Screenshots at desktop and phone width in e2e/.artifacts/.
 import { expect, test, type Page } from '@playwright/test';
-import { demoUser, signIn } from './sign-in';
-
-const port = (baseURL: string) => new URL(baseURL).port;
-const regionOrigin = (baseURL: string, region: string) => `http://${region}.localhost:${port(baseURL)}`;
+import { demoUser, regionOrigin, signIn } from './sign-in';
 
 async function find(page: Page, slug: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Your workspace', exact: true }).fill(slug);

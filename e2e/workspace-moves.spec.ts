@@ -5,16 +5,10 @@
 // it was. Screenshots at 1920×1080, 1280×800 and 390×844.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { demoUser, signIn } from './sign-in';
+import { demoUser, regionOrigin, signIn } from './sign-in';
 
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: `e2e/.artifacts/${name}.png`, fullPage: true, animations: 'disabled' });
-
-const regionOrigin = (baseURL: string, region: string) => {
-  const u = new URL(baseURL);
-  u.hostname = `${region}.localhost`;
-  return u.origin;
-};
 
 /** No serious or critical WCAG 2.1 A/AA violation on the page as it is now. */
 async function axe(page: Page): Promise<void> {

@@ -1,5 +1,6 @@
 // Integration-test wiring for code that uses the app's own database clients: a fresh migrated
 // database with the demo data, made the app's DATABASE_URL for this test file.
+import http from 'node:http';
 import { disconnectAll, primary } from '../../server/db/client';
 import { seedDemo, type DemoCredentials } from '../demo/seed';
 import { authSecret, resetEnvCache } from '../../server/env';
@@ -41,6 +42,27 @@ export async function useDemoDatabase(
     databases: urls,
   });
   return { credentials, urls };
+}
+
+/**
+ * The status of a GET to a running app as if sent to `{region}.localhost` (Node's resolver does
+ * not know `*.localhost`: the request goes to `baseUrl` with that Host header).
+ */
+export function statusAtRegionHost(
+  baseUrl: string,
+  region: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<number> {
+  const host = `${region}.localhost:${new URL(baseUrl).port}`;
+  return new Promise<number>((resolve, reject) => {
+    http
+      .get(`${baseUrl}${path}`, { headers: { host, ...headers } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      })
+      .on('error', reject);
+  });
 }
 
 /** An Auth.js session cookie for `userId` acting in `orgId`, exactly as sign-in would set it. */

@@ -27,6 +27,7 @@ import { cookieValue } from '../net/cookies';
 import { isHttps } from '../net/host';
 import { sameOriginPath } from '../net/redirect';
 import { recordAudit } from '../audit/audit';
+import { slugSchema } from '../directory/workspaces';
 import type { Identity } from './identity';
 import { SESSION_MAX_AGE } from './next-auth';
 
@@ -148,10 +149,7 @@ const see = (location: string, cookies: string[] = []) => {
 const IssueQuery = z.object({
   state: handoffToken,
   next: z.string().max(2048).optional(),
-  workspace: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9-]{1,62}$/)
-    .optional(),
+  workspace: slugSchema.optional(),
 });
 
 /**

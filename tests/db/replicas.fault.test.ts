@@ -4,7 +4,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { EmbeddedTopology } from '../../dev/embedded-pg/servers';
 import { resetEnvCache } from '../../server/env';
-import { sessionCookie } from '../../dev/testing/app';
+import { sessionCookie, statusAtRegionHost } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { parsePrometheusText } from '../../dev/testing/prometheus';
 
@@ -145,16 +145,7 @@ describe('read-your-writes with causal bookmarks', () => {
         JOIN organizations o ON o.id = m.org_id WHERE u.email = 'bob@globex.test' AND o.slug = 'globex'`,
     );
     const cookie = await sessionCookie(bob!.id, bob!.org);
-    const port = new URL(f().baseUrl).port;
-    const atLax1 = (path: string) =>
-      new Promise<number>((resolve, reject) => {
-        http
-          .get(`${f().baseUrl}${path}`, { headers: { host: `lax1.localhost:${port}`, cookie } }, (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode ?? 0));
-          })
-          .on('error', reject);
-      });
+    const atLax1 = (path: string) => statusAtRegionHost(f().baseUrl, 'lax1', path, { cookie });
     const k = key('globex', 'lax1');
     await query(f().adminReplicas.lax1!, 'SELECT pg_wal_replay_pause()');
     let otherStale = 0;

@@ -3,11 +3,10 @@
 // region; a 421 is followed once; the bookmark makes it read its writes under replica delay;
 // 503s during a primary restart are retried, a create landing exactly once; runs are waited for.
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedTopology } from '../../dev/embedded-pg/servers';
-import { sessionCookie } from '../../dev/testing/app';
+import { sessionCookie, statusAtRegionHost } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { resetEnvCache } from '../../server/env';
 import { defaultFetch, MeridianClient, MeridianError, type RetryInfo, type RunStep } from '../../sdk/src/index';
@@ -163,16 +162,7 @@ describe('read-your-writes', () => {
         JOIN organizations o ON o.id = m.org_id WHERE u.email = 'alice@acme.test' AND o.slug = 'acme'`,
     );
     const cookie = await sessionCookie(alice!.id, alice!.org);
-    const port = new URL(f().baseUrl).port;
-    const strangerStatus = (id: string) =>
-      new Promise<number>((resolve, reject) => {
-        http
-          .get(`${f().baseUrl}/v1/projects/${id}`, { headers: { host: `sfo1.localhost:${port}`, cookie } }, (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode ?? 0));
-          })
-          .on('error', reject);
-      });
+    const strangerStatus = (id: string) => statusAtRegionHost(f().baseUrl, 'sfo1', `/v1/projects/${id}`, { cookie });
     await setApplyDelay('sfo1', '50ms');
     try {
       const acme = client(key('acme', 'sfo1'));
