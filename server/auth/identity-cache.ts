@@ -129,8 +129,8 @@ export interface LookupSpec<T> {
   subjectsOf?: (value: T) => string[];
   load: (db: Db) => Promise<T | null>;
   /**
-   * A miss read from a replica that is behind at all is checked on the primary: the thing may
-   * be newer than the replica (a key created a moment ago). Off, a miss costs one replica query.
+   * A miss read from a replica is checked on the primary: the thing may be newer than the
+   * replica (a key created a moment ago). Off, a miss costs one replica query.
    */
   recheckMissOnPrimary?: boolean;
 }
@@ -161,8 +161,11 @@ export async function cachedLookup<T>(req: DataRequest, spec: LookupSpec<T>): Pr
     value = r.value;
     seenLsn =
       r.servedBy === 'primary' ? (primaryHealth().lsn ?? 0n) : before > (bookmark ?? 0n) ? before : (bookmark ?? 0n);
-    const lag = region ? (replicaHealth(region).lagBytes ?? 0) : 0;
-    if (value === null && spec.recheckMissOnPrimary && r.servedBy !== 'primary' && lag > 0 && primaryHealth().up) {
+    // The health monitor's lag is a sample, older than this request: a replica it calls caught up
+    // may still lack a row committed since (a key created a moment ago, then used at once), so a
+    // replica's miss is always checked on the primary. Bounded: misses are failed authentications,
+    // which the callers rate-limit per address.
+    if (value === null && spec.recheckMissOnPrimary && r.servedBy !== 'primary' && primaryHealth().up) {
       value = await spec.load(primary());
     }
     // What the value depends on (its organization) is known only now: if that changed moments
