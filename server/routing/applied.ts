@@ -34,7 +34,14 @@ import {
   type PolicyVersion,
   type PublishedPolicy,
 } from './policy';
-import { ALL_POLICIES, builtInDefault, currentPolicies, currentPolicyOf, POLICY_CHANNEL, type StoredPolicy } from './store';
+import {
+  ALL_POLICIES,
+  builtInDefault,
+  currentPolicies,
+  currentPolicyOf,
+  POLICY_CHANNEL,
+  type StoredPolicy,
+} from './store';
 
 export const RESYNC_MS = 30_000;
 export const HEARTBEAT_MS = 10_000;
@@ -151,6 +158,11 @@ async function start(s: State): Promise<void> {
   };
 }
 
+/** Reloads every policy now, as the periodic resync does (tests; never throws). */
+export function resyncPolicies(): Promise<void> {
+  return serialized(() => reloadAll('resync'));
+}
+
 /** Stops listening and forgets everything (tests that point the app at a new database). */
 export async function resetAppliedPolicies(): Promise<void> {
   const s = state();
@@ -257,7 +269,12 @@ function apply(p: StoredPolicy): boolean {
 function storeIsStale(storeEpoch: number, target: string): boolean {
   const s = state();
   if (storeEpoch < s.epochSeen) {
-    refuse(`${storeEpoch}.*`, target, `the store answers epoch ${storeEpoch}, older than ${s.epochSeen}`, 'refused_epoch');
+    refuse(
+      `${storeEpoch}.*`,
+      target,
+      `the store answers epoch ${storeEpoch}, older than ${s.epochSeen}`,
+      'refused_epoch',
+    );
     return true;
   }
   s.epochSeen = storeEpoch;
@@ -284,7 +301,10 @@ async function reloadAll(why: string): Promise<void> {
     await report();
   } catch (e) {
     metrics.policyEvents.inc({ outcome: 'reload_failed' });
-    logger.warn({ why, err: (e as Error).message }, 'routing policy: the store did not answer; serving the last loaded versions');
+    logger.warn(
+      { why, err: (e as Error).message },
+      'routing policy: the store did not answer; serving the last loaded versions',
+    );
   }
 }
 
@@ -302,7 +322,10 @@ async function reloadOne(orgId: string | null): Promise<void> {
     await report();
   } catch (e) {
     metrics.policyEvents.inc({ outcome: 'reload_failed' });
-    logger.warn({ org: target, err: (e as Error).message }, 'routing policy: reload failed; keeping the last good version');
+    logger.warn(
+      { org: target, err: (e as Error).message },
+      'routing policy: reload failed; keeping the last good version',
+    );
   }
 }
 

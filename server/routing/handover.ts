@@ -24,7 +24,8 @@ export async function publishMoveHandover(
         const allowed = [...new Set([...(org?.allowed ?? base.allowed_regions), move.to_region])];
         let standby = base.standby_region === move.to_region ? move.from_region : base.standby_region;
         if (standby && !allowed.includes(standby)) standby = null;
-        const mode = fallbackToFixed || (base.failover_mode === 'active_standby' && !standby) ? 'fixed' : base.failover_mode;
+        const mode =
+          fallbackToFixed || (base.failover_mode === 'active_standby' && !standby) ? 'fixed' : base.failover_mode;
         return {
           content: {
             ...base,
@@ -36,7 +37,11 @@ export async function publishMoveHandover(
           defaultRegion: org?.default_region === move.from_region ? move.to_region : undefined,
         };
       },
-      { ifUnchanged: 'skip', homeRegion: move.to_region, reason: `workspace move ${move.move_id}: the new home region` },
+      {
+        ifUnchanged: 'skip',
+        homeRegion: move.to_region,
+        reason: `workspace move ${move.move_id}: the new home region`,
+      },
     );
   try {
     await attempt(false);

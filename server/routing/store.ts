@@ -242,7 +242,7 @@ export async function policyHistory(
   page: { limit: number; cursor?: string },
 ): Promise<PolicyHistory> {
   const after = page.cursor ? decodeCursor(page.cursor) : undefined;
-  // The primary: an operator who just published sees that version (the store is small).
+  // Replica-aware: the operator's own publish is waited for (read-your-writes).
   return read(req, async (db) => {
     const org = await orgOrThrow(db, orgRef);
     const orgId = org === 'default' ? null : org.id;
@@ -261,7 +261,7 @@ export async function policyHistory(
       data: items.map((p) => versionView(p, emails)),
       next_cursor: rows.length > page.limit ? encodeCursor(items.at(-1)!.version) : null,
     };
-  }, undefined);
+  });
 }
 
 // ── Validation ────────────────────────────────────────────────────────────────────────────
@@ -403,7 +403,9 @@ export async function publishInTx(
   if (!content) throw invalid('the policy is not valid: see error.details', issues);
   const defaultRegion = org ? (p.defaultRegion !== undefined ? p.defaultRegion : org.default_region) : null;
   if (org) {
-    issues.push(...safetyIssues({ home: homeFor(content.allowed_regions, defaultRegion), defaultRegion }, content, status));
+    issues.push(
+      ...safetyIssues({ home: homeFor(content.allowed_regions, defaultRegion), defaultRegion }, content, status),
+    );
   }
   if (issues.length) throw invalid(`the policy is not valid: ${issues[0]!.message}`, issues);
 
@@ -447,7 +449,7 @@ export async function publishInTx(
     });
   }
   // Delivered at commit, never for a rolled-back publish.
-  await tx.$queryRaw`SELECT pg_notify(${POLICY_CHANNEL}, ${`${formatVersion(version)} ${orgId ?? 'default'}`})`;
+  await tx.$executeRaw`SELECT pg_notify(${POLICY_CHANNEL}, ${`${formatVersion(version)} ${orgId ?? 'default'}`})`;
   return { policy, previous: current, changes, clearedProjects: cleared };
 }
 
@@ -457,7 +459,12 @@ export async function publishInTx(
  * defaulted to a removed region lose that default, and the organization's row is touched, whose
  * NOTIFY drops every gateway's cached identities of it.
  */
-async function project(tx: Tx, org: LockedOrg, content: PolicyContent, defaultRegion: string | null): Promise<string[]> {
+async function project(
+  tx: Tx,
+  org: LockedOrg,
+  content: PolicyContent,
+  defaultRegion: string | null,
+): Promise<string[]> {
   const removed = org.allowed.filter((r) => !content.allowed_regions.includes(r));
   const added = content.allowed_regions.filter((r) => !org.allowed.includes(r));
   if (removed.length) {
@@ -588,7 +595,7 @@ export async function previewPolicy(req: DataRequest, orgRef: string, raw: unkno
       changes,
       unchanged: !!content && !!current && changes.length === 0,
     };
-  }, undefined);
+  });
 }
 
 /**
@@ -612,7 +619,7 @@ export async function takeoverPolicyStore(req: DataRequest, actorId: string): Pr
       requestId: req.requestId,
       metadata: { from_epoch: s.epoch, last_sequence: Number(s.sequence), epoch },
     });
-    await tx.$queryRaw`SELECT pg_notify(${POLICY_CHANNEL}, ${`${epoch}.0 ${ALL_POLICIES}`})`;
+    await tx.$executeRaw`SELECT pg_notify(${POLICY_CHANNEL}, ${`${epoch}.0 ${ALL_POLICIES}`})`;
     return { epoch };
   });
 }
