@@ -38,6 +38,8 @@ const ATLAS = [
   '/atlas/organizations',
   '/atlas/clusters',
   '/atlas/regions/lax1',
+  '/atlas/policy',
+  '/atlas/policy?org=globex',
 ];
 
 for (const viewport of [

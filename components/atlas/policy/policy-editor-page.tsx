@@ -225,7 +225,7 @@ function PolicyDraft({
           reason={reason}
           onReason={setReason}
         />
-        <section className={`${panel} space-y-3`} aria-labelledby="changes-title">
+        <section className={`${panel} space-y-3`} aria-labelledby="changes-title" data-testid="changes">
           <div className="flex flex-wrap items-baseline justify-between gap-2">
             <h3 id="changes-title" className="text-sm font-semibold">
               Changes against version {current.version}
@@ -252,7 +252,7 @@ function PolicyDraft({
           )}
           {publishError && !publishIssues.length && <ErrorAlert>{publishError.message}</ErrorAlert>}
           <div className={card}>
-            <PolicyDiff caption={`Changes against version ${current.version}`} changes={changes} />
+            <PolicyDiff caption="Fields this version changes, current and new values" changes={changes} />
           </div>
           <div className="flex flex-wrap justify-end gap-2">
             <button
