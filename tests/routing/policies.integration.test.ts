@@ -209,7 +209,9 @@ describe('publish', () => {
     const res = await publish('globex', { ...cur.content, primary_region: 'lax1', standby_region: 'ams1' });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/home region sfo1.*workspace move/);
-    expect(res.body.error.details).toEqual([{ path: ['primary_region'], message: expect.stringMatching(/home region/) }]);
+    expect(res.body.error.details).toEqual([
+      { path: ['primary_region'], message: expect.stringMatching(/home region/) },
+    ]);
   });
 
   it('safety: removing a region that holds live clusters is 409 with the regions; nothing changed', async () => {
