@@ -15,6 +15,7 @@ import { Prisma } from '../db/generated/client';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { isId } from '../ids';
+import { logger } from '../telemetry/logger';
 import { diffPolicies, normalizePolicy, samePolicy, type PolicyChange } from './diff';
 import {
   DEFAULT_ROUTES,
@@ -509,7 +510,22 @@ function forgetIdentities(orgId: string | null, cleared: string[]): void {
   if (orgId) identityChanged([`org:${orgId}`, ...cleared.map((p) => `project:${p}`)]);
 }
 
-/** Publishes `content` as the organization's (or the default's) next version. */
+/** `default` → null; an organization ID or slug → its ID (404 otherwise). */
+async function orgIdOf(db: Db | Tx, ref: string): Promise<string | null> {
+  if (ref === 'default') return null;
+  if (ref.length > 64) throw new AppError('invalid_request', 'org: an organization ID, slug or "default"');
+  const org = await db.organization.findFirst({
+    where: isId(ref, 'org') ? { id: ref } : { slug: ref },
+    select: { id: true },
+  });
+  if (!org) throw new AppError('not_found', `no organization ${ref}`);
+  return org.id;
+}
+
+/**
+ * Publishes `content` as the organization's (or the default's) next version; with `rollbackOf`,
+ * that version's content (it must be one of this organization's versions).
+ */
 export async function publishPolicy(
   req: DataRequest,
   actorId: string,
@@ -517,17 +533,34 @@ export async function publishPolicy(
   content: unknown,
   opts: { rollbackOf?: PolicyVersion; reason?: string | null } = {},
 ): Promise<PolicyVersionView> {
-  const org = await orgOrThrow(primary(), orgRef);
-  const orgId = org === 'default' ? null : org.id;
-  const out = await write(req, (tx) =>
-    publishInTx(tx, { requestId: req.requestId, actorId }, orgId, () => ({ content }), {
-      ifUnchanged: 'refuse',
-      rollbackOf: opts.rollbackOf,
-      reason: opts.reason ?? null,
-    }),
-  );
-  forgetIdentities(orgId, out.clearedProjects);
-  return versionView(out.policy!, await emailsOf(primary(), [actorId]));
+  const out = await write(req, async (tx) => {
+    const orgId = await orgIdOf(tx, orgRef);
+    let restored: unknown;
+    if (opts.rollbackOf) {
+      // Versions are immutable: reading it before the store's lock is as good as after.
+      const [old] = await tx.$queryRaw<Row[]>`
+        SELECT ${COLUMNS} FROM routing_policies
+        WHERE epoch = ${opts.rollbackOf.epoch} AND sequence = ${opts.rollbackOf.sequence}
+          AND ${orgId === null ? Prisma.sql`org_id IS NULL` : Prisma.sql`org_id = ${orgId}`}`;
+      if (!old) {
+        throw new AppError(
+          'not_found',
+          `no version ${formatVersion(opts.rollbackOf)} of ${orgId ? orgRef : 'the platform default'}`,
+        );
+      }
+      restored = old.content;
+    }
+    const published = await publishInTx(
+      tx,
+      { requestId: req.requestId, actorId },
+      orgId,
+      () => ({ content: opts.rollbackOf ? restored : content }),
+      { ifUnchanged: 'refuse', rollbackOf: opts.rollbackOf, reason: opts.reason ?? null },
+    );
+    return { orgId, ...published, emails: await emailsOf(tx, [actorId]) };
+  });
+  forgetIdentities(out.orgId, out.clearedProjects);
+  return versionView(out.policy!, out.emails);
 }
 
 /** Publishes an old version's content again, as a new version that says which it restored. */
@@ -540,14 +573,7 @@ export async function rollbackPolicy(
 ): Promise<PolicyVersionView> {
   const version = parseVersion(versionText);
   if (!version) throw new AppError('invalid_request', `version: "${versionText}" is not epoch.sequence (e.g. 1.7)`);
-  const org = await orgOrThrow(primary(), orgRef);
-  const orgId = org === 'default' ? null : org.id;
-  const [old] = await primary().$queryRaw<Row[]>`
-    SELECT ${COLUMNS} FROM routing_policies
-    WHERE epoch = ${version.epoch} AND sequence = ${version.sequence}
-      AND ${orgId === null ? Prisma.sql`org_id IS NULL` : Prisma.sql`org_id = ${orgId}`}`;
-  if (!old) throw new AppError('not_found', `no version ${versionText} of ${orgId ? orgRef : 'the platform default'}`);
-  return publishPolicy(req, actorId, orgRef, old.content, {
+  return publishPolicy(req, actorId, orgRef, undefined, {
     rollbackOf: version,
     reason: reason ?? `rollback to ${versionText}`,
   });
@@ -627,32 +653,67 @@ export async function takeoverPolicyStore(req: DataRequest, actorId: string): Pr
 /**
  * Gives every organization without a version its first one (its allowed regions, its home
  * region as the primary, mode fixed, the default routes): for organizations created after the
- * migration (the demo seed). Idempotent.
+ * migration (the demo seed). And when the platform default's placeholder region is not a region
+ * of this deployment (the migration ran before any region existed, and the first region is not
+ * sfo1), a default version whose placeholders are the mothership. Idempotent; returns how many
+ * versions it published.
  */
 export async function ensureOrganizationPolicies(db: Db): Promise<number> {
+  let n = 0;
+  const regions = await registryOrder(db);
+  const mothership = regions[0]?.code;
+  const { policy: platform } = await currentPolicyOf(db, null);
+  if (mothership && platform && !regions.some((r) => r.code === platform.content.primary_region)) {
+    await db.$transaction(async (tx) => {
+      const out = await publishInTx(
+        tx,
+        { requestId: null, actorId: null },
+        null,
+        ({ current }) => ({
+          content: {
+            ...(current?.content ?? builtInDefault()),
+            primary_region: mothership,
+            allowed_regions: [mothership],
+          },
+        }),
+        {
+          ifUnchanged: 'skip',
+          reason: 'the platform default’s placeholders: this deployment’s mothership',
+          audit: false,
+        },
+      );
+      if (out.policy) n++;
+    });
+  }
   const orgs = await db.organization.findMany({
     where: { routingPolicies: { none: {} }, allowedRegions: { some: {} } },
     select: { id: true },
     orderBy: { createdAt: 'asc' },
   });
-  let n = 0;
   for (const { id } of orgs) {
-    await db.$transaction(async (tx) => {
-      const out = await publishInTx(
-        tx,
-        { requestId: null, actorId: null },
-        id,
-        ({ org, homeFor }) => ({
-          content: {
-            ...builtInDefault(),
-            allowed_regions: org!.allowed,
-            primary_region: homeFor(org!.allowed, org!.default_region) ?? org!.allowed[0]!,
-          },
-        }),
-        { ifUnchanged: 'skip', reason: 'initial version: the organization’s regions, mode fixed', audit: false },
-      );
-      if (out.policy) n++;
-    });
+    // An organization whose regions no rule accepts (all down, say) keeps none: its gateways
+    // apply the platform default's mode and limits until an operator publishes one.
+    await db
+      .$transaction(async (tx) => {
+        const out = await publishInTx(
+          tx,
+          { requestId: null, actorId: null },
+          id,
+          ({ org, homeFor }) => ({
+            content: {
+              ...builtInDefault(),
+              allowed_regions: org!.allowed,
+              primary_region: homeFor(org!.allowed, org!.default_region) ?? org!.allowed[0]!,
+            },
+          }),
+          { ifUnchanged: 'skip', reason: 'initial version: the organization’s regions, mode fixed', audit: false },
+        );
+        if (out.policy) n++;
+      })
+      .catch((e: unknown) => {
+        if (!(e instanceof AppError)) throw e;
+        logger.warn({ org_id: id, err: e.message }, 'no first routing policy version for this organization');
+      });
   }
   return n;
 }

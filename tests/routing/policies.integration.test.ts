@@ -72,6 +72,16 @@ async function until(check: () => boolean, timeoutMs = 3_000): Promise<number> {
   return performance.now() - t0;
 }
 
+/** This gateway's row once it reports refusing `version` (its upsert follows the refusal). */
+async function reportedRefusal(version: string): Promise<unknown> {
+  for (let i = 0; i < 100; i++) {
+    const row = await primary().routingPolicyGateway.findUnique({ where: { gatewayId: gatewayId() } });
+    if ((row?.refused as { version?: string } | null)?.version === version) return row!.refused;
+    await sleep(20);
+  }
+  return null;
+}
+
 beforeAll(async () => {
   ({ urls } = await useDemoDatabase('routing_policies'));
   const db = primary();
@@ -270,6 +280,30 @@ describe('publish', () => {
   });
 });
 
+describe('publishes are serialized', () => {
+  it('concurrent publishes of two organizations get consecutive sequences, none lost', async () => {
+    const [g, a] = [await current('globex'), await current('acme')];
+    const before = await primary().routingPolicyStore.findUniqueOrThrow({ where: { id: 1 } });
+    const lag = (c: Content, ms: number) => ({
+      ...c,
+      routes: { ...c.routes, read: { max_lag_ms: ms, max_signal_age_ms: 5000 } },
+    });
+    const results = await Promise.all([
+      publish('globex', lag(g.content, 101)),
+      publish('acme', lag(a.content, 102)),
+      publish('globex', lag(g.content, 103)),
+      publish('acme', lag(a.content, 104)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    const seqs = results.map((r) => r.body.sequence).sort((x, y) => x - y);
+    const first = Number(before.sequence) + 1;
+    expect(seqs).toEqual([first, first + 1, first + 2, first + 3]);
+    // Put both back (the last of each won).
+    expect((await publish('globex', g.content)).status).toBe(201);
+    expect((await publish('acme', a.content)).status).toBe(201);
+  });
+});
+
 describe('preview', () => {
   it('answers the issues and the diff against current, writes nothing', async () => {
     const cur = await current('globex');
@@ -306,6 +340,7 @@ describe('versions are immutable', () => {
   });
 
   it('an organization deleted takes its versions with it (the cascade is allowed)', async () => {
+    // (Also: ensureOrganizationPolicies gives a new organization its first version.)
     const db = primary();
     const id = newId('org');
     await db.organization.create({
@@ -410,8 +445,7 @@ describe('the gateways', () => {
     await until(() => appliedSummary().refused.some((r) => r.version === res.body.version));
     expect(appliedPolicy(acmeId)).toBe(good);
     expect(appliedSummary().refused[0]).toMatchObject({ org: acmeId, reason: expect.stringMatching(/fra1/) });
-    const row = await primary().routingPolicyGateway.findUniqueOrThrow({ where: { gatewayId: gatewayId() } });
-    expect(row.refused).toMatchObject({ version: res.body.version });
+    expect(await reportedRefusal(res.body.version)).toMatchObject({ org: acmeId, version: res.body.version });
     // Put acme back (fra1 out) so later tests see it as before.
     expect((await publish('acme', cur.content)).status).toBe(201);
   });
@@ -446,14 +480,7 @@ describe('the gateways', () => {
       });
       expect(appliedPolicy(globexId)).toBe(good);
       expect(policyEpochSeen()).toBe(oldEpoch + 1);
-      // Reported in its row (the refusal's own upsert is asynchronous).
-      let refused: unknown;
-      for (let i = 0; i < 100 && !refused; i++) {
-        const row = await primary().routingPolicyGateway.findUniqueOrThrow({ where: { gatewayId: gatewayId() } });
-        if ((row.refused as { version?: string } | null)?.version === `${oldEpoch}.999`) refused = row.refused;
-        else await sleep(20);
-      }
-      expect(refused).toMatchObject({ org: globexId, version: `${oldEpoch}.999` });
+      expect(await reportedRefusal(`${oldEpoch}.999`)).toMatchObject({ org: globexId, version: `${oldEpoch}.999` });
     } finally {
       await c.end();
     }
