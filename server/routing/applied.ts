@@ -48,6 +48,8 @@ export const HEARTBEAT_MS = 10_000;
 /** Rows of gateways not seen for this long are deleted (Atlas shows them `gone` until then). */
 const FORGET_GATEWAYS_MS = 60 * 60_000;
 const REFUSALS_KEPT = 20;
+/** How long `ensurePolicies` waits for the first load before answering with the built-in default. */
+const FIRST_LOAD_WAIT_MS = 3_000;
 const DEFAULT_KEY = 'default';
 
 /** What `appliedPolicy` answers before the first load: the migration's platform default. */
@@ -133,9 +135,9 @@ export function appliedSummary(): AppliedSummary {
 }
 
 /**
- * The first load, then LISTEN, the resync and the heartbeat. Resolves once the first load was
- * tried (a store that doesn't answer leaves the built-in default until the resync gets through);
- * later calls cost nothing.
+ * LISTEN, the resync, the heartbeat and the first load. Resolves once the first load was tried
+ * (at most FIRST_LOAD_WAIT_MS: a store that doesn't answer leaves the built-in default until a
+ * resync gets through); never throws; later calls cost nothing.
  */
 export function ensurePolicies(): Promise<void> {
   const s = state();
@@ -143,7 +145,7 @@ export function ensurePolicies(): Promise<void> {
 }
 
 async function start(s: State): Promise<void> {
-  await serialized(() => reloadAll('first load'));
+  // LISTEN first, so that nothing published during the first load is missed.
   const listener = listen(primaryUrl(), POLICY_CHANNEL, (payload) => void onEvent(payload), {
     onListening: () => void serialized(() => reloadAll('reconnect')),
   });
@@ -156,6 +158,12 @@ async function start(s: State): Promise<void> {
     clearInterval(heartbeat);
     await listener.stop();
   };
+  // Bounded: a primary that doesn't answer must not hold the server's start (the resync and the
+  // reconnect keep trying; meanwhile the built-in default serves).
+  const first = serialized(() => reloadAll('first load'));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([first, new Promise<void>((r) => (timer = setTimeout(r, FIRST_LOAD_WAIT_MS)))]);
+  clearTimeout(timer);
 }
 
 /** Reloads every policy now, as the periodic resync does (tests; never throws). */

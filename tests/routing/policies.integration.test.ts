@@ -514,4 +514,27 @@ describe('the gateways', () => {
     await ensurePolicies();
     expect(appliedPolicy(globexId).version).toEqual(applied.version);
   });
+
+  it('a gateway starting while the store is unreachable starts anyway, on the built-in default, unsynced', async () => {
+    const url = process.env.DATABASE_URL!;
+    await resetAppliedPolicies();
+    process.env.DATABASE_URL = 'postgresql://meridian:nope@127.0.0.1:1/meridian';
+    resetEnvCache();
+    await disconnectAll();
+    try {
+      const t0 = performance.now();
+      await ensurePolicies();
+      expect(performance.now() - t0).toBeLessThan(3_500);
+      expect(appliedPolicy(globexId)).toBe(BUILT_IN_POLICY);
+      expect(appliedPolicy(globexId).content).toMatchObject({ failover_mode: 'fixed', primary_region: 'sfo1' });
+      expect(appliedSummary()).toMatchObject({ synced: false, version: null });
+    } finally {
+      await resetAppliedPolicies();
+      process.env.DATABASE_URL = url;
+      resetEnvCache();
+      await disconnectAll();
+    }
+    await ensurePolicies();
+    expect(appliedSummary().synced).toBe(true);
+  });
 });
