@@ -69,9 +69,9 @@ export function PolicyEditorPage({ org }: { org: string }) {
       {policy.data && regions.data && (
         <>
           <CurrentVersion data={policy.data} label={label} />
-          {policy.data.current && (
+          {(policy.data.current || policy.data.org) && (
             <PolicyDraft
-              key={`${org}@${policy.data.current.version}`}
+              key={`${org}@${policy.data.current?.version ?? 'none'}`}
               org={org}
               label={label}
               data={policy.data}
@@ -140,6 +140,19 @@ function CurrentVersion({ data, label }: { data: Current; label: string }) {
   );
 }
 
+/** A first version for an organization that has none: its regions, mode fixed, the usual limits. */
+function firstContent(org: NonNullable<Current['org']>): PolicyContent {
+  const limits = { max_lag_ms: 1_000, max_signal_age_ms: 5_000 };
+  return {
+    primary_region: org.home_region ?? org.allowed_regions[0] ?? '',
+    allowed_regions: org.allowed_regions,
+    failover_mode: 'fixed',
+    standby_region: null,
+    read_weights: {},
+    routes: { read: limits, list: limits, write: { max_lag_ms: 0, max_signal_age_ms: 5_000, idempotency: 'optional' } },
+  };
+}
+
 function PolicyDraft({
   org,
   label,
@@ -154,8 +167,11 @@ function PolicyDraft({
   const trpc = useTRPC();
   const qc = useQueryClient();
   const { toast } = useToast();
-  const current = data.current!;
-  const [draft, setDraft] = useState<PolicyContent>(current.content);
+  const current = data.current;
+  // An organization without a version starts from its own regions and the usual limits.
+  const base = current?.content ?? firstContent(data.org!);
+  const baseName = current ? `version ${current.version}` : 'no version yet';
+  const [draft, setDraft] = useState<PolicyContent>(base);
   const [reason, setReason] = useState('');
   const [publishError, setPublishError] = useState<{ message: string; details?: unknown } | null>(null);
   const [busy, start] = useTransition();
@@ -200,7 +216,8 @@ function PolicyDraft({
           Edit a new version
         </h2>
         <p className={sectionText}>
-          Based on version <span className="font-mono">{current.version}</span>. Published versions never change.
+          Based on {current ? <span className="font-mono">version {current.version}</span> : 'no version yet'}.
+          Published versions never change.
         </p>
       </div>
       <form
@@ -228,7 +245,7 @@ function PolicyDraft({
         <section className={`${panel} space-y-3`} aria-labelledby="changes-title" data-testid="changes">
           <div className="flex flex-wrap items-baseline justify-between gap-2">
             <h3 id="changes-title" className="text-sm font-semibold">
-              Changes against version {current.version}
+              Changes against {baseName}
             </h3>
             <p className={sectionText} aria-live="polite" data-testid="preview-state">
               {!settled
@@ -260,7 +277,7 @@ function PolicyDraft({
               className={btnSecondary}
               disabled={changes.length === 0 && reason === ''}
               onClick={() => {
-                setDraft(current.content);
+                setDraft(base);
                 setReason('');
                 setPublishError(null);
               }}
@@ -282,8 +299,8 @@ function PolicyDraft({
         onConfirm={publish}
       >
         <p>
-          It replaces version <span className="font-mono">{current.version}</span>; every gateway applies it within a
-          second, and the audit log records who published it{reason.trim() ? ' and why' : ''}.
+          It replaces {baseName}; every gateway applies it within a second, and the audit log records who published it
+          {reason.trim() ? ' and why' : ''}.
         </p>
         <div className={card}>
           <PolicyDiff caption="What this version changes" changes={changes} />
