@@ -356,6 +356,26 @@ describe('versions are immutable', () => {
     await db.organization.delete({ where: { id } });
     expect(await db.routingPolicy.count({ where: { orgId: id } })).toBe(0);
   });
+
+  it('a deleted publisher is forgotten (published_by NULL), the version stays', async () => {
+    // A throwaway organization and user: the row is written by hand (not through the store).
+    const db = primary();
+    const [orgId, userId] = [newId('org'), newId('usr')];
+    await db.organization.create({ data: { id: orgId, slug: `pub-${orgId.slice(-6).toLowerCase()}`, name: 'Pub' } });
+    await db.user.create({
+      data: { id: userId, email: `gone-${userId.slice(-6)}@example.test`, name: 'Gone', passwordHash: 'x' },
+    });
+    const cur = await current('globex');
+    await db.$executeRaw`
+      INSERT INTO routing_policies (epoch, sequence, org_id, content, published_by, reason)
+      VALUES (${cur.epoch}, ${cur.sequence + 1_000_000}, ${orgId}, ${JSON.stringify(cur.content)}::jsonb, ${userId}, 'by someone who leaves')`;
+    await db.user.delete({ where: { id: userId } });
+    const row = await db.routingPolicy.findUniqueOrThrow({
+      where: { epoch_sequence: { epoch: cur.epoch, sequence: BigInt(cur.sequence + 1_000_000) } },
+    });
+    expect(row).toMatchObject({ publishedBy: null, reason: 'by someone who leaves', orgId });
+    await db.organization.delete({ where: { id: orgId } });
+  });
 });
 
 describe('rollback', () => {
