@@ -408,9 +408,12 @@ export async function publishInTx(
       ...safetyIssues({ home: homeFor(content.allowed_regions, defaultRegion), defaultRegion }, content, status),
     );
   }
-  if (issues.length) throw invalid(`the policy is not valid: ${issues[0]!.message}`, issues);
-
   const unchanged = current !== null && samePolicy(current.content, content);
+  // A content equal to the current version publishes nothing: with `skip` (a change of the
+  // default region alone), rules that changed since that version was published don't apply.
+  if (issues.length && !(unchanged && opts.ifUnchanged === 'skip')) {
+    throw invalid(`the policy is not valid: ${issues[0]!.message}`, issues);
+  }
   if (unchanged && opts.ifUnchanged === 'refuse') {
     throw new AppError(
       'conflict',

@@ -423,6 +423,28 @@ describe('the regions PATCH is a policy publish', () => {
     expect((await patch({ allowed_regions: ['sfo1'] })).status).toBe(200);
     expect((await current('acme')).content.allowed_regions).toEqual(['sfo1']);
   });
+
+  it('a default-only change still works when the policy would fail today’s rules (nothing is published)', async () => {
+    const before = await current('acme');
+    await primary().region.update({ where: { code: 'sfo1' }, data: { status: 'draining' } });
+    try {
+      const res = await rest<ErrorOut>('PATCH', `/v1/atlas/organizations/${acmeId}`, {
+        headers: { cookie: ops },
+        body: { default_region: 'sfo1' },
+      });
+      expect(res.status).toBe(200);
+      expect((await current('acme')).version).toBe(before.version);
+      // A real change is held to the rules: sfo1 draining and nothing else active.
+      const changed = await publish('acme', {
+        ...before.content,
+        failover_mode: 'fixed',
+        routes: { ...before.content.routes, list: { max_lag_ms: 10, max_signal_age_ms: 500 } },
+      });
+      expect(changed.status).toBe(400);
+    } finally {
+      await primary().region.update({ where: { code: 'sfo1' }, data: { status: 'active' } });
+    }
+  });
 });
 
 describe('the gateways', () => {
