@@ -19,7 +19,7 @@ import { isCell } from '../directory/roles';
 import { startCellRegistration } from '../cell/registration';
 import { ensureWritePositions, leaveWritePositions, writePositionsListening } from '../db/write-positions';
 import { flushLogs, logger } from '../telemetry/logger';
-import { ensurePolicies, leavePolicies } from '../routing/applied';
+import { appliedSummary, ensurePolicies, leavePolicies } from '../routing/applied';
 import { answerMutationsUncompressed } from './compression';
 
 /** Readiness, answered by this server itself: a draining process must not get new work. */
@@ -31,6 +31,8 @@ function readiness(res: http.ServerResponse, draining: boolean): void {
       region: env().MERIDIAN_GATEWAY_REGION,
       // Not a readiness condition: without it, signed-in reads use the primary (still correct).
       write_positions: writePositionsListening() ? 'listening' : 'not_listening',
+      // Neither: before its first load the gateway serves the built-in default policy.
+      routing_policy: appliedSummary().synced ? appliedSummary().version : 'unsynced',
     }),
   );
 }

@@ -125,6 +125,11 @@ describe('every gateway process', () => {
     );
     console.log(`[policy] ${rows.length} gateway processes applied ${res.body.version} within ${Date.now() - t0} ms`);
     expect(rows.length).toBeGreaterThanOrEqual(3);
+    // Each process says so in its readiness answer as well (information, not a condition).
+    for (const g of gateways) {
+      const ready = (await (await fetch(`${g.url}/api/readyz`)).json()) as { status: string; routing_policy: string };
+      expect(ready).toMatchObject({ status: 'ready', routing_policy: res.body.version });
+    }
     // Atlas says so too (asked at the other gateway).
     const seen = await api<{ data: { status: string; applied_version: string }[] }>(
       gateways[1]!,
