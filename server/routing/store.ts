@@ -513,9 +513,9 @@ function forgetIdentities(orgId: string | null, cleared: string[]): void {
   if (orgId) identityChanged([`org:${orgId}`, ...cleared.map((p) => `project:${p}`)]);
 }
 
-/** `default` → null; an organization ID or slug → its ID (404 otherwise). */
-async function orgIdOf(db: Db | Tx, ref: string): Promise<string | null> {
-  if (ref === 'default') return null;
+/** `default` (or null) → null; an organization ID or slug → its ID (404 otherwise). */
+async function orgIdOf(db: Db | Tx, ref: string | null): Promise<string | null> {
+  if (ref === null || ref === 'default') return null;
   if (ref.length > 64) throw new AppError('invalid_request', 'org: an organization ID, slug or "default"');
   const org = await db.organization.findFirst({
     where: isId(ref, 'org') ? { id: ref } : { slug: ref },
@@ -532,7 +532,8 @@ async function orgIdOf(db: Db | Tx, ref: string): Promise<string | null> {
 export async function publishPolicy(
   req: DataRequest,
   actorId: string,
-  orgRef: string,
+  /** An organization ID or slug; `default` or null: the platform default. */
+  orgRef: string | null,
   content: unknown,
   opts: { rollbackOf?: PolicyVersion; reason?: string | null } = {},
 ): Promise<PolicyVersionView> {
@@ -570,7 +571,7 @@ export async function publishPolicy(
 export async function rollbackPolicy(
   req: DataRequest,
   actorId: string,
-  orgRef: string,
+  orgRef: string | null,
   versionText: string,
   reason?: string | null,
 ): Promise<PolicyVersionView> {
