@@ -96,6 +96,11 @@ const state = () =>
     };
   });
 
+/** This gateway process's id (random per process): what its notices and acknowledgements carry. */
+export function gatewayId(): string {
+  return state().id;
+}
+
 /** The principal a request acts as, for sticky positions: `key:<id>`, `user:<id>`, or none. */
 export function principalOf(identity: { kind: string; keyId?: string; userId?: string }): string | undefined {
   if (identity.kind === 'api_key' && identity.keyId) return `key:${identity.keyId}`;
