@@ -58,6 +58,13 @@ const TONES: Record<string, { dot: string; pill: string }> = {
     dot: 'bg-amber-500',
     pill: 'bg-amber-50 text-amber-800 ring-amber-600/20 dark:bg-amber-950/60 dark:text-amber-300 dark:ring-amber-400/30',
   },
+  // Gateways' routing policy (Atlas → Policy): applied the newest version, behind, no heartbeat.
+  synced: EMERALD,
+  stale: {
+    dot: 'bg-amber-500',
+    pill: 'bg-amber-50 text-amber-800 ring-amber-600/20 dark:bg-amber-950/60 dark:text-amber-300 dark:ring-amber-400/30',
+  },
+  gone: FADED,
 };
 
 const LABELS: Record<string, string> = {
@@ -81,6 +88,9 @@ const LABELS: Record<string, string> = {
   completed: 'Completed',
   active: 'Active',
   moving: 'Moving',
+  synced: 'Synced',
+  stale: 'Stale',
+  gone: 'Gone',
 };
 
 export function statusLabel(status: string): string {

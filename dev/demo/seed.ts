@@ -4,6 +4,7 @@
 // per organization. Idempotent: the data is
 // written once (marked in directory.settings); later runs only make sure the printed
 // credentials still work.
+import { ensureOrganizationPolicies } from '../../server/routing/store';
 import { hashPassword, verifyPassword } from '../../server/auth/password';
 import { mintApiKey, parseApiKey } from '../../server/api-keys/format';
 import type { Db } from '../../server/db/client';
@@ -72,6 +73,9 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<DemoCredentia
 
   const mark = await db.directorySetting.findUnique({ where: { key: SEED_MARK } });
   if (!mark) await seedOnce(db, mothership, globexRegions);
+  // Every organization gets its routing policy's first version (the migration did it for those
+  // that existed then): its regions, its home region as the primary, mode fixed.
+  await ensureOrganizationPolicies(db);
   await ensureMemberships(db);
 
   // Passwords: reuse the previous run's when they still verify, else set new ones.

@@ -10,6 +10,7 @@ import { resetIdentityCache } from '../../server/auth/identity-cache';
 import { resetHealth } from '../../server/db/health';
 import { resetReplayWatches } from '../../server/db/replay-watch';
 import { resetWritePositions } from '../../server/db/write-positions';
+import { resetAppliedPolicies } from '../../server/routing/applied';
 import { resetProcessSingleton } from '../../server/process-singletons';
 import { resetRateLimiters } from '../../server/rate-limits/limiters';
 import { freshDatabase } from './db';
@@ -34,6 +35,7 @@ export async function useDemoDatabase(
     resetReplayWatches(),
     resetHealth(),
     resetWritePositions(),
+    resetAppliedPolicies(),
   ]);
   const credentials = await seedDemo(primary(), {
     regions: REGIONS,

@@ -35,3 +35,16 @@ describe('procedure invariants', () => {
     for (const [path, p] of kube) expect(p._def.meta?.scope, path).toBe('admin');
   });
 });
+
+describe('routing policy procedures', () => {
+  it('every policy mutation is audited as operator.policy.*; preview writes nothing (a query)', () => {
+    const policies = all.filter(([path]) => path.startsWith('atlas.policies.'));
+    expect(policies.map(([path]) => path).sort()).toEqual(
+      ['gateways', 'list', 'preview', 'publish', 'rollback', 'takeover'].map((p) => `atlas.policies.${p}`),
+    );
+    for (const [path, p] of policies.filter(([, p]) => p._def.type === 'mutation')) {
+      expect(p._def.meta?.audit, path).toMatch(/^operator\.policy\./);
+    }
+    expect(policies.find(([path]) => path === 'atlas.policies.preview')![1]._def.type).toBe('query');
+  });
+});

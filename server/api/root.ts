@@ -6,6 +6,7 @@ import { atlasClustersRouter } from './routers/atlas/clusters';
 import { atlasHistoryRouter } from './routers/atlas/history';
 import { atlasMovesRouter } from './routers/atlas/moves';
 import { atlasOrganizationsRouter } from './routers/atlas/organizations';
+import { atlasPoliciesRouter } from './routers/atlas/policies';
 import { atlasRegionsRouter } from './routers/atlas/regions';
 import { atlasServersRouter } from './routers/atlas/servers';
 import { apiKeysRouter } from './routers/api-keys';
@@ -42,6 +43,7 @@ export const appRouter = router({
     organizations: atlasOrganizationsRouter,
     clusters: atlasClustersRouter,
     moves: atlasMovesRouter,
+    policies: atlasPoliciesRouter,
   }),
 });
 

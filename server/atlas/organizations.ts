@@ -15,6 +15,8 @@ import { AppError } from '../errors';
 import { isId } from '../ids';
 import { regionRegistry } from '../region/registry';
 import { isRegionCode } from '../region/code';
+import { formatVersion } from '../routing/policy';
+import { builtInDefault, publishInTx } from '../routing/store';
 import { regionFilter } from './region-filter';
 import { LISTED_CLUSTER_STATUSES, type ListedClusterStatus } from '~/lib/cluster-status';
 
@@ -221,10 +223,13 @@ export function validateRegionsChange(
 }
 
 /**
- * Sets an organization's allowed and default regions. The organization's row is locked for the
- * transaction (FOR NO KEY UPDATE: two operators' changes apply one after the other, while cluster
- * inserts, which hold the row FOR KEY SHARE through their foreign key, are not blocked by it: see
- * the delete-then-count below for how a concurrent create is caught).
+ * Sets an organization's allowed and default regions. The allowed regions are part of the
+ * organization's routing policy (server/routing/store.ts): the change publishes a new policy
+ * version (same transaction, same locks: the store's row, then the organization's, FOR NO KEY
+ * UPDATE — two operators' changes apply one after the other, while cluster inserts, which hold the
+ * row FOR KEY SHARE through their foreign key, are not blocked by it). The policy's projection
+ * refuses removing a region that still holds live clusters (409) and clears project defaults in
+ * removed regions; a change of the default region alone publishes no version.
  */
 export async function setOrganizationRegions(
   req: DataRequest,
@@ -235,54 +240,37 @@ export async function setOrganizationRegions(
   if (!isId(id, 'org')) throw notFound(id);
   const known = (await regionRegistry()).known;
   const cleared = await write(req, async (tx) => {
-    const locked = await tx.$queryRaw<{ default_region: string | null }[]>`
-      SELECT default_region FROM organizations WHERE id = ${id} FOR NO KEY UPDATE`;
-    if (!locked[0]) throw notFound(id);
-    const before = {
-      allowed: (await tx.organizationRegion.findMany({ where: { orgId: id }, orderBy: { region: 'asc' } })).map(
-        (r) => r.region,
-      ),
-      defaultRegion: locked[0].default_region,
-    };
-    const after = validateRegionsChange(change, before, known);
-    const removed = before.allowed.filter((r) => !after.allowed.includes(r));
-    const added = after.allowed.filter((r) => !before.allowed.includes(r));
-    if (removed.length) {
-      // Delete first, then count: the delete waits for any cluster create holding one of these
-      // rows (holdAllowedRegion), so the count below sees that cluster; a create that comes
-      // after finds the region gone. Refused, the transaction rolls the delete back.
-      await tx.organizationRegion.deleteMany({ where: { orgId: id, region: { in: removed } } });
-      const held = await tx.cluster.groupBy({
-        by: ['region'],
-        where: { orgId: id, region: { in: removed }, status: { not: 'deleted' } },
-        _count: true,
-        orderBy: { region: 'asc' },
-      });
-      if (held.length) {
-        const words = held.map((g) => `${g.region} (${g._count} cluster${g._count === 1 ? '' : 's'})`).join(', ');
-        throw new AppError(
-          'conflict',
-          `cannot remove ${words}: the organization’s live clusters are still there; delete or move them first`,
-          { extra: { details: { regions: held.map((g) => ({ region: g.region, live_clusters: g._count })) } } },
-        );
-      }
-    }
-    if (added.length) await tx.organizationRegion.createMany({ data: added.map((region) => ({ orgId: id, region })) });
-    // Projects defaulting to a region the organization loses would resolve to a refused region.
-    const clearedProjects = removed.length
-      ? (
-          await tx.project.updateManyAndReturn({
-            where: { orgId: id, defaultRegion: { in: removed } },
-            data: { defaultRegion: null },
-            select: { id: true },
-          })
-        ).map((p) => p.id)
-      : [];
-    // Always touch the row: its NOTIFY (org:<id>) drops the gateways' cached identities even
-    // when only the default changed.
-    await tx.organization.update({
-      where: { id },
-      data: { defaultRegion: after.defaultRegion, updatedAt: new Date() },
+    let before: { allowed: string[]; defaultRegion: string | null } | undefined;
+    let after: { allowed: string[]; defaultRegion: string | null } | undefined;
+    const out = await publishInTx(
+      tx,
+      { requestId: req.requestId, actorId },
+      id,
+      ({ current, org, homeFor }) => {
+        before = { allowed: org!.allowed, defaultRegion: org!.default_region };
+        after = validateRegionsChange(change, before, known);
+        const base = current?.content ?? builtInDefault();
+        return {
+          content: {
+            ...base,
+            allowed_regions: after.allowed,
+            primary_region: homeFor(after.allowed, after.defaultRegion) ?? after.allowed[0],
+            // A standby or weighted region that is no longer allowed goes with it.
+            standby_region:
+              base.standby_region && after.allowed.includes(base.standby_region) ? base.standby_region : null,
+            failover_mode:
+              base.failover_mode === 'active_standby' &&
+              !(base.standby_region && after.allowed.includes(base.standby_region))
+                ? 'fixed'
+                : base.failover_mode,
+          },
+          defaultRegion: after.defaultRegion,
+        };
+      },
+      { ifUnchanged: 'skip', reason: 'allowed regions changed (PATCH /v1/atlas/organizations)' },
+    ).catch((e: unknown) => {
+      if (e instanceof AppError && e.code === 'not_found') throw notFound(id);
+      throw e;
     });
     await recordAudit(tx, {
       action: ORG_REGIONS_AUDIT_ACTION,
@@ -292,12 +280,13 @@ export async function setOrganizationRegions(
       actorId,
       requestId: req.requestId,
       metadata: {
-        before: { allowed_regions: before.allowed, default_region: before.defaultRegion },
-        after: { allowed_regions: after.allowed, default_region: after.defaultRegion },
-        ...(clearedProjects.length ? { cleared_project_defaults: clearedProjects } : {}),
+        before: { allowed_regions: before!.allowed, default_region: before!.defaultRegion },
+        after: { allowed_regions: after!.allowed, default_region: after!.defaultRegion },
+        ...(out.policy ? { policy_version: formatVersion(out.policy.version) } : {}),
+        ...(out.clearedProjects.length ? { cleared_project_defaults: out.clearedProjects } : {}),
       },
     });
-    return clearedProjects;
+    return out.clearedProjects;
   });
   // Other gateways hear the triggers' NOTIFY; this one forgets at once, so its next request sees it.
   identityChanged([`org:${id}`, ...cleared.map((p) => `project:${p}`)]);

@@ -96,7 +96,7 @@ const state = () =>
     };
   });
 
-/** This gateway process's id (random per process): what its notices and acknowledgements carry. */
+/** This gateway process's ID (random per process): also its row in routing_policy_gateways. */
 export function gatewayId(): string {
   return state().id;
 }

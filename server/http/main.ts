@@ -19,6 +19,7 @@ import { isCell } from '../directory/roles';
 import { startCellRegistration } from '../cell/registration';
 import { ensureWritePositions, leaveWritePositions, writePositionsListening } from '../db/write-positions';
 import { flushLogs, logger } from '../telemetry/logger';
+import { ensurePolicies, leavePolicies } from '../routing/applied';
 import { answerMutationsUncompressed } from './compression';
 
 /** Readiness, answered by this server itself: a draining process must not get new work. */
@@ -65,6 +66,8 @@ async function main(): Promise<void> {
   trustPeerHeader();
   // Hear other gateways' writes before taking traffic (bounded: without it reads use the primary).
   await ensureWritePositions(5_000);
+  // The routing policies, before traffic (never throws: unreachable, the built-in default serves).
+  await ensurePolicies();
   let stopping = false;
 
   const admission = new Admission({
@@ -117,7 +120,7 @@ async function main(): Promise<void> {
     // still waiting in its backlog. Then requests in flight finish, each response closes its
     // connection, and idle connections close at once.
     setTimeout(() => {
-      server.close(() => void leaveWritePositions().finally(() => exit(0)));
+      server.close(() => void Promise.all([leaveWritePositions(), leavePolicies()]).finally(() => exit(0)));
       server.closeIdleConnections();
       setTimeout(() => {
         logger.warn({ in_flight: admission.stats.inFlight }, 'drain deadline passed: exiting with requests in flight');

@@ -20,6 +20,7 @@ import { recordAudit } from '../audit/audit';
 import { StepFailure } from '../workflows/steps';
 import type { RunEndHooks, StepRun, StepWork } from '../workflows/work';
 import { BundleInvalid, sharedPrimaryTransfer, type WorkspaceTransfer } from './transfer';
+import { publishMoveHandover } from '../routing/handover';
 
 export interface MoveInput {
   move_id: string;
@@ -214,9 +215,13 @@ export const MOVE_WORK: Record<string, StepWork> = {
  * The switch, in one transaction after the directory accepted: the organization's home is the
  * target and it is writable again; what is pinned to the source follows it (the default region,
  * projects' default regions, API keys of the source region, which answer 421 naming the target
- * from now on; keys of the target region that an earlier move had sent away are valid again).
+ * from now on; keys of the target region that an earlier move had sent away are valid again)
+ * and the routing policy's primary region.
  */
 async function switchHome(tx: Tx, orgId: string, i: MoveInput, now: Date): Promise<void> {
+  // First (lock order: the policy store's row, then the organization's): the routing policy's
+  // primary region follows the workspace (a new version, by the system).
+  await publishMoveHandover(tx, orgId, i);
   const org = await tx.organization.findUniqueOrThrow({ where: { id: orgId }, select: { defaultRegion: true } });
   await tx.organization.update({
     where: { id: orgId },

@@ -22,6 +22,7 @@ interface Metrics {
   writeAckWaitSeconds: client.Histogram<'acknowledged'>;
   stickyReads: client.Counter<'outcome'>;
   directoryRefusals: client.Counter<'reason'>;
+  policyEvents: client.Counter<'outcome'>;
 }
 
 function create(): Metrics {
@@ -132,6 +133,12 @@ function create(): Metrics {
       name: 'meridian_directory_refusals_total',
       help: 'Signed cell → directory calls refused, by reason (bad signature, stale, replayed, unknown key, other region, …).',
       labelNames: ['reason'],
+      registers: [registry],
+    }),
+    policyEvents: new client.Counter({
+      name: 'meridian_routing_policy_events_total',
+      help: 'Routing policy versions and change events this gateway applied or refused (older epoch, older version, failed validation), and store reloads that failed.',
+      labelNames: ['outcome'],
       registers: [registry],
     }),
   };

@@ -247,6 +247,12 @@ const OPERATOR_INPUTS: Record<string, unknown> = {
   'atlas.moves.get': { id: 'mov_00000000000000000000000000' },
   'atlas.moves.start': { slug: 'acme', to_region: 'lax1' },
   'atlas.moves.cancel': { id: 'mov_00000000000000000000000000' },
+  'atlas.policies.list': { org: 'acme' },
+  'atlas.policies.publish': { org: 'acme', content: { failover_mode: 'fixed' } },
+  'atlas.policies.preview': { org: 'acme', content: { failover_mode: 'fixed' } },
+  'atlas.policies.rollback': { org: 'acme', version: '1.1' },
+  'atlas.policies.takeover': {},
+  'atlas.policies.gateways': {},
 };
 
 describe('Atlas refuses customers', () => {

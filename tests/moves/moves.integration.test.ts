@@ -239,6 +239,13 @@ describe('a full move of acme from sfo1 to lax1', () => {
 
     const org = await primary().organization.findUniqueOrThrow({ where: { id: acme.id } });
     expect([org.status, org.homeRegion, org.defaultRegion]).toEqual(['active', 'lax1', 'lax1']);
+    // The routing policy follows the workspace: a version by the system, in the handover.
+    const policy = await primary().routingPolicy.findFirstOrThrow({
+      where: { orgId: acme.id },
+      orderBy: [{ epoch: 'desc' }, { sequence: 'desc' }],
+    });
+    expect(policy).toMatchObject({ publishedBy: null, content: { primary_region: 'lax1' } });
+    expect(policy.reason).toMatch(/workspace move/);
   }, 90_000);
 
   it('cannot be cancelled after the handover (only a move back)', async () => {

@@ -293,6 +293,92 @@ export interface paths {
         patch: operations["atlas-organizations-updateRegions"];
         trace?: never;
     };
+    "/atlas/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An organization’s (or the platform default’s) current routing policy and its versions, newest first */
+        get: operations["atlas-policies-list"];
+        put?: never;
+        /** Publish a new version (201). 400 invalid_request with error.details [{path, message}] when a rule refuses it; 409 conflict when it changes nothing or removes a region that still holds live clusters. Audited. */
+        post: operations["atlas-policies-publish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/atlas/policies/gateways": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per running gateway process: the policy version it applied and when, synced / stale / gone, its last refusal */
+        get: operations["atlas-policies-gateways"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/atlas/policies/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Validate a draft and diff it against the current version; writes nothing */
+        post: operations["atlas-policies-preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/atlas/policies/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publish an old version’s content as a new version (201; rollback_of names it). 404 unknown version; 409 when it is the current content already. Audited. */
+        post: operations["atlas-policies-rollback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/atlas/policies/takeover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take the policy store over: a new epoch (sequences start over); every gateway reloads and from then on refuses change events from older epochs. Audited. */
+        post: operations["atlas-policies-takeover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/atlas/regions": {
         parameters: {
             query?: never;
@@ -2745,6 +2831,648 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "atlas-policies-list": {
+        parameters: {
+            query: {
+                cursor?: string;
+                limit?: number;
+                /** @description The organization (ID or slug), or `default` for the platform default */
+                org: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        current: {
+                            content: {
+                                allowed_regions: string[];
+                                /** @enum {string} */
+                                failover_mode: "fixed" | "active_standby" | "weighted_reads";
+                                primary_region: string;
+                                read_weights: {
+                                    [key: string]: number;
+                                };
+                                routes: {
+                                    list: {
+                                        max_lag_ms: number;
+                                        max_signal_age_ms: number;
+                                    };
+                                    read: {
+                                        max_lag_ms: number;
+                                        max_signal_age_ms: number;
+                                    };
+                                    write: {
+                                        /** @enum {string} */
+                                        idempotency: "required" | "optional";
+                                        max_lag_ms: number;
+                                        max_signal_age_ms: number;
+                                    };
+                                };
+                                standby_region: string | null;
+                            };
+                            epoch: number;
+                            org_id: string | null;
+                            published_at: string;
+                            published_by: {
+                                email: string | null;
+                                id: string;
+                            } | null;
+                            reason: string | null;
+                            rollback_of: string | null;
+                            sequence: number;
+                            /** @description epoch.sequence */
+                            version: string;
+                        } | null;
+                        data: {
+                            content: {
+                                allowed_regions: string[];
+                                /** @enum {string} */
+                                failover_mode: "fixed" | "active_standby" | "weighted_reads";
+                                primary_region: string;
+                                read_weights: {
+                                    [key: string]: number;
+                                };
+                                routes: {
+                                    list: {
+                                        max_lag_ms: number;
+                                        max_signal_age_ms: number;
+                                    };
+                                    read: {
+                                        max_lag_ms: number;
+                                        max_signal_age_ms: number;
+                                    };
+                                    write: {
+                                        /** @enum {string} */
+                                        idempotency: "required" | "optional";
+                                        max_lag_ms: number;
+                                        max_signal_age_ms: number;
+                                    };
+                                };
+                                standby_region: string | null;
+                            };
+                            epoch: number;
+                            org_id: string | null;
+                            published_at: string;
+                            published_by: {
+                                email: string | null;
+                                id: string;
+                            } | null;
+                            reason: string | null;
+                            rollback_of: string | null;
+                            sequence: number;
+                            /** @description epoch.sequence */
+                            version: string;
+                        }[];
+                        next_cursor: string | null;
+                        org: {
+                            allowed_regions: string[];
+                            default_region: string | null;
+                            home_region: string | null;
+                            id: string;
+                            live_clusters_by_region: {
+                                [key: string]: number;
+                            };
+                            name: string;
+                            slug: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "atlas-policies-publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The policy: primary_region, allowed_regions, failover_mode (fixed | active_standby | weighted_reads), standby_region, read_weights, routes.{read,list,write}.{max_lag_ms,max_signal_age_ms}, routes.write.idempotency */
+                    content: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The organization (ID or slug), or `default` for the platform default */
+                    org: string;
+                    /** @description Why (kept with the version and in the audit event) */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: {
+                            allowed_regions: string[];
+                            /** @enum {string} */
+                            failover_mode: "fixed" | "active_standby" | "weighted_reads";
+                            primary_region: string;
+                            read_weights: {
+                                [key: string]: number;
+                            };
+                            routes: {
+                                list: {
+                                    max_lag_ms: number;
+                                    max_signal_age_ms: number;
+                                };
+                                read: {
+                                    max_lag_ms: number;
+                                    max_signal_age_ms: number;
+                                };
+                                write: {
+                                    /** @enum {string} */
+                                    idempotency: "required" | "optional";
+                                    max_lag_ms: number;
+                                    max_signal_age_ms: number;
+                                };
+                            };
+                            standby_region: string | null;
+                        };
+                        epoch: number;
+                        org_id: string | null;
+                        published_at: string;
+                        published_by: {
+                            email: string | null;
+                            id: string;
+                        } | null;
+                        reason: string | null;
+                        rollback_of: string | null;
+                        sequence: number;
+                        /** @description epoch.sequence */
+                        version: string;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "atlas-policies-gateways": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            applied_at: string | null;
+                            applied_version: string | null;
+                            gateway_id: string;
+                            host: string;
+                            pid: number;
+                            refused: {
+                                at: string;
+                                org: string;
+                                reason: string;
+                                version: string;
+                            } | null;
+                            region: string;
+                            seen_at: string;
+                            /** @enum {string} */
+                            status: "synced" | "stale" | "gone";
+                        }[];
+                        latest_version: string | null;
+                        next_cursor: null;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "atlas-policies-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The policy: primary_region, allowed_regions, failover_mode (fixed | active_standby | weighted_reads), standby_region, read_weights, routes.{read,list,write}.{max_lag_ms,max_signal_age_ms}, routes.write.idempotency */
+                    content: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The organization (ID or slug), or `default` for the platform default */
+                    org: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changes: {
+                            after: unknown;
+                            before: unknown;
+                            path: string;
+                        }[];
+                        current: {
+                            content: {
+                                allowed_regions: string[];
+                                /** @enum {string} */
+                                failover_mode: "fixed" | "active_standby" | "weighted_reads";
+                                primary_region: string;
+                                read_weights: {
+                                    [key: string]: number;
+                                };
+                                routes: {
+                                    list: {
+                                        max_lag_ms: number;
+                                        max_signal_age_ms: number;
+                                    };
+                                    read: {
+                                        max_lag_ms: number;
+                                        max_signal_age_ms: number;
+                                    };
+                                    write: {
+                                        /** @enum {string} */
+                                        idempotency: "required" | "optional";
+                                        max_lag_ms: number;
+                                        max_signal_age_ms: number;
+                                    };
+                                };
+                                standby_region: string | null;
+                            };
+                            epoch: number;
+                            org_id: string | null;
+                            published_at: string;
+                            published_by: {
+                                email: string | null;
+                                id: string;
+                            } | null;
+                            reason: string | null;
+                            rollback_of: string | null;
+                            sequence: number;
+                            /** @description epoch.sequence */
+                            version: string;
+                        } | null;
+                        issues: {
+                            message: string;
+                            path: (string | number)[];
+                        }[];
+                        unchanged: boolean;
+                        valid: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "atlas-policies-rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The organization (ID or slug), or `default` for the platform default */
+                    org: string;
+                    /** @description Why (kept with the version and in the audit event) */
+                    reason?: string;
+                    version: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: {
+                            allowed_regions: string[];
+                            /** @enum {string} */
+                            failover_mode: "fixed" | "active_standby" | "weighted_reads";
+                            primary_region: string;
+                            read_weights: {
+                                [key: string]: number;
+                            };
+                            routes: {
+                                list: {
+                                    max_lag_ms: number;
+                                    max_signal_age_ms: number;
+                                };
+                                read: {
+                                    max_lag_ms: number;
+                                    max_signal_age_ms: number;
+                                };
+                                write: {
+                                    /** @enum {string} */
+                                    idempotency: "required" | "optional";
+                                    max_lag_ms: number;
+                                    max_signal_age_ms: number;
+                                };
+                            };
+                            standby_region: string | null;
+                        };
+                        epoch: number;
+                        org_id: string | null;
+                        published_at: string;
+                        published_by: {
+                            email: string | null;
+                            id: string;
+                        } | null;
+                        reason: string | null;
+                        rollback_of: string | null;
+                        sequence: number;
+                        /** @description epoch.sequence */
+                        version: string;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "atlas-policies-takeover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        epoch: number;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
                 };
             };
             /** @description Internal server error */
