@@ -19,7 +19,8 @@ export type SingletonName =
   | 'lag-debounce'
   | 'lag-sampler'
   | 'cell-registration'
-  | 'write-positions';
+  | 'write-positions'
+  | 'decision-log';
 
 const KEY = Symbol.for('meridian.process-singletons');
 

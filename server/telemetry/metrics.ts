@@ -22,6 +22,9 @@ interface Metrics {
   writeAckWaitSeconds: client.Histogram<'acknowledged'>;
   stickyReads: client.Counter<'outcome'>;
   directoryRefusals: client.Counter<'reason'>;
+  decisionRecordsWritten: client.Counter;
+  decisionRecordsDropped: client.Counter<'reason'>;
+  decisionRecordsBuffered: client.Gauge;
 }
 
 function create(): Metrics {
@@ -132,6 +135,22 @@ function create(): Metrics {
       name: 'meridian_directory_refusals_total',
       help: 'Signed cell → directory calls refused, by reason (bad signature, stale, replayed, unknown key, other region, …).',
       labelNames: ['reason'],
+      registers: [registry],
+    }),
+    decisionRecordsWritten: new client.Counter({
+      name: 'meridian_decision_records_written_total',
+      help: 'Routing decision records stored for the explain API (server/routing/decision-log.ts).',
+      registers: [registry],
+    }),
+    decisionRecordsDropped: new client.Counter({
+      name: 'meridian_decision_records_dropped_total',
+      help: 'Decision records lost (buffer_full: the oldest buffered went for a newer one; shutdown: not flushed in time).',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    decisionRecordsBuffered: new client.Gauge({
+      name: 'meridian_decision_records_buffered',
+      help: 'Decision records waiting in this process for the next batched write.',
       registers: [registry],
     }),
   };
