@@ -7,6 +7,7 @@ import { atlasHistoryRouter } from './routers/atlas/history';
 import { atlasMovesRouter } from './routers/atlas/moves';
 import { atlasOrganizationsRouter } from './routers/atlas/organizations';
 import { atlasRegionsRouter } from './routers/atlas/regions';
+import { atlasRequestsRouter } from './routers/atlas/requests';
 import { atlasServersRouter } from './routers/atlas/servers';
 import { apiKeysRouter } from './routers/api-keys';
 import { clustersRouter } from './routers/clusters';
@@ -16,6 +17,7 @@ import { organizationRouter } from './routers/organization';
 import { workflowRunsRouter } from './routers/workflow-runs';
 import { projectsRouter } from './routers/projects';
 import { regionRouter } from './routers/region';
+import { requestsRouter } from './routers/requests';
 import { routingRouter } from './routers/routing';
 import { systemRouter } from './routers/system';
 import { templatesRouter } from './routers/templates';
@@ -32,6 +34,7 @@ export const appRouter = router({
   compute: router({ clusters: clustersRouter, templates: templatesRouter }),
   notifications: notificationsRouter,
   workflowRuns: workflowRunsRouter,
+  requests: requestsRouter,
   atlas: router({
     regions: atlasRegionsRouter,
     history: atlasHistoryRouter,
@@ -42,6 +45,7 @@ export const appRouter = router({
     organizations: atlasOrganizationsRouter,
     clusters: atlasClustersRouter,
     moves: atlasMovesRouter,
+    requests: atlasRequestsRouter,
   }),
 });
 
