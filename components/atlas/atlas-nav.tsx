@@ -1,5 +1,6 @@
 'use client';
-// Atlas' own navigation: regions, servers, organizations, clusters, the directory and the audit log.
+// Atlas' own navigation: regions, servers, organizations, clusters, the audit log, the directory,
+// moves and "Explain a request".
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { focusRingTight } from '../ui/styles';
@@ -12,6 +13,7 @@ const ITEMS = [
   { href: '/atlas/audit', label: 'Audit log' },
   { href: '/atlas/directory', label: 'Directory' },
   { href: '/atlas/moves', label: 'Moves' },
+  { href: '/atlas/requests', label: 'Explain a request' },
 ] as const;
 
 export function AtlasNav() {
