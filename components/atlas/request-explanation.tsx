@@ -92,7 +92,7 @@ export function RequestExplanation({ e }: { e: ExplanationData }) {
         <ol data-testid="story">
           <Step n={1} title="Door">
             <p>
-              {DOORS[e.door]}: <Mono>{e.method}</Mono> <Mono>{e.route}</Mono>
+              {DOORS[e.door]}: <Mono>{e.route.startsWith(`${e.method} `) ? e.route : `${e.method} ${e.route}`}</Mono>
             </p>
             <p>
               At the <strong>{e.gateway.region}</strong> gateway (process <Mono>{e.gateway.id}</Mono>).
