@@ -38,6 +38,9 @@ const ATLAS = [
   '/atlas/organizations',
   '/atlas/clusters',
   '/atlas/regions/lax1',
+  '/atlas/requests',
+  '/atlas/requests?id=not-a-request-id',
+  '/atlas/requests?id=req_sfo1-1770564159296-7d4b9e1f3a5b',
 ];
 
 for (const viewport of [
@@ -71,6 +74,9 @@ for (const viewport of [
       await page.goto('/atlas/organizations');
       const org = await page.locator('a[href^="/atlas/organizations/org_"]').first().getAttribute('href');
       await scan(page, org!);
+      // An explained request: the operator's own last request (its ID from X-Request-Id).
+      const made = await page.request.get('/v1/atlas/regions');
+      await scan(page, `/atlas/requests?id=${made.headers()['x-request-id']}`);
     });
   });
 }
