@@ -17,7 +17,7 @@ export const REASON_CODES = [
   ...GATE_REASONS,
   'fan_out', // a list over every allowed region (each region's read gated on its own)
   'gateway_route', // a service route that answers for the gateway itself, no database
-  'gateway_cache', // answered from the gateway's memory (cached identity, replayed outcome), no database
+  'no_database', // answered without a database: by the route alone, or from the gateway's memory (cached identity, replayed outcome)
   'hint_outside_candidates', // point 2: the verified request's region is not one its hints left
   'region_not_allowed', // 403: the region is outside the policy's allowed regions
   'wrong_region', // 421: a region API key (or a moved workspace's session) at another region

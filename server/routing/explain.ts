@@ -40,12 +40,12 @@ export const REASON_TEXT: Record<ReasonCode, string> = {
   fan_out: "A list over every allowed region: each region's read passed its own gate.",
   write_primary: 'A write: writes go to the primary, and only there.',
   gateway_route: 'A service route that answers for the gateway itself: no database routing was involved.',
-  gateway_cache:
-    "Answered from the gateway's memory (a cached identity, a replayed outcome): no database was asked.",
+  no_database:
+    "Answered without a database: by the route alone, or from the gateway's memory (a cached identity, a replayed outcome).",
   primary_down: 'The primary was down and only it could serve this request: refused with 503.',
   no_candidate: "No database passed the policy's gates: refused with 503 (fail closed).",
   hint_outside_candidates:
-    "The region the verified request resolved to is not one its unauthenticated hints left: refused with 400.",
+    'The region the verified request resolved to is not one its unauthenticated hints left: refused with 400.',
   region_not_allowed: "The region is outside the organization policy's allowed regions: refused with 403.",
   wrong_region: 'A region API key (or a moved workspace) used at another region: refused with 421.',
   invalid_region: 'An explicit region was malformed or unknown: refused with 400.',

@@ -123,7 +123,7 @@ describe('decision records', () => {
 
   it('no database touched: a service route, or the gateway’s own memory', () => {
     expect(buildDecisionRecord({ ...base, gatewayRoute: true }).reason_code).toBe('gateway_route');
-    expect(buildDecisionRecord(base).reason_code).toBe('gateway_cache');
+    expect(buildDecisionRecord(base).reason_code).toBe('no_database');
   });
 
   it('trace ids only from a valid traceparent', () => {

@@ -74,7 +74,7 @@ export function buildDecisionRecord(i: RecordInput): DecisionRecord {
   } else if (i.errorCode && REFUSALS[i.errorCode]) {
     [target, reason] = [null, REFUSALS[i.errorCode]!];
   } else {
-    [target, reason] = [null, i.gatewayRoute ? 'gateway_route' : 'gateway_cache'];
+    [target, reason] = [null, i.gatewayRoute ? 'gateway_route' : 'no_database'];
   }
   const lagFrom = main ? (main.lagMs ?? main.candidates.find((c) => c.lag_ms !== undefined)?.lag_ms) : undefined;
   const ageFrom = main

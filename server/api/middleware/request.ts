@@ -84,7 +84,7 @@ function identityForRecord(identity: Identity): DecisionRecord['identity'] {
     case 'session':
       return { kind: 'session', user_id: identity.userId, operator: identity.platformOperator };
     case 'api_key':
-      return { kind: 'api_key', key_id: identity.keyId };
+      return { kind: 'api_key', key_id: identity.keyId, key_prefix: identity.keyPrefix };
     default:
       return { kind: 'anonymous' };
   }
