@@ -160,7 +160,7 @@ describe('explanations match what happened', () => {
       error_code: 'region_not_allowed',
       reason_code: 'region_not_allowed',
       target: null,
-      served_by: null,
+      served_by: s.servedBy, // the key's look-up, if it missed the gateway's cache
       org_id: acmeId,
     });
     expect(e.cascade.find((c) => c.outcome === 'matched')).toMatchObject({ step: 'header', value: 'ams1' });

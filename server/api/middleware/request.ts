@@ -123,6 +123,7 @@ export async function requestMiddleware<R extends { ok: boolean }>({
   const cascade: CascadeTraceStep[] = [];
   let policy: PublishedPolicy | undefined;
   let hintRefused = false;
+  let routedAt = 0;
 
   return withSpan(`${ctx.req.transport} ${route}`, async (span) => {
     let status = 200;
@@ -191,6 +192,9 @@ export async function requestMiddleware<R extends { ok: boolean }>({
         );
       }
       ctx.region = region;
+      // Reads before this point looked things up for routing (a resource's region): the
+      // record describes what the request itself did after.
+      routedAt = ctx.routing.decisions.length;
       resolutionSeconds = (performance.now() - t0) / 1000;
       ctx.requestId = withRegion(ctx.requestId, region.region);
       stampHeaders(ctx);
@@ -229,7 +233,7 @@ export async function requestMiddleware<R extends { ok: boolean }>({
           cascade,
           region: ctx.region,
           gatewayRoute: meta?.region === 'gateway',
-          decisions: ctx.routing?.decisions ?? [],
+          decisions: ctx.routing?.decisions.slice(routedAt) ?? [],
           servedBy: ctx.consistency.servedBy,
           degraded: ctx.consistency.degraded,
           status,
