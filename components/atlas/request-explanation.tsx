@@ -107,6 +107,12 @@ export function RequestExplanation({ e }: { e: ExplanationData }) {
                   : e.identity.kind === 'anonymous'
                     ? 'Nobody signed in'
                     : e.identity.kind}
+              {e.identity.key_id && (
+                <>
+                  {' '}
+                  <Mono>{e.identity.key_id}</Mono>
+                </>
+              )}
               {e.identity.key_prefix && (
                 <>
                   {' '}

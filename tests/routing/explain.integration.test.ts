@@ -97,7 +97,13 @@ describe('explain a request', () => {
     expect(b.org_id).toBe(acmeOrg);
     expect(b.reason_code).toBe('replica_lagging');
     expect(b.reason).toBe(REASON_TEXT.replica_lagging);
-    expect(b.identity).toEqual({ kind: 'api_key', key_prefix: 'mk_sfo1_AbCdEfGhIjKl', user_id: null, operator: false });
+    expect(b.identity).toEqual({
+      kind: 'api_key',
+      key_id: null,
+      key_prefix: 'mk_sfo1_AbCdEfGhIjKl',
+      user_id: null,
+      operator: false,
+    });
     expect(b.policy?.version).toBe('1.3');
     expect(b.cascade).toEqual([
       { step: 'subdomain', value: null, outcome: 'absent' },

@@ -3254,6 +3254,8 @@ export interface operations {
                         hint_regions: string[];
                         /** @description Who called (never a secret) */
                         identity: {
+                            /** @description An API key by its ID (key_…) */
+                            key_id: string | null;
                             /** @description An API key by its public prefix (never the secret) */
                             key_prefix: string | null;
                             /** @description session, api_key, anonymous, … */
@@ -4728,6 +4730,8 @@ export interface operations {
                         hint_regions: string[];
                         /** @description Who called (never a secret) */
                         identity: {
+                            /** @description An API key by its ID (key_…) */
+                            key_id: string | null;
                             /** @description An API key by its public prefix (never the secret) */
                             key_prefix: string | null;
                             /** @description session, api_key, anonymous, … */
