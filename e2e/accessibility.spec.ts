@@ -66,6 +66,7 @@ for (const viewport of [
     });
 
     test('Atlas pages (operator)', async ({ page }) => {
+      test.setTimeout(120_000); // ~15 pages and their first renders on a shared 2-core machine
       await signIn(page, 'ops@meridian.test', '/atlas');
       for (const path of ATLAS) await scan(page, path);
       await page.goto('/atlas/servers');

@@ -56,13 +56,14 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
 }
 
 export function RequestExplanation({ e }: { e: ExplanationData }) {
-  const refused = e.target === null;
+  // A gateway route answers without any database (no target) and is not refused.
+  const outcome = e.status < 400 ? 'Served' : e.target === null ? 'Refused' : 'Failed';
   return (
     <div className="space-y-6" data-testid="explanation">
       <section aria-labelledby="outcome-heading" className={`${card} space-y-4 p-4 sm:p-5`}>
         <div className="flex flex-wrap items-center gap-2">
           <h2 id="outcome-heading" className="text-lg font-semibold">
-            {refused ? 'Refused' : 'Served'}
+            {outcome}
           </h2>
           <StatusPill status={e.status} />
           {e.error_code && <span className={BAD}>{e.error_code}</span>}
@@ -107,6 +108,12 @@ export function RequestExplanation({ e }: { e: ExplanationData }) {
                   : e.identity.kind === 'anonymous'
                     ? 'Nobody signed in'
                     : e.identity.kind}
+              {e.identity.key_id && (
+                <>
+                  {' '}
+                  <Mono>{e.identity.key_id}</Mono>
+                </>
+              )}
               {e.identity.key_prefix && (
                 <>
                   {' '}
@@ -196,7 +203,12 @@ export function RequestExplanation({ e }: { e: ExplanationData }) {
           </Step>
           <Step n={7} title="Target">
             <p>
-              {e.target ? <Mono>{e.target}</Mono> : <strong>none: refused</strong>} · <Mono>{e.reason_code}</Mono>
+              {e.target ? (
+                <Mono>{e.target}</Mono>
+              ) : (
+                <strong>{e.status < 400 ? 'none: the gateway answered itself' : 'none: refused'}</strong>
+              )}{' '}
+              · <Mono>{e.reason_code}</Mono>
             </p>
           </Step>
           <Step n={8} title="Served by">
@@ -245,7 +257,12 @@ export function RequestExplanation({ e }: { e: ExplanationData }) {
                 { header: 'Route', cell: (t) => <span className="font-mono text-xs">{t.route}</span> },
                 { header: 'Status', cell: (t) => <StatusPill status={t.status} /> },
                 { header: 'Reason', cell: (t) => <span className="font-mono text-xs">{t.reason_code}</span> },
-                { header: 'Target', cell: (t) => <span className="font-mono text-xs">{t.target ?? 'refused'}</span> },
+                {
+                  header: 'Target',
+                  cell: (t) => (
+                    <span className="font-mono text-xs">{t.target ?? (t.status < 400 ? 'gateway' : 'refused')}</span>
+                  ),
+                },
                 { header: 'Latency', cell: (t) => fmtMs(t.latency_ms), align: 'right' },
               ]}
             />

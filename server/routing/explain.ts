@@ -82,7 +82,13 @@ export interface Explanation {
   door: DecisionRecord['door'];
   method: string;
   route: string;
-  identity: { kind: string; user_id: string | null; key_prefix: string | null; operator: boolean };
+  identity: {
+    kind: string;
+    user_id: string | null;
+    key_id: string | null;
+    key_prefix: string | null;
+    operator: boolean;
+  };
   org_id: string | null;
   gateway: { region: string; id: string };
   route_class: string | null;
@@ -202,6 +208,7 @@ function shape(r: DecisionRecord, trace: DecisionRecord[], truncated: boolean): 
     identity: {
       kind: r.identity.kind,
       user_id: r.identity.user_id ?? null,
+      key_id: (r.identity as { key_id?: string }).key_id ?? null,
       key_prefix: r.identity.key_prefix ?? null,
       operator: r.identity.operator === true,
     },

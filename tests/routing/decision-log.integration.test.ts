@@ -9,6 +9,7 @@ import { disconnectAll } from '../../server/db/client';
 import { resetEnvCache } from '../../server/env';
 import {
   bufferedDecision,
+  closeDecisionLog,
   decisionLogStats,
   flushDecisions,
   MAX_BUFFERED,
@@ -178,6 +179,23 @@ describe('decision log', () => {
     expect(await pruneDecisions(now)).toBe(before);
     expect(await rows(old.map((r) => r.request_id))).toHaveLength(0);
     expect(await rows(young.map((r) => r.request_id))).toHaveLength(20);
+  });
+
+  it('a clean stop writes what is buffered; what cannot be written is counted as dropped', async () => {
+    const pending = Array.from({ length: 40 }, () => sampleDecision());
+    for (const r of pending) recordDecision(r);
+    await closeDecisionLog();
+    expect(await rows(pending.map((r) => r.request_id))).toHaveLength(40);
+
+    await resetDecisionLog();
+    await primaryAt('postgresql://meridian:nope@127.0.0.1:1/nothing');
+    const before = await dropped('shutdown');
+    for (let i = 0; i < 25; i++) recordDecision(sampleDecision());
+    const t = performance.now();
+    await closeDecisionLog(1_000);
+    expect(performance.now() - t).toBeLessThan(2_000);
+    expect((await dropped('shutdown')) - before).toBe(25);
+    expect(decisionLogStats().buffered).toBe(0);
   });
 
   it('MERIDIAN_DECISION_LOG=off keeps nothing', async () => {

@@ -5,7 +5,8 @@
 // Records are stored with recordDecision + flushDecisions (the request middleware's wiring has
 // its own end-to-end tests).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { primary } from '../../server/db/client';
+import { disconnectAll, primary } from '../../server/db/client';
+import { resetEnvCache } from '../../server/env';
 import type { DemoCredentials } from '../../dev/demo/seed';
 import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
 import { sampleDecision, testRequestId } from '../../dev/testing/decisions';
@@ -96,7 +97,13 @@ describe('explain a request', () => {
     expect(b.org_id).toBe(acmeOrg);
     expect(b.reason_code).toBe('replica_lagging');
     expect(b.reason).toBe(REASON_TEXT.replica_lagging);
-    expect(b.identity).toEqual({ kind: 'api_key', key_prefix: 'mk_sfo1_AbCdEfGhIjKl', user_id: null, operator: false });
+    expect(b.identity).toEqual({
+      kind: 'api_key',
+      key_id: null,
+      key_prefix: 'mk_sfo1_AbCdEfGhIjKl',
+      user_id: null,
+      operator: false,
+    });
     expect(b.policy?.version).toBe('1.3');
     expect(b.cascade).toEqual([
       { step: 'subdomain', value: null, outcome: 'absent' },
@@ -193,6 +200,22 @@ describe('explain a request', () => {
     expect(missing.status).toBe(404);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('with the primary unreachable (records live only there): 503 primary_unavailable with Retry-After', async () => {
+    process.env.DATABASE_URL = 'postgresql://meridian:nope@127.0.0.1:1/nothing';
+    resetEnvCache();
+    await disconnectAll();
+    try {
+      const res = await explainAtlas(acmeFirst.request_id);
+      expect([res.status, res.body.error.code]).toEqual([503, 'primary_unavailable']);
+      expect(res.headers.get('Retry-After')).toMatch(/^\d+$/);
+    } finally {
+      process.env.DATABASE_URL = primaryUrl;
+      resetEnvCache();
+      await disconnectAll();
+    }
+    expect((await explainAtlas(acmeFirst.request_id)).status).toBe(200);
   });
 
   it('lists at most 50 of a long trace, oldest first, and says there are more', async () => {

@@ -3982,6 +3982,8 @@ export interface operations {
                         hint_regions: string[];
                         /** @description Who called (never a secret) */
                         identity: {
+                            /** @description An API key by its ID (key_…) */
+                            key_id: string | null;
                             /** @description An API key by its public prefix (never the secret) */
                             key_prefix: string | null;
                             /** @description session, api_key, anonymous, … */
@@ -5456,6 +5458,8 @@ export interface operations {
                         hint_regions: string[];
                         /** @description Who called (never a secret) */
                         identity: {
+                            /** @description An API key by its ID (key_…) */
+                            key_id: string | null;
                             /** @description An API key by its public prefix (never the secret) */
                             key_prefix: string | null;
                             /** @description session, api_key, anonymous, … */

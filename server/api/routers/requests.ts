@@ -23,6 +23,7 @@ export const Explanation = z.object({
     .object({
       kind: z.string().describe('session, api_key, anonymous, …'),
       user_id: z.string().nullable(),
+      key_id: z.string().nullable().describe('An API key by its ID (key_…)'),
       key_prefix: z.string().nullable().describe('An API key by its public prefix (never the secret)'),
       operator: z.boolean(),
     })
