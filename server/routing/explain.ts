@@ -208,7 +208,7 @@ function shape(r: DecisionRecord, trace: DecisionRecord[], truncated: boolean): 
     identity: {
       kind: r.identity.kind,
       user_id: r.identity.user_id ?? null,
-      key_id: (r.identity as { key_id?: string }).key_id ?? null,
+      key_id: r.identity.key_id ?? null,
       key_prefix: r.identity.key_prefix ?? null,
       operator: r.identity.operator === true,
     },

@@ -3953,7 +3953,7 @@ export interface operations {
                         at: string;
                         candidates: {
                             chosen: boolean;
-                            dropped: ("replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "fan_out" | "write_primary" | "gateway_route" | "primary_down" | "no_candidate" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused") | null;
+                            dropped: ("replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused") | null;
                             dropped_reason: string | null;
                             lag_ms: number | null;
                             signal_age_ms: number | null;
@@ -4005,7 +4005,7 @@ export interface operations {
                         /** @description The reason code in a sentence */
                         reason: string;
                         /** @enum {string} */
-                        reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "fan_out" | "write_primary" | "gateway_route" | "primary_down" | "no_candidate" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
+                        reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
                         region: string | null;
                         request_id: string;
                         route: string;
@@ -4026,7 +4026,7 @@ export interface operations {
                             latency_ms: number;
                             method: string;
                             /** @enum {string} */
-                            reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "fan_out" | "write_primary" | "gateway_route" | "primary_down" | "no_candidate" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
+                            reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
                             request_id: string;
                             route: string;
                             status: number;
@@ -5429,7 +5429,7 @@ export interface operations {
                         at: string;
                         candidates: {
                             chosen: boolean;
-                            dropped: ("replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "fan_out" | "write_primary" | "gateway_route" | "primary_down" | "no_candidate" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused") | null;
+                            dropped: ("replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused") | null;
                             dropped_reason: string | null;
                             lag_ms: number | null;
                             signal_age_ms: number | null;
@@ -5481,7 +5481,7 @@ export interface operations {
                         /** @description The reason code in a sentence */
                         reason: string;
                         /** @enum {string} */
-                        reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "fan_out" | "write_primary" | "gateway_route" | "primary_down" | "no_candidate" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
+                        reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
                         region: string | null;
                         request_id: string;
                         route: string;
@@ -5502,7 +5502,7 @@ export interface operations {
                             latency_ms: number;
                             method: string;
                             /** @enum {string} */
-                            reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "fan_out" | "write_primary" | "gateway_route" | "primary_down" | "no_candidate" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
+                            reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
                             request_id: string;
                             route: string;
                             status: number;
