@@ -40,6 +40,9 @@ const ATLAS = [
   '/atlas/regions/lax1',
   '/atlas/policy',
   '/atlas/policy?org=globex',
+  '/atlas/requests',
+  '/atlas/requests?id=not-a-request-id',
+  '/atlas/requests?id=req_sfo1-1770564159296-7d4b9e1f3a5b',
 ];
 
 for (const viewport of [
@@ -65,6 +68,7 @@ for (const viewport of [
     });
 
     test('Atlas pages (operator)', async ({ page }) => {
+      test.setTimeout(120_000); // ~15 pages and their first renders on a shared 2-core machine
       await signIn(page, 'ops@meridian.test', '/atlas');
       for (const path of ATLAS) await scan(page, path);
       await page.goto('/atlas/servers');
@@ -73,6 +77,9 @@ for (const viewport of [
       await page.goto('/atlas/organizations');
       const org = await page.locator('a[href^="/atlas/organizations/org_"]').first().getAttribute('href');
       await scan(page, org!);
+      // An explained request: the operator's own last request (its ID from X-Request-Id).
+      const made = await page.request.get('/v1/atlas/regions');
+      await scan(page, `/atlas/requests?id=${made.headers()['x-request-id']}`);
     });
   });
 }

@@ -1,6 +1,9 @@
 // The three doors agree: the same cascade case sent through the REST API, tRPC and a server
-// action resolves to the same region and source, or fails with the same error code.
-import { expect, test, type Page } from '@playwright/test';
+// action resolves to the same region and source, or fails with the same error code. And each
+// request explains itself by its ID (an operator's GET /v1/atlas/requests/{id}): its door, the
+// region and the cascade step that matched, or the refusal's reason.
+import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { signIn } from './sign-in';
 
 interface Case {
   name: string;
@@ -114,6 +117,44 @@ async function viaAction(page: Page, c: Case): Promise<Outcome> {
   };
 }
 
+interface Explained {
+  door: string;
+  status: number;
+  region: string | null;
+  source: string | null;
+  reason_code: string;
+  error_code: string | null;
+  cascade: { step: string; outcome: string }[];
+}
+
+let opsContext: BrowserContext;
+let ops: APIRequestContext;
+
+test.beforeAll(async ({ browser }) => {
+  opsContext = await browser.newContext();
+  const page = await opsContext.newPage();
+  await signIn(page, 'ops@meridian.test', '/atlas');
+  ops = opsContext.request;
+});
+
+test.afterAll(async () => {
+  await opsContext?.close();
+});
+
+/** The explanation of a request, once its record is written (every 250 ms). */
+async function explain(requestId: string): Promise<Explained> {
+  let last = 0;
+  for (let i = 0; i < 40; i++) {
+    const res = await ops.get(`/v1/atlas/requests/${requestId}`);
+    last = res.status();
+    if (res.ok()) return (await res.json()) as Explained;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no explanation for ${requestId} (last status ${last})`);
+}
+
+const REFUSAL_REASON: Record<string, string> = { region_required: 'region_required', invalid_region: 'invalid_region' };
+
 for (const c of CASES) {
   test(`three doors agree: ${c.name}`, async ({ browser, baseURL }) => {
     const ctx = await browser.newContext({ extraHTTPHeaders: c.header ? { 'X-Region': c.header } : {} });
@@ -135,6 +176,21 @@ for (const c of CASES) {
       } else {
         expect(o.code, door).toBeUndefined();
         expect({ region: o.region, source: o.source }, door).toEqual(c.expected);
+      }
+      // Its explanation says the same.
+      const e = await explain(o.requestId);
+      expect(e.door, door).toBe(door);
+      if ('code' in c.expected) {
+        expect([e.error_code, e.reason_code], door).toEqual([c.expected.code, REFUSAL_REASON[c.expected.code]]);
+        expect(e.region, door).toBeNull();
+      } else {
+        expect({ region: e.region ?? o.region, source: e.source }, door).toEqual({
+          region: o.region,
+          source: c.expected.source,
+        });
+        expect(e.status, door).toBe(200);
+        const matched = e.cascade.find((s) => s.outcome === 'matched');
+        expect(matched?.step, door).toBe(c.expected.source);
       }
     }
     if (c.name === 'subdomain beats header') {

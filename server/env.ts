@@ -98,6 +98,8 @@ const schema = z.object({
   ATLAS_LAG_SAMPLES: z.coerce.number().int().min(1).max(100).default(3),
   /** Interval of the lag-history sampler (one process per deployment samples; see server/atlas/lag-sampler.ts). */
   ATLAS_SAMPLE_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+  /** `off`: no routing decision records are kept (the benchmark's baseline; explain finds nothing). */
+  MERIDIAN_DECISION_LOG: z.enum(['on', 'off']).default('on'),
   /** false: this process never samples (another one does). */
   ATLAS_SAMPLER: z.enum(['on', 'off']).default('on'),
   /** Retry-After (seconds) sent with 503 primary_unavailable. */

@@ -20,7 +20,8 @@ export type SingletonName =
   | 'lag-sampler'
   | 'cell-registration'
   | 'write-positions'
-  | 'routing-policies';
+  | 'routing-policies'
+  | 'decision-log';
 
 const KEY = Symbol.for('meridian.process-singletons');
 

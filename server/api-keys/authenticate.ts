@@ -68,6 +68,7 @@ export async function authenticateApiKey(
   return {
     kind: 'api_key',
     keyId: row.id,
+    keyPrefix: `mk_${parsed.region}_${parsed.prefix}`,
     region: row.region,
     scopes: row.scopes,
     org,

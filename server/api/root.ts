@@ -8,6 +8,7 @@ import { atlasMovesRouter } from './routers/atlas/moves';
 import { atlasOrganizationsRouter } from './routers/atlas/organizations';
 import { atlasPoliciesRouter } from './routers/atlas/policies';
 import { atlasRegionsRouter } from './routers/atlas/regions';
+import { atlasRequestsRouter } from './routers/atlas/requests';
 import { atlasServersRouter } from './routers/atlas/servers';
 import { apiKeysRouter } from './routers/api-keys';
 import { clustersRouter } from './routers/clusters';
@@ -17,6 +18,7 @@ import { organizationRouter } from './routers/organization';
 import { workflowRunsRouter } from './routers/workflow-runs';
 import { projectsRouter } from './routers/projects';
 import { regionRouter } from './routers/region';
+import { requestsRouter } from './routers/requests';
 import { routingRouter } from './routers/routing';
 import { systemRouter } from './routers/system';
 import { templatesRouter } from './routers/templates';
@@ -33,6 +35,7 @@ export const appRouter = router({
   compute: router({ clusters: clustersRouter, templates: templatesRouter }),
   notifications: notificationsRouter,
   workflowRuns: workflowRunsRouter,
+  requests: requestsRouter,
   atlas: router({
     regions: atlasRegionsRouter,
     history: atlasHistoryRouter,
@@ -44,6 +47,7 @@ export const appRouter = router({
     clusters: atlasClustersRouter,
     moves: atlasMovesRouter,
     policies: atlasPoliciesRouter,
+    requests: atlasRequestsRouter,
   }),
 });
 

@@ -22,6 +22,8 @@ export type Identity =
   | {
       kind: 'api_key';
       keyId: string;
+      /** `mk_{region}_{prefix}`: the key's public part, which names it in records (never the secret). */
+      keyPrefix: string;
       /**
        * The key's region: its requests resolve there, and only there. Null for an
        * organization-wide key (`mk_global_…`): it may name any allowed region, and its reads

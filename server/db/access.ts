@@ -1,16 +1,29 @@
-// Where a request's queries run. Writes: the primary, in a transaction; afterwards the caller
-// gets a causal bookmark (the primary's WAL insert position after commit). Reads: the replica
-// of the gateway's region (or of the resolved region at the global address), but only once it
-// has replayed the caller's bookmark (bounded wait), and only while it is healthy; otherwise
-// the primary, marked degraded when that is because of a failure. Primary down: writes fail
-// fast with 503 primary_unavailable + Retry-After; reads go on from replicas (except one whose
-// bookmark the replica has not replayed: only the primary could answer it, so it is a 503 too).
+// Where a request's queries run, as the read and write gates (read-gate.ts) decide under the
+// request's routing rules (its organization's policy; the defaults otherwise). Writes: the
+// primary, in a transaction, and only there; afterwards the caller gets a causal bookmark (the
+// primary's WAL insert position after commit). Reads: the replica of the gateway's region (or
+// of the resolved region at the global address) while it passes the gate, and only once it has
+// replayed the caller's bookmark (bounded wait); otherwise what the policy's mode allows (the
+// standby's replica, the primary), marked degraded when that is because of a failure. Primary
+// down: writes fail fast with 503 primary_unavailable + Retry-After; reads go on from the
+// region's replica (except one whose bookmark the replica has not replayed: only the primary
+// could answer it, so it is a 503 too). Every decision is noted on the request (its record).
 import { env } from '../env';
 import { AppError } from '../errors';
 import { metrics } from '../telemetry/metrics';
 import { laterLsn } from './bookmark';
 import { parseLsn } from './lsn';
 import { waitForReplay } from './replay-watch';
+import {
+  DEFAULT_READ_RULES,
+  readGate,
+  writeGate,
+  type GateCandidate,
+  type GateDecision,
+  type GateReason,
+  type GateStep,
+  type ReplicaFacts,
+} from './read-gate';
 import type { DataRequest } from './request-state';
 import { poolOf, primary, replica, type Db } from './client';
 import { ensureHealthMonitor, primaryHealth, replicaHealth, reportDown } from './health';
@@ -81,38 +94,6 @@ interface ReadPlan {
   degraded?: string;
 }
 
-function onPrimary(degraded?: string): ReadPlan {
-  return { db: primary(), servedBy: 'primary', degraded };
-}
-
-/** Any healthy replica other than `except`, for when both a region's replica and the primary are gone. */
-function otherReplica(except?: string): ReadPlan | undefined {
-  for (const r of replicaRegions()) {
-    if (r !== except && replicaHealth(r).status === 'healthy') return { db: replica(r)!, servedBy: `replica:${r}` };
-  }
-  return undefined;
-}
-
-/**
- * A healthy replica (not `except`) that has replayed `required`, for a read the primary can't
- * serve; without a requirement, any healthy one. Undefined when none has it: a caller that wrote
- * (bookmark or sticky position) must not be answered from before its own write.
- */
-async function freshReplica(except: string | undefined, required: bigint | undefined): Promise<ReadPlan | undefined> {
-  if (required === undefined) return otherReplica(except);
-  const healthy = replicaRegions().filter((r) => r !== except && replicaHealth(r).status === 'healthy');
-  const known = healthy.find((r) => (replicaHealth(r).replayLsn ?? 0n) >= required);
-  const pick = known ?? healthy[0];
-  if (pick === undefined || !(known || (await waitForBookmark(pick, required)))) return undefined;
-  return { db: replica(pick)!, servedBy: `replica:${pick}` };
-}
-
-/** What a read by this request must see: its bookmark, or its principal's last write if later. */
-function requiredLsn(req: DataRequest): bigint | undefined {
-  const sticky = requiredPosition(req.principal);
-  return typeof sticky === 'bigint' ? laterLsn(req.consistency.bookmark, sticky) : req.consistency.bookmark;
-}
-
 async function waitForBookmark(region: string, bookmark: bigint): Promise<boolean> {
   const known = replicaHealth(region).replayLsn;
   if (known !== undefined && known >= bookmark) {
@@ -128,49 +109,115 @@ async function waitForBookmark(region: string, bookmark: bigint): Promise<boolea
   return reached;
 }
 
+function replicaFacts(): Map<string, ReplicaFacts> {
+  const facts = new Map<string, ReplicaFacts>();
+  for (const r of replicaRegions()) {
+    const h = replicaHealth(r);
+    facts.set(r, { status: h.status, lagSeconds: h.lagSeconds, checkedAt: h.checkedAt });
+  }
+  return facts;
+}
+
+/** Records one gate decision on the request (capped: a fan-out reads once per region). */
+function noteDecision(req: DataRequest, decision: GateDecision): void {
+  const routing = req.routing;
+  if (!routing) return;
+  if (routing.decisions.length < MAX_DECISIONS) routing.decisions.push(decision);
+}
+const MAX_DECISIONS = 16;
+
+/**
+ * Walks the read gate's steps (read-gate.ts) for this request: the first that passes and, for a
+ * replica, has replayed the caller's bookmark (bounded wait) serves.
+ */
 async function planRead(req: DataRequest, region: string | undefined): Promise<ReadPlan> {
   await ensureHealthMonitor();
   if (req.principal) void ensureWritePositions();
   const primaryUp = primaryHealth().up;
-  if (!region || !replica(region)) {
-    if (primaryUp) return onPrimary();
-    return { ...(await fallbackReplica(req, undefined)), degraded: 'primary_down' };
-  }
-  const health = replicaHealth(region);
-  if (health.status === 'down') {
-    if (primaryUp) return onPrimary('replica_down');
-    return { ...(await fallbackReplica(req, region)), degraded: 'replica_down' };
-  }
-  if (health.status === 'lagging') {
-    if (primaryUp) return onPrimary('replica_lagging');
-    return { db: replica(region)!, servedBy: `replica:${region}`, degraded: 'primary_down' };
-  }
   // The caller's bookmark, or the position of its own last write wherever it happened (sticky
   // positions: one Map look-up for a principal that has not written).
   const sticky = requiredPosition(req.principal);
-  if (sticky === 'unknown' && primaryUp) {
-    metrics.stickyReads.inc({ outcome: 'unknown' });
-    return onPrimary(); // this process cannot hear other gateways' writes right now
-  }
   const bookmark = typeof sticky === 'bigint' ? laterLsn(req.consistency.bookmark, sticky) : req.consistency.bookmark;
-  if (typeof sticky === 'bigint' && sticky !== req.consistency.bookmark) metrics.stickyReads.inc({ outcome: 'wait' });
-  if (bookmark !== undefined && !(await waitForBookmark(region, bookmark))) {
-    // Not there yet: the primary has it. Normal, not degraded.
-    if (primaryUp) return onPrimary();
-    // The caller asked to read at least its own write (the bookmark's promise), which only the
-    // primary holds: a stale answer would break that promise, so this is a 503 to retry.
-    throw primaryUnavailable();
+  const steps = readGate({
+    rules: req.routing?.rules ?? DEFAULT_READ_RULES,
+    region: region && replica(region) ? region : undefined,
+    replicas: replicaFacts(),
+    primaryUp,
+    now: Date.now(),
+    stateless: bookmark === undefined && sticky === undefined,
+  });
+  const tried: GateCandidate[] = [];
+  let firstDrop: GateReason | undefined;
+  const drop = (step: GateStep, why: GateReason) => {
+    tried.push({
+      target: step.target,
+      chosen: false,
+      dropped: why,
+      lag_ms: step.lagMs,
+      signal_age_ms: step.signalAgeMs,
+    });
+    firstDrop ??= why;
+  };
+  for (const step of steps) {
+    if (!step.ok) {
+      drop(step, step.dropped!);
+      continue;
+    }
+    if (step.target !== 'primary') {
+      const r = step.target.slice('replica:'.length);
+      if (sticky === 'unknown' && primaryUp) {
+        // This process cannot hear other gateways' writes right now: only the primary is surely fresh.
+        metrics.stickyReads.inc({ outcome: 'unknown' });
+        drop(step, 'sticky_unknown');
+        continue;
+      }
+      if (typeof sticky === 'bigint' && sticky !== req.consistency.bookmark)
+        metrics.stickyReads.inc({ outcome: 'wait' });
+      if (bookmark !== undefined && !(await waitForBookmark(r, bookmark))) {
+        drop(step, 'bookmark_not_replayed');
+        continue;
+      }
+    }
+    const reason: GateReason =
+      step.target === 'primary'
+        ? (firstDrop ?? step.reason)
+        : !primaryUp && step.reason === 'replica_ok'
+          ? 'primary_down_replica'
+          : step.reason;
+    // Reads go on while the primary is down, but say so: writes would fail right now.
+    const degraded =
+      step.target === 'primary'
+        ? firstDrop === 'bookmark_not_replayed' || firstDrop === 'sticky_unknown'
+          ? undefined // normal: the caller's own write is not on the replica yet
+          : step.degraded
+        : (step.degraded ?? (primaryUp ? undefined : 'primary_down'));
+    tried.push({ target: step.target, chosen: true, lag_ms: step.lagMs, signal_age_ms: step.signalAgeMs });
+    noteDecision(req, {
+      kind: 'read',
+      region,
+      target: step.target,
+      reason,
+      candidates: tried,
+      lagMs: step.lagMs,
+      signalAgeMs: step.signalAgeMs,
+    });
+    return {
+      db: step.target === 'primary' ? primary() : replica(step.target.slice('replica:'.length))!,
+      servedBy: step.target,
+      degraded,
+    };
   }
-  // Reads go on while the primary is down, but say so: writes would fail right now.
-  return { db: replica(region)!, servedBy: `replica:${region}`, degraded: primaryUp ? undefined : 'primary_down' };
-}
-
-/** Another replica for a read the primary can't serve, never one from before the caller's own write. */
-async function fallbackReplica(req: DataRequest, region: string | undefined): Promise<ReadPlan> {
-  const required = requiredLsn(req);
-  const plan = await freshReplica(region, required);
-  if (plan) return plan;
-  if (required !== undefined) throw primaryUnavailable(); // a replica has it soon, or the primary again
+  // Nothing can serve. A caller that asked to read at least its own write, which only the
+  // primary (down) holds, gets primary_unavailable: a stale answer would break that promise.
+  const needsPrimary = tried.some((c) => c.dropped === 'bookmark_not_replayed');
+  noteDecision(req, {
+    kind: 'read',
+    region,
+    target: null,
+    reason: needsPrimary ? 'primary_down' : 'no_candidate',
+    candidates: tried,
+  });
+  if (needsPrimary || (bookmark !== undefined && !primaryUp)) throw primaryUnavailable();
   return unavailable(region);
 }
 
@@ -207,19 +254,17 @@ export async function readFrom<T>(
     return answered(plan, await fn(plan.db));
   } catch (e) {
     if (!isConnectionError(e)) throw e;
-    if (plan.servedBy === 'primary') {
-      reportDown('primary', (e as Error).message);
-      const fallback = await freshReplica(region, requiredLsn(req));
-      if (!fallback) throw primaryUnavailable(e);
-      return answered({ ...fallback, degraded: 'primary_down' }, await fn(fallback.db));
+    // The database the gate chose is gone: say so to the health monitor and ask the gate once
+    // more (it now sees that database down).
+    reportDown(plan.servedBy === 'primary' ? 'primary' : plan.servedBy.slice('replica:'.length), (e as Error).message);
+    let again: ReadPlan;
+    try {
+      again = await planRead(req, region);
+    } catch (refused) {
+      if (refused instanceof AppError) refused.cause ??= e;
+      throw refused;
     }
-    reportDown(region!, (e as Error).message);
-    if (!primaryHealth().up)
-      throw new AppError('region_unavailable', 'no database can serve this read right now', {
-        retryAfter: 5,
-        cause: e,
-      });
-    return answered(onPrimary('replica_down'), await fn(primary()));
+    return answered(again, await fn(again.db));
   }
 }
 
@@ -266,17 +311,32 @@ export async function writeStatement<T>(req: DataRequest, fn: (db: Db) => Promis
 async function committed<T>(req: DataRequest, run: () => Promise<T>): Promise<T> {
   await ensureHealthMonitor();
   if (req.principal) void ensureWritePositions();
-  if (!primaryHealth().up) throw primaryUnavailable();
+  const gate = writeGate(primaryHealth().up);
+  const decide = (ok: boolean) =>
+    noteDecision(req, {
+      kind: 'write',
+      region: req.region?.region,
+      target: ok ? 'primary' : null,
+      reason: ok ? 'write_primary' : 'primary_down',
+      candidates: [{ target: 'primary', chosen: ok, ...(ok ? {} : { dropped: 'primary_down' as const }) }],
+    });
+  if (!gate.ok) {
+    decide(false);
+    throw primaryUnavailable();
+  }
   let out: T;
   try {
     out = await run();
   } catch (e) {
     if (isConnectionError(e)) {
       reportDown('primary', (e as Error).message);
+      decide(false);
       throw primaryUnavailable(e);
     }
+    decide(true);
     throw e;
   }
+  decide(true);
   // Committed. From here on nothing may report failure.
   const lsn = await primaryInsertLsn(req.principal);
   req.consistency.newBookmark = laterLsn(req.consistency.newBookmark, lsn);

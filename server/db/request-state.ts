@@ -1,6 +1,7 @@
 // What the data layer needs to know about the request it serves, and what it records for the
 // response. The API context (server/api/context.ts) extends this; nothing here knows about
 // HTTP doors, tRPC or authentication.
+import type { GateDecision, ReadRules } from './read-gate';
 
 /** Causal consistency for one request: what it must read, and where its answers came from. */
 export interface ConsistencyState {
@@ -25,6 +26,12 @@ export interface ResponseState {
   headers: Record<string, string>;
 }
 
+/** The routing rules that apply to this request, and what the gates decided (read-gate.ts). */
+export interface RoutingState {
+  rules: ReadRules;
+  decisions: GateDecision[];
+}
+
 export interface DataRequest {
   /** `req_…`: recorded with what the request changes (audit events). */
   requestId: string;
@@ -41,4 +48,6 @@ export interface DataRequest {
   principal?: string;
   consistency: ConsistencyState;
   response: ResponseState;
+  /** Set by the request middleware from the organization's routing policy; absent: the defaults. */
+  routing?: RoutingState;
 }

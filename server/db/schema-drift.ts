@@ -14,6 +14,7 @@ export const MANAGED_SCHEMAS = ['public', 'directory'];
  */
 export const INDEXES_OUTSIDE_PRISMA = [
   `public.clusters UNIQUE (org_id,name) WHERE (status <> 'deleted'::"ClusterStatus")`,
+  `public.request_decisions INDEX (trace_id,at) WHERE (trace_id IS NOT NULL)`,
   `public.workspace_moves UNIQUE (org_id) WHERE (status = ANY (ARRAY['pending'::"MoveStatus", 'copying'::"MoveStatus", 'cutover'::"MoveStatus"]))`,
 ];
 

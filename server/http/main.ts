@@ -6,7 +6,8 @@
 // answers) and `/api/readyz` (readiness: serving and not draining; answered here, no database).
 // On SIGTERM/SIGINT: readiness turns 503 at once, the server keeps serving for
 // MERIDIAN_DRAIN_DELAY_MS (the load balancer's time to notice), then stops accepting connections;
-// requests in flight finish (up to MERIDIAN_DRAIN_MS), then the process exits.
+// requests in flight finish (up to MERIDIAN_DRAIN_MS), their decision records are written, then
+// the process exits.
 import http from 'node:http';
 import next from 'next';
 import { assertAuthSecret, env } from '../env';
@@ -18,6 +19,7 @@ import { isDecodable, MALFORMED_URL_HEADER, MALFORMED_URL_PATH } from '../net/ur
 import { isCell } from '../directory/roles';
 import { startCellRegistration } from '../cell/registration';
 import { ensureWritePositions, leaveWritePositions, writePositionsListening } from '../db/write-positions';
+import { closeDecisionLog } from '../routing/decision-log';
 import { flushLogs, logger } from '../telemetry/logger';
 import { appliedSummary, ensurePolicies, leavePolicies } from '../routing/applied';
 import { answerMutationsUncompressed } from './compression';
@@ -122,7 +124,10 @@ async function main(): Promise<void> {
     // still waiting in its backlog. Then requests in flight finish, each response closes its
     // connection, and idle connections close at once.
     setTimeout(() => {
-      server.close(() => void Promise.all([leaveWritePositions(), leavePolicies()]).finally(() => exit(0)));
+      // Then the other gateways stop waiting for this one, and buffered decision records are written.
+      server.close(
+        () => void Promise.allSettled([leaveWritePositions(), leavePolicies(), closeDecisionLog()]).finally(() => exit(0)),
+      );
       server.closeIdleConnections();
       setTimeout(() => {
         logger.warn({ in_flight: admission.stats.inFlight }, 'drain deadline passed: exiting with requests in flight');

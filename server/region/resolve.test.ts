@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resolveRegion, type ResolveInput } from './resolve';
+import { resolveRegion, traceCascade, type ResolveInput } from './resolve';
 
 const known = new Set(['sfo1', 'lax1', 'ams1']);
 const base: ResolveInput = { method: 'GET', known };
@@ -253,5 +253,85 @@ describe('resolveRegion: properties', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('traceCascade: the steps as they went (decision records)', () => {
+  const trace = (input: Partial<ResolveInput>) => {
+    const full = { ...base, ...input };
+    return traceCascade(full, resolveRegion(full)).map((s) => `${s.step}:${s.outcome}${s.value ? `=${s.value}` : ''}`);
+  };
+  it.each([
+    [
+      'subdomain matched, a header too (validated, moot)',
+      { subdomain: 'lax1', header: 'ams1' },
+      ['subdomain:matched=lax1', 'header:skipped=ams1'],
+    ],
+    ['header', { header: 'ams1' }, ['subdomain:absent', 'header:matched=ams1']],
+    ['an unknown query', { query: 'zzz9' }, ['subdomain:absent', 'header:absent', 'query:invalid=zzz9']],
+    [
+      'session default',
+      { session: acme },
+      [
+        'subdomain:absent',
+        'header:absent',
+        'query:absent',
+        'key:absent',
+        'project-session:absent',
+        'session:matched=sfo1',
+      ],
+    ],
+    [
+      'a mutation body',
+      { method: 'POST', body: { region: 'lax1' } },
+      ['subdomain:absent', 'header:absent', 'query:absent', 'body:matched=lax1'],
+    ],
+    [
+      'fan-out',
+      { session: globex },
+      [
+        'subdomain:absent',
+        'header:absent',
+        'query:absent',
+        'key:absent',
+        'project-session:absent',
+        'session:absent',
+        'fan-out:matched',
+      ],
+    ],
+    [
+      'not allowed (matched, then refused)',
+      { header: 'lax1', session: acme },
+      ['subdomain:absent', 'header:matched=lax1'],
+    ],
+    [
+      'resource',
+      { method: 'DELETE', resourceId: 'cl_1', resourceRegion: 'ams1', session: globex },
+      [
+        'subdomain:absent',
+        'header:absent',
+        'query:absent',
+        'body:absent',
+        'key:absent',
+        'project-session:absent',
+        'session:absent',
+        'resource:matched=ams1',
+      ],
+    ],
+    [
+      'a mutation naming nothing',
+      { method: 'POST', session: globex },
+      [
+        'subdomain:absent',
+        'header:absent',
+        'query:absent',
+        'body:absent',
+        'key:absent',
+        'project-session:absent',
+        'session:absent',
+      ],
+    ],
+  ] as const)('%s', (_name, input, expected) => {
+    expect(trace(input as Partial<ResolveInput>)).toEqual(expected);
   });
 });

@@ -180,3 +180,58 @@ function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   return `(${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`;
 }
+
+/** One step of the cascade as it went for a request (the decision record's `cascade`). */
+export interface CascadeTraceStep {
+  step: RegionSource;
+  value?: string;
+  outcome: 'matched' | 'absent' | 'invalid' | 'skipped';
+}
+
+/**
+ * The cascade's steps in order, as `resolveRegion` took them for `input` with `result`: which
+ * step matched, which were absent, which held a value a step before them made moot (`skipped`,
+ * still validated), which were invalid. Steps after the match are left out.
+ */
+export function traceCascade(input: ResolveInput, result: ResolveResult): CascadeTraceStep[] {
+  const read = isReadMethod(input.method);
+  const bodyRegion =
+    !read && input.body !== null && typeof input.body === 'object' && !Array.isArray(input.body)
+      ? (input.body as Record<string, unknown>).region
+      : undefined;
+  const matched = result.kind === 'region' || result.kind === 'fan-out' ? result.source : undefined;
+  const failedAt = result.kind === 'error' ? result.source : undefined;
+  const steps: CascadeTraceStep[] = [];
+  let done = false;
+  const push = (step: RegionSource, raw: unknown) => {
+    const present = raw !== undefined && raw !== null;
+    const value = present ? (typeof raw === 'string' ? raw.slice(0, 40) : `(${typeof raw})`) : undefined;
+    if (done) {
+      if (present) steps.push({ step, value, outcome: 'skipped' });
+      return;
+    }
+    if (step === failedAt && result.kind === 'error' && result.code === 'invalid_region') {
+      steps.push({ step, value, outcome: 'invalid' });
+      done = true;
+    } else if (step === matched || (step === failedAt && present)) {
+      steps.push({ step, value, outcome: 'matched' });
+      done = true;
+    } else {
+      steps.push(present ? { step, value, outcome: 'skipped' } : { step, outcome: 'absent' });
+    }
+  };
+  push('subdomain', input.subdomain);
+  push('header', input.header);
+  push('query', input.query);
+  if (!read) push('body', bodyRegion);
+  if (done) return steps;
+  push('key', input.session?.keyRegion);
+  const defaultsApply = !(read && input.session?.readsFanOut);
+  push('project-session', defaultsApply ? input.session?.projectRegion : undefined);
+  push('session', defaultsApply ? input.session?.orgRegion : undefined);
+  if (done) return steps;
+  if (input.resourceId !== undefined) push('resource', input.resourceRegion ?? undefined);
+  if (done) return steps;
+  if (read) steps.push({ step: 'fan-out', outcome: matched === 'fan-out' ? 'matched' : 'absent' });
+  return steps;
+}

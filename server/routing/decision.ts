@@ -3,34 +3,22 @@
 // (server/db/access.ts), stored off the request path (server/routing/decision-log.ts) and read
 // back by the explain API (server/routing/explain.ts). Internal: external errors keep the
 // contract's shape, and nothing here holds a secret (an API key appears by its public prefix).
+import { GATE_REASONS } from '../db/read-gate';
 import type { RouteClass } from './policy';
 
 /**
  * Why a request was served where it was, or refused (a closed set, documented in the README's
- * "Routing policy" section). Reads: `replica_ok` … `sticky_unknown`; writes: `write_primary`;
- * refusals: the rest.
+ * "Routing policy" section): the data layer's gate reasons (server/db/read-gate.ts: `replica_ok`,
+ * `bookmark_not_replayed`, `replica_lagging`, `replica_signal_stale`, `replica_down`,
+ * `no_replica`, `standby_replica`, `weighted_replica`, `primary_down_replica`, `sticky_unknown`,
+ * `write_primary`, `primary_down`, `no_candidate`) and the request's own.
  */
 export const REASON_CODES = [
-  // reads
-  'replica_ok', // the region's replica passed the read gate (lag and signal age within the route's limits)
-  'bookmark_not_replayed', // the replica had not replayed the caller's own write in time: the primary
-  'replica_lagging', // the replica's lag was over the route's limit: the primary (fixed) or the standby
-  'replica_signal_stale', // the health signal about the replica was older than the route allows
-  'replica_down', // the replica was unreachable
-  'no_replica', // the region has no replica (or the request has no region): the primary
-  'standby_replica', // active_standby: the standby region's replica served the read
-  'weighted_replica', // weighted_reads: a stateless read went to a weighted replica
-  'primary_down_replica', // the primary was down: the region's replica answered (degraded)
-  'sticky_unknown', // this gateway could not hear other gateways' writes: the primary
+  ...GATE_REASONS,
   'fan_out', // a list over every allowed region (each region's read gated on its own)
-  // writes
-  'write_primary', // writes go to the primary, and only there
-  // no data routing
-  'gateway_route', // a service route that answers for the gateway itself
-  // refused
-  'primary_down', // a write (or a read only the primary could serve) while the primary is down: 503
-  'no_candidate', // no database passed the gate: 503
-  'hint_outside_candidates', // execution point 2: the hint named a region the identity/policy rules out
+  'gateway_route', // a service route that answers for the gateway itself, no database
+  'no_database', // answered without a database: by the route alone, or from the gateway's memory (cached identity, replayed outcome)
+  'hint_outside_candidates', // point 2: the verified request's region is not one its hints left
   'region_not_allowed', // 403: the region is outside the policy's allowed regions
   'wrong_region', // 421: a region API key (or a moved workspace's session) at another region
   'invalid_region', // 400: a malformed or unknown explicit region
@@ -67,7 +55,7 @@ export interface DecisionRecord {
   gateway_region: string;
   /** The gateway process (write-positions' id): which of several gateways of a region answered. */
   gateway_id: string;
-  identity: { kind: string; user_id?: string; key_prefix?: string; operator?: boolean };
+  identity: { kind: string; user_id?: string; key_id?: string; key_prefix?: string; operator?: boolean };
   org_id: string | null;
   route_class: RouteClass | null;
   /** `epoch.sequence` of the policy applied, and whose it was (`default` for the platform's). */

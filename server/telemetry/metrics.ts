@@ -23,6 +23,9 @@ interface Metrics {
   stickyReads: client.Counter<'outcome'>;
   directoryRefusals: client.Counter<'reason'>;
   policyEvents: client.Counter<'outcome'>;
+  decisionRecordsWritten: client.Counter;
+  decisionRecordsDropped: client.Counter<'reason'>;
+  decisionRecordsBuffered: client.Gauge;
 }
 
 function create(): Metrics {
@@ -139,6 +142,22 @@ function create(): Metrics {
       name: 'meridian_routing_policy_events_total',
       help: 'Routing policy versions and change events this gateway applied or refused (older epoch, older version, failed validation), and store reloads that failed.',
       labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    decisionRecordsWritten: new client.Counter({
+      name: 'meridian_decision_records_written_total',
+      help: 'Routing decision records stored for the explain API (server/routing/decision-log.ts).',
+      registers: [registry],
+    }),
+    decisionRecordsDropped: new client.Counter({
+      name: 'meridian_decision_records_dropped_total',
+      help: 'Decision records lost (buffer_full: the oldest buffered went for a newer one; shutdown: not flushed in time).',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    decisionRecordsBuffered: new client.Gauge({
+      name: 'meridian_decision_records_buffered',
+      help: 'Decision records waiting in this process for the next batched write.',
       registers: [registry],
     }),
   };

@@ -9,6 +9,8 @@ import { callerFor, sessionCookie, useDemoDatabase } from '../../dev/testing/app
 import { topology, waitForReplay } from '../../dev/testing/db';
 import type { RouteMeta } from '../../server/api/middleware/request';
 import { appRouter } from '../../server/api/root';
+import { flushDecisions, recordDecision } from '../../server/routing/decision-log';
+import { sampleDecision, testRequestId } from '../../dev/testing/decisions';
 
 type Caller = ReturnType<typeof callerFor>['api'];
 
@@ -21,6 +23,7 @@ interface Fixture {
     clusterId: string;
     notificationId: string;
     runId: string;
+    requestId: string;
   };
   globex: { orgId: string; adminId: string };
 }
@@ -138,6 +141,15 @@ const CASES: Record<string, (api: Caller) => Promise<void>> = {
   'workflowRuns.get': async (api) => {
     expect(code(await api.workflowRuns.get({ id: fx.acme.runId }).catch((e: unknown) => e))).toBe('not_found');
   },
+  'requests.get': async (api) => {
+    // acme's request (recorded in beforeAll): invisible to globex, the same 404 as an unknown ID.
+    const theirs = await api.requests.get({ request_id: fx.acme.requestId }).catch((e: unknown) => e);
+    expect(code(theirs)).toBe('not_found');
+    const unknown = await api.requests
+      .get({ request_id: testRequestId('sfo1', Date.now() - 60_000) })
+      .catch((e: unknown) => e);
+    expect((theirs as Error).message).toBe((unknown as Error).message);
+  },
   'apiKeys.list': async (api) => {
     const list = await api.apiKeys.list({});
     expect(list.data.map((k) => k.id)).not.toContain(fx.acme.keyId);
@@ -185,9 +197,14 @@ beforeAll(async () => {
       notificationId: (await db.notification.findFirstOrThrow({ where: { orgId: acme.id, read: false } })).id,
       runId: (await db.workflowRun.findFirstOrThrow({ where: { orgId: acme.id } })).id,
       adminId: alice.id,
+      requestId: '',
     },
     globex: { orgId: globex.id, adminId: bob.id },
   };
+  const decision = sampleDecision({ org_id: acme.id });
+  recordDecision(decision);
+  await flushDecisions();
+  fx.acme.requestId = decision.request_id;
   for (const url of Object.values(topology().adminReplicas)) await waitForReplay(topology().adminPrimary, url);
 });
 
@@ -253,6 +270,7 @@ const OPERATOR_INPUTS: Record<string, unknown> = {
   'atlas.policies.rollback': { org: 'acme', version: '1.1' },
   'atlas.policies.takeover': {},
   'atlas.policies.gateways': {},
+  'atlas.requests.get': () => ({ request_id: fx.acme.requestId }),
 };
 
 describe('Atlas refuses customers', () => {

@@ -414,6 +414,23 @@ export interface paths {
         patch: operations["atlas-regions-update"];
         trace?: never;
     };
+    "/atlas/requests/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Why a request went where it went: door, identity, cascade, policy version, candidates and why each was dropped, target, served-by, lag then, outcome, and its trace (kept 24 hours). 400 not a request ID; 404 unknown or expired. */
+        get: operations["atlas-requests-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/compute/clusters": {
         parameters: {
             query?: never;
@@ -637,6 +654,23 @@ export interface paths {
         head?: never;
         /** Change a project’s default region (null clears it) */
         patch: operations["projects-update"];
+        trace?: never;
+    };
+    "/requests/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Why one of your organization’s requests went where it went (kept 24 hours). 400 not a request ID; 404 unknown, expired or not yours. */
+        get: operations["requests-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/routing/resolve": {
@@ -3896,6 +3930,160 @@ export interface operations {
             };
         };
     };
+    "atlas-requests-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A request ID from X-Request-Id: req_{region}-{unix ms}-{12 hex} */
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description When the request arrived */
+                        at: string;
+                        candidates: {
+                            chosen: boolean;
+                            dropped: ("replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused") | null;
+                            dropped_reason: string | null;
+                            lag_ms: number | null;
+                            signal_age_ms: number | null;
+                            /** @description primary | replica:<region> */
+                            target: string;
+                        }[];
+                        cascade: {
+                            /** @enum {string} */
+                            outcome: "matched" | "absent" | "invalid" | "skipped";
+                            step: string;
+                            value: string | null;
+                        }[];
+                        degraded: string | null;
+                        /**
+                         * @description How it came in: the REST API, tRPC, or a server action
+                         * @enum {string}
+                         */
+                        door: "rest" | "trpc" | "action";
+                        error_code: string | null;
+                        gateway: {
+                            /** @description The gateway process that answered */
+                            id: string;
+                            region: string;
+                        };
+                        /** @description Execution point 1: the regions the unauthenticated hints left */
+                        hint_regions: string[];
+                        /** @description Who called (never a secret) */
+                        identity: {
+                            /** @description An API key by its ID (key_…) */
+                            key_id: string | null;
+                            /** @description An API key by its public prefix (never the secret) */
+                            key_prefix: string | null;
+                            /** @description session, api_key, anonymous, … */
+                            kind: string;
+                            operator: boolean;
+                            user_id: string | null;
+                        };
+                        /** @description The lag then */
+                        lag_ms: number | null;
+                        latency_ms: number;
+                        method: string;
+                        org_id: string | null;
+                        policy: {
+                            /** @description default, or the org */
+                            scope: string;
+                            /** @description epoch.sequence */
+                            version: string;
+                        } | null;
+                        /** @description The reason code in a sentence */
+                        reason: string;
+                        /** @enum {string} */
+                        reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
+                        region: string | null;
+                        request_id: string;
+                        route: string;
+                        /** @description read, write or list: which of the policy’s limits applied */
+                        route_class: string | null;
+                        served_by: string | null;
+                        /** @description The age of the health signal then */
+                        signal_age_ms: number | null;
+                        /** @description The cascade step that matched */
+                        source: string | null;
+                        status: number;
+                        /** @description primary | replica:<region> | fan-out, or null when refused */
+                        target: string | null;
+                        /** @description The other requests of the same trace, oldest first (at most 50) */
+                        trace: {
+                            at: string;
+                            gateway_region: string;
+                            latency_ms: number;
+                            method: string;
+                            /** @enum {string} */
+                            reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
+                            request_id: string;
+                            route: string;
+                            status: number;
+                            target: string | null;
+                        }[];
+                        trace_id: string | null;
+                        trace_truncated: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
     "compute-clusters-list": {
         parameters: {
             query?: {
@@ -5168,6 +5356,160 @@ export interface operations {
                         default_region: string | null;
                         id: string;
                         name: string;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "requests-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A request ID from X-Request-Id: req_{region}-{unix ms}-{12 hex} */
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description When the request arrived */
+                        at: string;
+                        candidates: {
+                            chosen: boolean;
+                            dropped: ("replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused") | null;
+                            dropped_reason: string | null;
+                            lag_ms: number | null;
+                            signal_age_ms: number | null;
+                            /** @description primary | replica:<region> */
+                            target: string;
+                        }[];
+                        cascade: {
+                            /** @enum {string} */
+                            outcome: "matched" | "absent" | "invalid" | "skipped";
+                            step: string;
+                            value: string | null;
+                        }[];
+                        degraded: string | null;
+                        /**
+                         * @description How it came in: the REST API, tRPC, or a server action
+                         * @enum {string}
+                         */
+                        door: "rest" | "trpc" | "action";
+                        error_code: string | null;
+                        gateway: {
+                            /** @description The gateway process that answered */
+                            id: string;
+                            region: string;
+                        };
+                        /** @description Execution point 1: the regions the unauthenticated hints left */
+                        hint_regions: string[];
+                        /** @description Who called (never a secret) */
+                        identity: {
+                            /** @description An API key by its ID (key_…) */
+                            key_id: string | null;
+                            /** @description An API key by its public prefix (never the secret) */
+                            key_prefix: string | null;
+                            /** @description session, api_key, anonymous, … */
+                            kind: string;
+                            operator: boolean;
+                            user_id: string | null;
+                        };
+                        /** @description The lag then */
+                        lag_ms: number | null;
+                        latency_ms: number;
+                        method: string;
+                        org_id: string | null;
+                        policy: {
+                            /** @description default, or the org */
+                            scope: string;
+                            /** @description epoch.sequence */
+                            version: string;
+                        } | null;
+                        /** @description The reason code in a sentence */
+                        reason: string;
+                        /** @enum {string} */
+                        reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
+                        region: string | null;
+                        request_id: string;
+                        route: string;
+                        /** @description read, write or list: which of the policy’s limits applied */
+                        route_class: string | null;
+                        served_by: string | null;
+                        /** @description The age of the health signal then */
+                        signal_age_ms: number | null;
+                        /** @description The cascade step that matched */
+                        source: string | null;
+                        status: number;
+                        /** @description primary | replica:<region> | fan-out, or null when refused */
+                        target: string | null;
+                        /** @description The other requests of the same trace, oldest first (at most 50) */
+                        trace: {
+                            at: string;
+                            gateway_region: string;
+                            latency_ms: number;
+                            method: string;
+                            /** @enum {string} */
+                            reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
+                            request_id: string;
+                            route: string;
+                            status: number;
+                            target: string | null;
+                        }[];
+                        trace_id: string | null;
+                        trace_truncated: boolean;
                     };
                 };
             };

@@ -5,18 +5,32 @@
 // (span, metrics, log line).
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { orgOf, type Identity, type OrgContext } from '../../auth/identity';
-import type { AppError } from '../../errors';
 import { newRequestId, withRegion } from '../../ids';
 import { regionRegistry } from '../../region/registry';
-import { withSpan } from '../../telemetry/tracing';
-import { principalOf } from '../../db/write-positions';
+import { withSpan, type Span } from '../../telemetry/tracing';
+import type { DecisionRecord } from '../../routing/decision';
+import { gatewayId, principalOf } from '../../db/write-positions';
+import { appliedPolicy, ensurePolicies } from '../../routing/applied';
+import { recordDecision } from '../../routing/decision-log';
+import { formatVersion, type PublishedPolicy, type RouteClass } from '../../routing/policy';
+import { buildDecisionRecord, traceIdOf } from '../../routing/record';
+import {
+  hintRegions,
+  idempotencyRequired,
+  readRulesFor,
+  routeClassOf,
+  withinHints,
+  type HintOutcome,
+} from '../../routing/execution';
+import type { CascadeTraceStep } from '../../region/resolve';
+import { AppError } from '../../errors';
 import type { Context, RegionContext } from '../context';
 import type { ApiKeyScope } from '../../api-keys/format';
 import type { AuditAction } from '../../audit/audit';
 import { authenticate, requireAccess, requireScope, type Access } from './authenticate';
 import { readConsistencyHeaders, stampConsistencyHeaders } from './consistency-headers';
 import { toAppError, trpcErrorFor } from './error-mapping';
-import { gatewayRegion } from './gateway';
+import { gatewayRegion, subdomainLabel } from './gateway';
 import { assertNoNul } from './nul-input';
 import { recordRequest } from './request-telemetry';
 import { resolveRequestRegion, type ResourceParam } from './resolve-region';
@@ -64,6 +78,23 @@ function stampHeaders(ctx: Context): void {
   ctx.req.setHeader('X-Region-Source', ctx.region?.source ?? 'gateway');
 }
 
+/** Who called, for the decision record: never a secret (a key by its ID). */
+function identityForRecord(identity: Identity): DecisionRecord['identity'] {
+  switch (identity.kind) {
+    case 'session':
+      return { kind: 'session', user_id: identity.userId, operator: identity.platformOperator };
+    case 'api_key':
+      return { kind: 'api_key', key_id: identity.keyId, key_prefix: identity.keyPrefix };
+    default:
+      return { kind: 'anonymous' };
+  }
+}
+
+function spanTraceId(span: Span): string | undefined {
+  const id = span.spanContext().traceId;
+  return /^0+$/.test(id) ? undefined : id;
+}
+
 export async function requestMiddleware<R extends { ok: boolean }>({
   ctx,
   meta,
@@ -73,10 +104,26 @@ export async function requestMiddleware<R extends { ok: boolean }>({
   next,
 }: MiddlewareArgs<R>): Promise<R> {
   const started = performance.now();
+  const at = Date.now();
   const registry = await regionRegistry();
   ctx.gatewayRegion = gatewayRegion(ctx.req, registry);
   ctx.requestId = newRequestId(ctx.gatewayRegion);
   const route = meta?.openapi ? `${meta.openapi.method} ${meta.openapi.path}` : path;
+  const routeClass: RouteClass = routeClassOf(type, path, meta?.openapi?.path);
+  // Execution point 1 (server/routing/execution.ts): the unauthenticated hints narrow, grant nothing.
+  const hints: HintOutcome = hintRegions(
+    {
+      subdomain: subdomainLabel(ctx.req),
+      header: ctx.req.headers.get('x-region'),
+      query: ctx.req.url.searchParams.get('region'),
+      authorization: ctx.req.headers.get('authorization'),
+    },
+    registry.known,
+  );
+  const cascade: CascadeTraceStep[] = [];
+  let policy: PublishedPolicy | undefined;
+  let hintRefused = false;
+  let routedAt = 0;
 
   return withSpan(`${ctx.req.transport} ${route}`, async (span) => {
     let status = 200;
@@ -87,12 +134,36 @@ export async function requestMiddleware<R extends { ok: boolean }>({
       if (meta?.authenticate !== false) ctx.identity = await authenticate(ctx);
       ctx.org = orgOf(ctx.identity);
       ctx.principal = principalOf(ctx.identity);
+      // Execution point 2 starts: the organization's policy (the platform default without one)
+      // gives the allowed regions the cascade checks and the data layer's gate rules.
+      await ensurePolicies();
+      policy = appliedPolicy(ctx.org?.id ?? null);
+      // The organization's own version; an organization the store has no version of yet (one
+      // created a moment ago) gets the platform default's rules with its own regions.
+      const content = ctx.org && policy.orgId === ctx.org.id ? policy.content : undefined;
+      ctx.routing = {
+        rules: {
+          ...readRulesFor(policy.content, routeClass),
+          allowed: ctx.org ? (content?.allowed_regions ?? ctx.org.allowedRegions) : null,
+        },
+        decisions: [],
+      };
       requireAccess(meta?.access ?? 'public', ctx.identity);
       requireScope(meta?.scope ?? (type === 'query' ? 'read' : 'write'), ctx.identity);
       if (type === 'mutation' && ctx.identity.kind === 'session') assertSameOrigin(ctx.req);
       // Public routes (the page shell's ping, health) answer whoever asks.
       if ((meta?.access ?? 'public') !== 'public') assertSessionAtHome(ctx.identity, ctx.gatewayRegion, registry);
       if (type === 'mutation') assertWorkspaceWritable(ctx.identity);
+      if (
+        idempotencyRequired(content, routeClass, ctx.identity.kind === 'api_key') &&
+        !ctx.consistency.idempotencyKey
+      ) {
+        throw new AppError(
+          'invalid_request',
+          'this organization’s routing policy requires an Idempotency-Key header on every write',
+          { extra: { details: [{ path: ['Idempotency-Key'], message: 'required by the routing policy' }] } },
+        );
+      }
       const rawInput = await getRawInput();
       assertNoNul(rawInput);
 
@@ -108,8 +179,22 @@ export async function requestMiddleware<R extends { ok: boolean }>({
               rawInput,
               mutation: type === 'mutation',
               resource: meta?.resource,
+              allowedRegions: content?.allowed_regions,
+              trace: cascade,
             });
+      // The hints' recheck: the verified request's region must be one they left.
+      if (meta?.region !== 'gateway' && !withinHints(hints, region.region, region.source === 'fan-out')) {
+        hintRefused = true;
+        throw new AppError(
+          'invalid_region',
+          `this request's region hints allow only ${hints.regions.join(', ') || 'no region'}, not ${region.region}`,
+          { extra: { region: region.region } },
+        );
+      }
       ctx.region = region;
+      // Reads before this point looked things up for routing (a resource's region): the
+      // record describes what the request itself did after.
+      routedAt = ctx.routing.decisions.length;
       resolutionSeconds = (performance.now() - t0) / 1000;
       ctx.requestId = withRegion(ctx.requestId, region.region);
       stampHeaders(ctx);
@@ -128,13 +213,35 @@ export async function requestMiddleware<R extends { ok: boolean }>({
       for (const [k, v] of Object.entries(error.headers)) ctx.req.setHeader(k, v);
       throw trpcErrorFor(error);
     } finally {
-      recordRequest(ctx, span, {
-        route,
-        status,
-        error,
-        latencyMs: performance.now() - started,
-        resolutionSeconds,
-      });
+      const latencyMs = performance.now() - started;
+      recordRequest(ctx, span, { route, status, error, latencyMs, resolutionSeconds });
+      recordDecision(
+        buildDecisionRecord({
+          requestId: ctx.requestId,
+          traceId: traceIdOf(ctx.req.headers.get('traceparent')) ?? spanTraceId(span),
+          at,
+          door: ctx.req.transport,
+          method: ctx.req.method,
+          route,
+          gatewayRegion: ctx.gatewayRegion,
+          gatewayId: gatewayId(),
+          identity: identityForRecord(ctx.identity),
+          orgId: ctx.org?.id ?? null,
+          routeClass,
+          policy: policy ? { version: formatVersion(policy.version), scope: policy.orgId ?? 'default' } : null,
+          hintRegions: hints.regions,
+          cascade,
+          region: ctx.region,
+          gatewayRoute: meta?.region === 'gateway',
+          decisions: ctx.routing?.decisions.slice(routedAt) ?? [],
+          servedBy: ctx.consistency.servedBy,
+          degraded: ctx.consistency.degraded,
+          status,
+          errorCode: error?.code,
+          hintRefused,
+          latencyMs,
+        }),
+      );
     }
   });
 }

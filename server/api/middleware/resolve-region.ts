@@ -5,7 +5,7 @@ import { isOperator, type Identity } from '../../auth/identity';
 import { AppError } from '../../errors';
 import { isId, type IdPrefix } from '../../ids';
 import type { RegionRegistry } from '../../region/registry';
-import { resolveRegion, type ResolveInput } from '../../region/resolve';
+import { resolveRegion, traceCascade, type CascadeTraceStep, type ResolveInput } from '../../region/resolve';
 import { storedRegion } from '../../region/resource-region';
 import type { RegionContext, RequestMeta } from '../context';
 import { subdomainLabel } from './gateway';
@@ -26,6 +26,13 @@ export interface ResolveRequestArgs {
   /** tRPC query vs mutation (an action is a mutation). */
   mutation: boolean;
   resource?: ResourceParam;
+  /**
+   * The organization's allowed regions under its routing policy (execution point 2): what the
+   * cascade's region must be one of. Defaults to the identity's organization's.
+   */
+  allowedRegions?: readonly string[];
+  /** Filled with the cascade's steps as they went (for the request's decision record). */
+  trace?: CascadeTraceStep[];
 }
 
 function sessionOf(identity: Identity): ResolveInput['session'] {
@@ -56,6 +63,13 @@ function sessionOf(identity: Identity): ResolveInput['session'] {
   }
 }
 
+function withAllowed(
+  session: ResolveInput['session'],
+  allowed: readonly string[] | undefined,
+): ResolveInput['session'] {
+  return session && allowed ? { ...session, allowedRegions: allowed } : session;
+}
+
 export async function resolveRequestRegion(args: ResolveRequestArgs): Promise<RegionContext> {
   const { req, identity, registry } = args;
   const raw =
@@ -82,7 +96,7 @@ export async function resolveRequestRegion(args: ResolveRequestArgs): Promise<Re
     header: req.headers.get('x-region'),
     query: req.url.searchParams.has('region') ? req.url.searchParams.get('region') : undefined,
     body: args.mutation ? raw : undefined,
-    session: sessionOf(identity),
+    session: withAllowed(sessionOf(identity), args.allowedRegions),
     resourceId,
     known: registry.known,
   };
@@ -93,6 +107,9 @@ export async function resolveRequestRegion(args: ResolveRequestArgs): Promise<Re
       operator: isOperator(identity),
     });
     result = resolveRegion({ ...input, resourceRegion: region });
+    args.trace?.push(...traceCascade({ ...input, resourceRegion: region }, result));
+  } else {
+    args.trace?.push(...traceCascade(input, result));
   }
   switch (result.kind) {
     case 'error':

@@ -1,0 +1,205 @@
+// The read gate and the write gate: which database may serve a request, under the routing rules
+// of its organization's policy (server/routing/policy.ts turns a policy into ReadRules). Pure:
+// the health facts come in as arguments, so every mode and reason is a table test
+// (read-gate.test.ts). server/db/access.ts walks the answer, waiting for the caller's bookmark on
+// a replica it picks.
+//
+// A replica passes the gate when it is reachable, the health signal about it is no older than
+// the route's `maxSignalAgeMs`, and its lag is no more than the route's `maxLagMs`. Then, by mode:
+// - fixed: the read region's replica, else the primary, else (primary down) that replica if it is
+//   reachable at all (marked degraded), else 503. No automatic switching to another region.
+// - active_standby: as fixed, but the standby region's replica comes before the primary, only
+//   while it passes the gate.
+// - weighted_reads: a stateless read (no bookmark, no recent write by the caller) goes to one of
+//   the allowed regions' replicas that pass the gate, drawn by weight; any other read is fixed.
+// A request with no read region (the global address, Atlas at the global address) reads from the
+// primary; while the primary is down, from any replica that passes the gate.
+// Writes: the primary, and only the primary; never a blind write elsewhere.
+import type { ReplicaStatus } from './health';
+
+export type FailoverMode = 'fixed' | 'active_standby' | 'weighted_reads';
+
+/** Why the data layer served a request where it did (part of server/routing/decision.ts' set). */
+export const GATE_REASONS = [
+  'replica_ok',
+  'bookmark_not_replayed',
+  'replica_lagging',
+  'replica_signal_stale',
+  'replica_down',
+  'no_replica',
+  'standby_replica',
+  'weighted_replica',
+  'primary_down_replica',
+  'sticky_unknown',
+  'write_primary',
+  'primary_down',
+  'no_candidate',
+] as const;
+export type GateReason = (typeof GATE_REASONS)[number];
+
+export interface ReadRules {
+  mode: FailoverMode;
+  standbyRegion: string | null;
+  /** weighted_reads: region → weight (0 = never). */
+  weights: Readonly<Record<string, number>>;
+  /** The regions the organization may be served from (weighted reads draw only from these). */
+  allowed: readonly string[] | null;
+  maxLagMs: number;
+  maxSignalAgeMs: number;
+}
+
+/** What every request without a policy of its own gets (workers, service routes): fixed, 1 s lag. */
+export const DEFAULT_READ_RULES: ReadRules = {
+  mode: 'fixed',
+  standbyRegion: null,
+  weights: {},
+  allowed: null,
+  maxLagMs: 1_000,
+  maxSignalAgeMs: 5_000,
+};
+
+export interface ReplicaFacts {
+  status: ReplicaStatus;
+  lagSeconds?: number;
+  /** When the health signal was taken (ms). */
+  checkedAt?: number;
+}
+
+export interface GateInput {
+  rules: ReadRules;
+  /** The region whose replica normally serves this read; undefined: none (global, Atlas at global). */
+  region: string | undefined;
+  /** Regions that have a replica, and what the health monitor last said about each. */
+  replicas: ReadonlyMap<string, ReplicaFacts>;
+  primaryUp: boolean;
+  now: number;
+  /** No bookmark and no recent write by the caller: the read may go anywhere fresh enough. */
+  stateless: boolean;
+  /** For weighted_reads' draw (tests pass a fixed one). */
+  random?: () => number;
+}
+
+/** One database in the order the gate would use them. */
+export interface GateStep {
+  target: string; // `primary` | `replica:<region>`
+  /** Passed the gate (for the primary: it is up). */
+  ok: boolean;
+  /** Why it was dropped, when it was. */
+  dropped?: GateReason;
+  /** The reason code if this step is the one that serves. */
+  reason: GateReason;
+  /** Marked degraded if it serves (X-Degraded-Reason). */
+  degraded?: string;
+  lagMs?: number;
+  signalAgeMs?: number;
+}
+
+export const replicaTarget = (region: string) => `replica:${region}`;
+
+function judge(
+  region: string,
+  facts: ReplicaFacts | undefined,
+  rules: ReadRules,
+  now: number,
+): Omit<GateStep, 'reason'> | undefined {
+  if (!facts) return undefined;
+  const target = replicaTarget(region);
+  const signalAgeMs = facts.checkedAt === undefined ? undefined : Math.max(0, now - facts.checkedAt);
+  const lagMs = facts.lagSeconds === undefined ? undefined : Math.round(facts.lagSeconds * 1000);
+  const base = { target, lagMs, signalAgeMs };
+  if (facts.status === 'down') return { ...base, ok: false, dropped: 'replica_down' };
+  if (facts.status === 'unknown' || signalAgeMs === undefined || signalAgeMs > rules.maxSignalAgeMs) {
+    return { ...base, ok: false, dropped: 'replica_signal_stale' };
+  }
+  if (lagMs === undefined || lagMs > rules.maxLagMs) return { ...base, ok: false, dropped: 'replica_lagging' };
+  return { ...base, ok: true };
+}
+
+/** Weighted draw among the allowed, weighted replicas that pass the gate. */
+function weightedPick(input: GateInput): GateStep | undefined {
+  const { rules, replicas, now } = input;
+  const pool: { step: Omit<GateStep, 'reason'>; weight: number }[] = [];
+  for (const [region, weight] of Object.entries(rules.weights)) {
+    if (weight <= 0 || (rules.allowed && !rules.allowed.includes(region))) continue;
+    const step = judge(region, replicas.get(region), rules, now);
+    if (step?.ok) pool.push({ step, weight });
+  }
+  const total = pool.reduce((s, p) => s + p.weight, 0);
+  if (total === 0) return undefined;
+  let x = (input.random ?? Math.random)() * total;
+  for (const p of pool) {
+    x -= p.weight;
+    if (x < 0) return { ...p.step, reason: 'weighted_replica' };
+  }
+  return { ...pool.at(-1)!.step, reason: 'weighted_replica' };
+}
+
+/**
+ * The databases a read may use, best first. The first `ok` step serves (access.ts drops a replica
+ * step whose replica hasn't replayed the caller's bookmark in time: `bookmark_not_replayed`).
+ */
+export function readGate(input: GateInput): GateStep[] {
+  const { rules, region, replicas, primaryUp, now } = input;
+  const steps: GateStep[] = [];
+  if (rules.mode === 'weighted_reads' && input.stateless) {
+    const pick = weightedPick(input);
+    if (pick) steps.push(pick);
+  }
+  const own = region ? judge(region, replicas.get(region), rules, now) : undefined;
+  if (own) steps.push({ ...own, reason: 'replica_ok' });
+  // Why the primary (or the standby) serves instead of the region's own replica.
+  const ownDrop: GateReason = own?.dropped ?? 'no_replica';
+  if (rules.mode === 'active_standby' && region && rules.standbyRegion && rules.standbyRegion !== region) {
+    const standby = judge(rules.standbyRegion, replicas.get(rules.standbyRegion), rules, now);
+    if (standby) steps.push({ ...standby, reason: 'standby_replica', degraded: own?.ok ? undefined : ownDrop });
+  }
+  steps.push({
+    target: 'primary',
+    ok: primaryUp,
+    dropped: primaryUp ? undefined : 'primary_down',
+    reason: ownDrop,
+    // A fallback because the replica failed is degraded; having none, or a bookmark, is normal.
+    degraded: own && !own.ok ? (ownDrop === 'replica_signal_stale' ? 'replica_lagging' : ownDrop) : undefined,
+  });
+  if (!primaryUp) {
+    if (own && !own.ok && own.dropped !== 'replica_down') {
+      // The primary is gone: the region's replica, reachable but behind the route's limit, is
+      // better than nothing for a read. Said in the answer.
+      steps.push({ ...own, ok: true, dropped: undefined, reason: 'primary_down_replica', degraded: 'primary_down' });
+    } else if (!region) {
+      for (const [r, facts] of replicas) {
+        const step = judge(r, facts, rules, now);
+        if (step?.ok) steps.push({ ...step, reason: 'primary_down_replica', degraded: 'primary_down' });
+      }
+    }
+  }
+  return steps;
+}
+
+/** Writes: the primary while its signal says it is up; else refused (503), never elsewhere. */
+export function writeGate(primaryUp: boolean): GateStep {
+  return primaryUp
+    ? { target: 'primary', ok: true, reason: 'write_primary' }
+    : { target: 'primary', ok: false, dropped: 'primary_down', reason: 'primary_down' };
+}
+
+/** A database the gate considered for one read or write, and why it was not chosen if it was not. */
+export interface GateCandidate {
+  target: string;
+  chosen: boolean;
+  dropped?: GateReason;
+  lag_ms?: number;
+  signal_age_ms?: number;
+}
+
+/** What the gate decided for one read (or the write) of a request. */
+export interface GateDecision {
+  kind: 'read' | 'write';
+  region: string | undefined;
+  /** The database that served; null when nothing could (the request was refused). */
+  target: string | null;
+  reason: GateReason;
+  candidates: GateCandidate[];
+  lagMs?: number;
+  signalAgeMs?: number;
+}

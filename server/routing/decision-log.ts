@@ -1,0 +1,396 @@
+// Where decision records go (server/routing/decision.ts): a bounded buffer in this process, written
+// to the primary's `request_decisions` table (UNLOGGED: see its migration) in batches, off the
+// request path. `recordDecision` is synchronous and never throws: a request never waits for its
+// record, whatever the database does. One multi-row INSERT … SELECT FROM unnest(…) every
+// FLUSH_MS, or as soon as BATCH_ROWS are waiting. When the primary is down or slow, records wait
+// in the buffer (at most MAX_BUFFERED); past that the oldest go and are counted
+// (`meridian_decision_records_dropped_total`): the newest are the ones someone is about to ask about.
+// Retention: every gateway process tries every RETENTION_INTERVAL_MS, the one that takes the
+// advisory lock deletes records older than RETENTION_MS in batches of DELETE_BATCH (a timer here,
+// not a pg-boss cron: the workers run with scheduling off, and gateways are always running).
+// MERIDIAN_DECISION_LOG=off keeps nothing (the benchmark's baseline).
+import type pg from 'pg';
+import { env } from '../env';
+import { poolOf, primary } from '../db/client';
+import { processSingleton, resetProcessSingleton } from '../process-singletons';
+import { logger } from '../telemetry/logger';
+import { metrics } from '../telemetry/metrics';
+import type { Candidate, CascadeStep, DecisionRecord, ReasonCode } from './decision';
+
+/** How long records are kept (the explain API's promise: any request of the last 24 hours). */
+export const RETENTION_MS = 24 * 60 * 60_000;
+/** How often buffered records are written. */
+export const FLUSH_MS = 250;
+/** Records waiting that trigger a write at once (a busy gateway writes more often, not bigger). */
+export const BATCH_ROWS = 500;
+/** Rows in one INSERT at most (a backlog after an outage drains in several). */
+const MAX_STATEMENT_ROWS = 2_000;
+/** Records held at most: ~10 s at 1,000 requests/s; past it the oldest are dropped. */
+export const MAX_BUFFERED = 10_000;
+/** A write that takes longer is given up (its rows kept for the next one; ON CONFLICT makes a late duplicate harmless). */
+const WRITE_TIMEOUT_MS = 5_000;
+/** After a failed write, the next waits this long (an unreachable primary is not hammered). */
+const RETRY_MS = 1_000;
+export const RETENTION_INTERVAL_MS = 60_000;
+const DELETE_BATCH = 5_000;
+/** Batches one retention run deletes at most (the rest waits for the next run). */
+const DELETE_BATCHES_PER_RUN = 20;
+/** pg_try_advisory_lock key for retention: "MDEC". */
+export const RETENTION_LOCK_KEY = 0x4d444543;
+
+interface State {
+  buffer: DecisionRecord[];
+  /** Records of the write in flight (still findable by explain until they are committed). */
+  writing: DecisionRecord[];
+  flushing?: Promise<void>;
+  timer?: NodeJS.Timeout;
+  retentionTimer?: NodeJS.Timeout;
+  pruning?: Promise<number>;
+  retryAt: number;
+  soonScheduled: boolean;
+}
+
+const state = () =>
+  processSingleton<State>('decision-log', () => ({ buffer: [], writing: [], retryAt: 0, soonScheduled: false }));
+
+/** Whether this process keeps decision records (MERIDIAN_DECISION_LOG). */
+export function decisionLogEnabled(): boolean {
+  return env().MERIDIAN_DECISION_LOG !== 'off';
+}
+
+/**
+ * Keeps `record` for the explain API. Synchronous, never throws, never waits: the record is
+ * buffered and written later in a batch.
+ */
+export function recordDecision(record: DecisionRecord): void {
+  try {
+    if (!decisionLogEnabled()) return;
+    const s = state();
+    s.buffer.push(record);
+    if (s.buffer.length > MAX_BUFFERED) dropOldest(s, s.buffer.length - MAX_BUFFERED);
+    startTimers(s);
+    if (s.buffer.length >= BATCH_ROWS && !s.flushing && !s.soonScheduled) {
+      s.soonScheduled = true;
+      setImmediate(() => {
+        s.soonScheduled = false;
+        void flushOnce();
+      });
+    }
+  } catch (e) {
+    // A record must never fail its request.
+    metrics.decisionRecordsDropped.inc({ reason: 'error' });
+    logger.warn({ err: (e as Error).message }, 'decision record not kept');
+  }
+}
+
+function dropOldest(s: State, n: number): void {
+  s.buffer.splice(0, n);
+  metrics.decisionRecordsDropped.inc({ reason: 'buffer_full' }, n);
+}
+
+function startTimers(s: State): void {
+  if (s.timer) return;
+  s.timer = setInterval(() => void flushOnce(), FLUSH_MS);
+  s.timer.unref();
+  // First run soon after start (spread over gateways), then every RETENTION_INTERVAL_MS.
+  const first = setTimeout(
+    () => {
+      void pruneDecisions();
+      s.retentionTimer = setInterval(() => void pruneDecisions(), RETENTION_INTERVAL_MS);
+      s.retentionTimer.unref();
+    },
+    5_000 + Math.random() * 10_000,
+  );
+  first.unref();
+  s.retentionTimer = first;
+}
+
+/** The table's columns; the rest of the record goes into `detail`. */
+const COLUMNS = ['request_id', 'at', 'trace_id', 'org_id', 'gateway_region', 'status', 'reason_code'] as const;
+
+// The two lists every record has are stored compactly (a jsonb object repeats its keys in every
+// row): a cascade step as "step:outcome" or "step:outcome:value", a candidate as
+// [target, chosen 0|1, dropped, lag_ms, signal_age_ms] without trailing nulls. Measured on a
+// record with the full nine-step cascade: see the README's "Routing policy" section.
+type StoredCandidate = [string, 0 | 1, string?, number?, number?] | (string | number | null)[];
+
+function packStep(c: CascadeStep): string {
+  return c.value === undefined ? `${c.step}:${c.outcome}` : `${c.step}:${c.outcome}:${c.value}`;
+}
+
+function unpackStep(s: string): CascadeStep {
+  const [step = '', outcome = '', ...rest] = s.split(':');
+  const out: CascadeStep = { step, outcome: outcome as CascadeStep['outcome'] };
+  if (rest.length > 0) out.value = rest.join(':');
+  return out;
+}
+
+function packCandidate(c: Candidate): StoredCandidate {
+  const t: (string | number | null)[] = [
+    c.target,
+    c.chosen ? 1 : 0,
+    c.dropped ?? null,
+    c.lag_ms ?? null,
+    c.signal_age_ms ?? null,
+  ];
+  while (t.length > 2 && t.at(-1) === null) t.pop();
+  return t;
+}
+
+function unpackCandidate(t: StoredCandidate): Candidate {
+  const [target, chosen, dropped, lag, age] = t;
+  const out: Candidate = { target: String(target), chosen: chosen === 1 };
+  if (dropped != null) out.dropped = dropped as ReasonCode;
+  if (lag != null) out.lag_ms = Number(lag);
+  if (age != null) out.signal_age_ms = Number(age);
+  return out;
+}
+
+/**
+ * The record's `detail` column: every field not stored in a column of its own, without nulls,
+ * empty lists and absent optional fields (rows stay lean; `fromRow` restores them).
+ */
+export function detailOf(record: DecisionRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(record)) {
+    if ((COLUMNS as readonly string[]).includes(k)) continue;
+    if (v === null || v === undefined || (Array.isArray(v) && v.length === 0)) continue;
+    out[k] = v;
+  }
+  if (out.cascade) out.cascade = record.cascade.map(packStep);
+  if (out.candidates) out.candidates = record.candidates.map(packCandidate);
+  return out;
+}
+
+export interface DecisionRow {
+  request_id: string;
+  at: Date;
+  trace_id: string | null;
+  org_id: string | null;
+  gateway_region: string;
+  status: number;
+  reason_code: string;
+  detail: Record<string, unknown>;
+}
+
+/** A stored row back as the record it was (what `detailOf` left out comes back as null / []). */
+export function fromRow(row: DecisionRow): DecisionRecord {
+  const d = row.detail;
+  const or = <T>(v: unknown, fallback: T): T => (v === undefined ? fallback : (v as T));
+  return {
+    request_id: row.request_id,
+    ...(row.trace_id ? { trace_id: row.trace_id } : {}),
+    at: row.at.getTime(),
+    door: d.door as DecisionRecord['door'],
+    method: or(d.method, ''),
+    route: or(d.route, ''),
+    gateway_region: row.gateway_region,
+    gateway_id: or(d.gateway_id, ''),
+    identity: or(d.identity, { kind: 'anonymous' }),
+    org_id: row.org_id,
+    route_class: or(d.route_class, null),
+    policy: or(d.policy, null),
+    hint_regions: or(d.hint_regions, []),
+    cascade: or<string[]>(d.cascade, []).map(unpackStep),
+    region: or(d.region, null),
+    source: or(d.source, null),
+    candidates: or<StoredCandidate[]>(d.candidates, []).map(unpackCandidate),
+    target: or(d.target, null),
+    reason_code: row.reason_code as DecisionRecord['reason_code'],
+    served_by: or(d.served_by, null),
+    degraded: or(d.degraded, null),
+    lag_ms: or(d.lag_ms, null),
+    signal_age_ms: or(d.signal_age_ms, null),
+    status: row.status,
+    error_code: or(d.error_code, null),
+    latency_ms: or(d.latency_ms, 0),
+  };
+}
+
+/** One statement for the whole batch: arrays per column, unnested into rows. */
+export const INSERT_SQL = `INSERT INTO request_decisions (${COLUMNS.join(', ')}, detail)
+SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::jsonb[])
+ON CONFLICT (request_id) DO NOTHING`;
+
+function parameters(records: DecisionRecord[]): unknown[][] {
+  const cols: unknown[][] = [[], [], [], [], [], [], [], []];
+  for (const r of records) {
+    cols[0]!.push(r.request_id);
+    cols[1]!.push(new Date(r.at).toISOString());
+    cols[2]!.push(r.trace_id ?? null);
+    cols[3]!.push(r.org_id);
+    cols[4]!.push(r.gateway_region);
+    cols[5]!.push(Math.trunc(r.status));
+    cols[6]!.push(r.reason_code);
+    cols[7]!.push(JSON.stringify(detailOf(r)));
+  }
+  return cols;
+}
+
+/** Whether a failed write's rows can never succeed (bad data, not an unreachable database). */
+function rejected(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  return typeof code === 'string' && /^(22|23|42)/.test(code);
+}
+
+/** A statement with its own client-side timeout (pg honours `query_timeout` per query; its types omit it). */
+function timed(text: string, values: unknown[], ms: number): pg.QueryConfig {
+  return { text, values, query_timeout: ms } as pg.QueryConfig;
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`decision records: write took over ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/** One batched write of what is buffered (at most MAX_STATEMENT_ROWS); one at a time per process. */
+function flushOnce(): Promise<void> {
+  const s = state();
+  if (s.flushing) return s.flushing;
+  if (s.buffer.length === 0 || Date.now() < s.retryAt) return Promise.resolve();
+  const batch = s.buffer.splice(0, MAX_STATEMENT_ROWS);
+  s.writing = batch;
+  s.flushing = (async () => {
+    try {
+      let pool: pg.Pool;
+      try {
+        pool = poolOf(primary());
+      } catch (e) {
+        throw Object.assign(new Error((e as Error).message), { code: 'no_primary' });
+      }
+      await withTimeout(pool.query(timed(INSERT_SQL, parameters(batch), WRITE_TIMEOUT_MS)), WRITE_TIMEOUT_MS + 500);
+      metrics.decisionRecordsWritten.inc(batch.length);
+    } catch (e) {
+      if (rejected(e)) {
+        metrics.decisionRecordsDropped.inc({ reason: 'rejected' }, batch.length);
+        logger.warn({ err: (e as Error).message, rows: batch.length }, 'decision records refused by the database');
+      } else {
+        // The primary is down or slow: keep the rows (the newest win if the buffer overflows).
+        s.retryAt = Date.now() + RETRY_MS;
+        s.buffer.unshift(...batch);
+        if (s.buffer.length > MAX_BUFFERED) dropOldest(s, s.buffer.length - MAX_BUFFERED);
+        logger.debug({ err: (e as Error).message, rows: batch.length }, 'decision records not written yet');
+      }
+    } finally {
+      s.writing = [];
+      s.flushing = undefined;
+      metrics.decisionRecordsBuffered.set(s.buffer.length);
+    }
+  })();
+  return s.flushing;
+}
+
+/**
+ * Writes everything buffered now (tests, and a clean shutdown). Resolves once the buffer is
+ * empty, a write fails (the rows stay buffered), or after `timeoutMs`. Never throws.
+ */
+export async function flushDecisions(timeoutMs = 5_000): Promise<void> {
+  const s = state();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), timeoutMs)));
+  try {
+    s.retryAt = 0;
+    for (;;) {
+      if (s.flushing && (await Promise.race([s.flushing, deadline])) === 'late') return;
+      if (s.buffer.length === 0) return;
+      const before = s.buffer.length;
+      if ((await Promise.race([flushOnce(), deadline])) === 'late') return;
+      if (s.retryAt > Date.now() && s.buffer.length >= before) return; // the write failed: stop trying
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** On a clean stop: write what is buffered (bounded), stop the timers, count what is left as dropped. */
+export async function closeDecisionLog(timeoutMs = 3_000): Promise<void> {
+  const s = state();
+  clearInterval(s.timer);
+  clearTimeout(s.retentionTimer);
+  clearInterval(s.retentionTimer);
+  s.timer = undefined;
+  s.retentionTimer = undefined;
+  await flushDecisions(timeoutMs);
+  if (s.buffer.length > 0) {
+    metrics.decisionRecordsDropped.inc({ reason: 'shutdown' }, s.buffer.length);
+    s.buffer = [];
+  }
+}
+
+/** A record of this process not yet written (explain looks here first). */
+export function bufferedDecision(requestId: string): DecisionRecord | undefined {
+  const s = state();
+  for (const list of [s.buffer, s.writing])
+    for (let i = list.length - 1; i >= 0; i--) if (list[i]!.request_id === requestId) return list[i];
+  return undefined;
+}
+
+/** For tests that point the process at another database: stop, and forget what is buffered. */
+export async function resetDecisionLog(): Promise<void> {
+  const s = state();
+  clearInterval(s.timer);
+  clearTimeout(s.retentionTimer);
+  clearInterval(s.retentionTimer);
+  await s.flushing?.catch(() => {});
+  await s.pruning?.catch(() => {});
+  resetProcessSingleton('decision-log');
+  metrics.decisionRecordsBuffered.set(0);
+}
+
+/** Test aid: what is waiting in this process. */
+export function decisionLogStats(): { buffered: number; flushing: boolean } {
+  const s = state();
+  return { buffered: s.buffer.length, flushing: !!s.flushing };
+}
+
+/**
+ * Deletes records older than RETENTION_MS (before `now`), DELETE_BATCH at a time, if this
+ * process takes the retention lock (another one deleting now: nothing to do). Returns the rows
+ * deleted. Never throws (an unreachable primary: the next run catches up).
+ */
+export function pruneDecisions(now = Date.now()): Promise<number> {
+  const s = state();
+  return (s.pruning ??= (async () => {
+    let client: pg.PoolClient | undefined;
+    let deleted = 0;
+    try {
+      client = await withTimeout(poolOf(primary()).connect(), WRITE_TIMEOUT_MS);
+      const lock = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [RETENTION_LOCK_KEY]);
+      if (!lock.rows[0]?.ok) return 0;
+      try {
+        const cutoff = new Date(now - RETENTION_MS).toISOString();
+        for (let i = 0; i < DELETE_BATCHES_PER_RUN; i++) {
+          // By ctid: a batch is found through the `at` index and deleted without a second look-up.
+          const r = await client.query(
+            timed(
+              `DELETE FROM request_decisions WHERE ctid = ANY(ARRAY(
+                 SELECT ctid FROM request_decisions WHERE at < $1 ORDER BY at LIMIT $2))`,
+              [cutoff, DELETE_BATCH],
+              30_000,
+            ),
+          );
+          deleted += r.rowCount ?? 0;
+          if ((r.rowCount ?? 0) < DELETE_BATCH) break;
+        }
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK_KEY]);
+      }
+      if (deleted > 0) logger.info({ deleted }, 'decision records past retention deleted');
+      return deleted;
+    } catch (e) {
+      logger.warn({ err: (e as Error).message, deleted }, 'decision record retention failed; retrying later');
+      // A connection that failed mid-way may still hold the lock: destroy it (the lock goes with it).
+      client?.release(e as Error);
+      client = undefined;
+      return deleted;
+    } finally {
+      client?.release();
+      s.pruning = undefined;
+    }
+  })());
+}
