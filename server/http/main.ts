@@ -126,7 +126,8 @@ async function main(): Promise<void> {
     setTimeout(() => {
       // Then the other gateways stop waiting for this one, and buffered decision records are written.
       server.close(
-        () => void Promise.allSettled([leaveWritePositions(), leavePolicies(), closeDecisionLog()]).finally(() => exit(0)),
+        () =>
+          void Promise.allSettled([leaveWritePositions(), leavePolicies(), closeDecisionLog()]).finally(() => exit(0)),
       );
       server.closeIdleConnections();
       setTimeout(() => {
