@@ -177,6 +177,21 @@ async function find(requestId: string, issuedAt: number): Promise<DecisionRecord
  * The explanation of `requestId` as `viewer` may see it. 400 `invalid_request` for something that
  * is not a request ID; 404 `not_found` for an unknown, expired, or another organization's request.
  */
+/**
+ * The 404's message. The records are unlogged (see decision-log.ts): a crash of the primary
+ * empties the table, so a request from before the primary's last start may have had a record
+ * that is gone. Said, never silent; the words depend only on the ID's time, never on whether
+ * (or whose) a record exists.
+ */
+async function notFoundMessage(ms: number): Promise<string> {
+  const { rows } = await poolOf(primary()).query<{ started: Date }>('SELECT pg_postmaster_start_time() AS started');
+  const started = rows[0]?.started;
+  if (started && ms < started.getTime()) {
+    return `${NOT_FOUND}; the primary restarted at ${started.toISOString()}, and a crash loses the records from before it (they are not written to the WAL)`;
+  }
+  return NOT_FOUND;
+}
+
 export async function explainRequest(req: DataRequest, requestId: string, viewer: Viewer): Promise<Explanation> {
   const parsed = parseRequestId(requestId);
   if (!parsed)
@@ -188,7 +203,7 @@ export async function explainRequest(req: DataRequest, requestId: string, viewer
   req.consistency.servedBy = 'primary';
   try {
     const record = await find(requestId, parsed.ms);
-    if (!record || !visible(record, viewer)) throw new AppError('not_found', NOT_FOUND);
+    if (!record || !visible(record, viewer)) throw new AppError('not_found', await notFoundMessage(parsed.ms));
     const trace = await siblings(record, viewer);
     return shape(record, trace.rows, trace.truncated);
   } catch (e) {

@@ -39,6 +39,8 @@ interface Explained {
 let topo: EmbeddedTopology;
 let ops: string;
 let initial: Version;
+/** A request explained before the primary's crash (test 1): unlogged records don't survive one. */
+let beforeCrash: string;
 
 async function call<T = unknown>(
   method: string,
@@ -176,6 +178,7 @@ describe('routing policy drill under load', () => {
       return e.policy?.version === v1 ? e : undefined;
     }, 5_000);
     expect(fresh.reason_code).toBe('replica_ok');
+    beforeCrash = fresh.request_id;
 
     await pause('ams1', true);
     const [res, why] = await readServedBy('primary', () => writeSome(2));
@@ -238,6 +241,12 @@ describe('routing policy drill under load', () => {
     }
     const why = await explain(refused.headers.get('X-Request-Id')!);
     expect(why).toMatchObject({ reason_code: 'primary_down', target: null, status: 503 });
+    // Records written before the crash are gone with it (unlogged), and the 404 says so.
+    const lost = await call<{ error: { code: string; message: string } }>('GET', `/v1/atlas/requests/${beforeCrash}`, {
+      cookie: ops,
+    });
+    expect([lost.status, lost.body.error.code]).toEqual([404, 'not_found']);
+    expect(lost.body.error.message).toMatch(/the primary restarted at .*a crash loses the records from before it/);
     // Never a write elsewhere: the refused project exists nowhere, once the primary is back.
     const [{ n }] = (await query<{ n: string }>(
       f().adminPrimary,
