@@ -2,9 +2,34 @@
 // its field, makes a new version (active/standby with lax1 as the standby, a longer list lag),
 // checks the diff, publishes it (confirmed), sees it current and at the top of the history, and
 // every running gateway process synced to it; then rolls back to the version before and sees the
-// gateways follow. Screenshots at desktop and phone size.
+// gateways follow. A request globex makes after each publish explains itself (Atlas → Explain a
+// request) with the version then current. Screenshots at desktop and phone size.
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './sign-in';
+
+const dataDir = process.env.E2E_DATA_DIR ?? '.data/e2e';
+
+function globexKey(): string {
+  const creds = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as {
+    api_keys: { org: string; region: string; key: string }[];
+  };
+  return creds.api_keys.find((k) => k.org === 'globex' && k.region === 'lax1')!.key;
+}
+
+/** A request by globex (its lax1 key) made now, explained in Atlas: the policy version it ran under. */
+async function explainsWith(page: Page, version: string) {
+  const res = await page.request.get('/v1/projects', { headers: { authorization: `Bearer ${globexKey()}` } });
+  expect(res.status()).toBe(200);
+  const id = res.headers()['x-request-id']!;
+  const back = page.url();
+  await expect(async () => {
+    await page.goto(`/atlas/requests?id=${encodeURIComponent(id)}`);
+    await expect(page.getByText(`Version ${version}`, { exact: false })).toBeVisible({ timeout: 500 });
+  }).toPass({ timeout: 10_000 });
+  await page.goto(back);
+}
 
 const DESKTOP = { width: 1440, height: 1000 };
 const PHONE = { width: 390, height: 844 };
@@ -91,6 +116,8 @@ test('ops publishes a new version of globex’s policy, sees the gateways apply 
   await gatewaysSyncedTo(page, published);
   await expect(page.getByTestId('gateways-summary')).toContainText(`(${published})`);
   await shots(page, 'atlas-policy-published');
+  await explainsWith(page, published);
+  await expect(current.getByTestId('current-mode')).toHaveText('Active / standby (standby lax1)');
 
   // Roll back to the version before: a new version that restores it; the gateways follow.
   await page.getByRole('button', { name: `Roll back to version ${before}` }).click();
@@ -107,6 +134,7 @@ test('ops publishes a new version of globex’s policy, sees the gateways apply 
   await expect(history.first()).toHaveAttribute('data-version', restored);
   await gatewaysSyncedTo(page, restored);
   await shots(page, 'atlas-policy-rolled-back');
+  await explainsWith(page, restored);
 
   // Both are in the audit log.
   await page.goto('/atlas/audit');
