@@ -9,6 +9,7 @@ import { useRef, useTransition } from 'react';
 import { cancelMove } from '~/app/atlas/moves/actions';
 import { errorToast, trpcErrorBody, useToast } from '../../toast';
 import { useTRPC, type RouterOutputs } from '../../trpc-provider';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { DataTable } from '../../ui/data-table';
 import { EmptyState } from '../../ui/empty-state';
 import { Fact } from '../../ui/fact';
@@ -226,35 +227,21 @@ function CancelButton({ move: m }: { move: Move }) {
       <button type="button" className={btnDangerOutline} onClick={() => dialog.current?.showModal()}>
         Cancel move
       </button>
-      <dialog
+      <ConfirmDialog
         ref={dialog}
-        aria-labelledby="cancel-move-title"
-        className="m-auto w-[calc(100%-2rem)] max-w-md rounded-lg border border-slate-200 bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-950/50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+        id="cancel-move-dialog"
+        title={`Cancel the move of ${m.slug}?`}
+        confirmLabel="Cancel move"
+        cancelLabel="Keep moving"
+        busy={cancelling}
+        busyLabel="Cancelling…"
+        confirmClassName={btnDangerOutline}
+        onConfirm={confirm}
       >
-        <form
-          method="dialog"
-          className="space-y-4 p-5"
-          onSubmit={(e) => {
-            e.preventDefault();
-            confirm();
-          }}
-        >
-          <h2 id="cancel-move-title" className="text-lg font-semibold">
-            Cancel the move of {m.slug}?
-          </h2>
-          <p className="text-sm text-slate-600 dark:text-slate-300">
-            The move stops at its next step: {m.slug} stays in {m.from_region}, read-write again, and nothing moves.
-          </p>
-          <div className="flex justify-end gap-2">
-            <button type="button" className={btnSecondary} onClick={() => dialog.current?.close()} autoFocus>
-              Keep moving
-            </button>
-            <button type="submit" className={btnDangerOutline} disabled={cancelling}>
-              {cancelling ? 'Cancelling…' : 'Cancel move'}
-            </button>
-          </div>
-        </form>
-      </dialog>
+        <p>
+          The move stops at its next step: {m.slug} stays in {m.from_region}, read-write again, and nothing moves.
+        </p>
+      </ConfirmDialog>
     </>
   );
 }

@@ -16,7 +16,7 @@ import { SkeletonRows } from '../../ui/skeleton';
 import { btnPrimary, btnSecondary, card, noticeWarning, panel, sectionText } from '../../ui/styles';
 import { Tag } from '../../ui/tag';
 import { TimeAgo } from '../../ui/time-ago';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { PolicyDiff } from './policy-diff';
 import { PolicyForm, isFormPath, issuesByPath, MODES, type PolicyContent } from './policy-form';
 import { PolicyGateways } from './policy-gateways';
@@ -293,6 +293,7 @@ function PolicyDraft({
       <ConfirmDialog
         ref={dialog}
         id="publish-dialog"
+        wide
         title={`Publish a new version of ${label}’s policy?`}
         confirmLabel="Publish"
         busy={busy}

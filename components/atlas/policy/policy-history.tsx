@@ -13,7 +13,7 @@ import { SkeletonRows } from '../../ui/skeleton';
 import { btnSecondarySm, card } from '../../ui/styles';
 import { Tag } from '../../ui/tag';
 import { TimeAgo } from '../../ui/time-ago';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { PolicyDiff } from './policy-diff';
 import { diffPolicies } from '~/lib/policy-diff';
 
@@ -116,6 +116,7 @@ export function PolicyHistory({ org, label, current }: { org: string; label: str
       <ConfirmDialog
         ref={dialog}
         id="rollback-dialog"
+        wide
         title={target ? `Roll ${label} back to version ${target.version}?` : 'Roll back?'}
         confirmLabel="Publish rollback"
         busy={busy}

@@ -6,7 +6,8 @@ import { useTransition, type RefObject } from 'react';
 import { deleteCluster } from '~/app/arc/clusters/actions';
 import { errorToast, useToast } from '../../../toast';
 import { useTRPC, type RouterOutputs } from '../../../trpc-provider';
-import { btnDanger, btnSecondary } from '../../../ui/styles';
+import { ConfirmDialog } from '../../../ui/confirm-dialog';
+import { btnDanger } from '../../../ui/styles';
 
 type Cluster = RouterOutputs['compute']['clusters']['get'];
 
@@ -41,35 +42,20 @@ export function DeleteClusterDialog({
     });
 
   return (
-    <dialog
+    <ConfirmDialog
       ref={dialog}
-      aria-labelledby="delete-title"
-      className="m-auto w-[calc(100%-2rem)] max-w-md rounded-lg border border-slate-200 bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-950/50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+      id="delete-cluster-dialog"
+      title={`Delete ${c.name}?`}
+      confirmLabel="Delete"
+      busy={deleting}
+      busyLabel="Deleting…"
+      confirmClassName={btnDanger}
+      onConfirm={confirm}
     >
-      <form
-        method="dialog"
-        className="space-y-4 p-5"
-        onSubmit={(e) => {
-          e.preventDefault();
-          confirm();
-        }}
-      >
-        <h2 id="delete-title" className="text-lg font-semibold">
-          Delete {c.name}?
-        </h2>
-        <p className="text-sm text-slate-600 dark:text-slate-300">
-          Its workloads are drained, its {c.node_count} {c.node_count === 1 ? 'server is' : 'servers are'} released in{' '}
-          <span className="font-mono">{c.region}</span> and its kubeconfig stops working. This cannot be undone.
-        </p>
-        <div className="flex justify-end gap-2">
-          <button type="button" className={btnSecondary} onClick={() => dialog.current?.close()} autoFocus>
-            Cancel
-          </button>
-          <button type="submit" className={btnDanger} disabled={deleting}>
-            {deleting ? 'Deleting…' : 'Delete'}
-          </button>
-        </div>
-      </form>
-    </dialog>
+      <p>
+        Its workloads are drained, its {c.node_count} {c.node_count === 1 ? 'server is' : 'servers are'} released in{' '}
+        <span className="font-mono">{c.region}</span> and its kubeconfig stops working. This cannot be undone.
+      </p>
+    </ConfirmDialog>
   );
 }
