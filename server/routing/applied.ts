@@ -141,7 +141,11 @@ export function appliedSummary(): AppliedSummary {
  */
 export function ensurePolicies(): Promise<void> {
   const s = state();
-  return (s.first ??= start(s));
+  return (s.first ??= start(s).catch((e: unknown) => {
+    // No store to reach at all (a process without a database configuration): the built-in
+    // default serves, unsynced, and the request goes on.
+    logger.warn({ err: (e as Error).message }, 'routing policies: no store; serving the built-in default');
+  }));
 }
 
 async function start(s: State): Promise<void> {
