@@ -181,6 +181,11 @@ describe('read gate', () => {
     expect(drops(steps)).toEqual(dropped);
   });
 
+  it('a replica over the platform’s ceiling (the monitor’s lagging) passes no route, however lenient', () => {
+    const lenient: ReadRules = { ...fixed, maxLagMs: 10_000 };
+    expect(serving(gate(lenient, { sfo1: behind(0.1) }))).toEqual(['primary', 'replica_lagging', 'replica_lagging']);
+  });
+
   it('lags and signal ages are reported on each step', () => {
     const [own] = gate(fixed, { sfo1: fresh(0.25) });
     expect([own!.lagMs, own!.signalAgeMs]).toEqual([250, 200]);

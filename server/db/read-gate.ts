@@ -5,7 +5,8 @@
 // a replica it picks.
 //
 // A replica passes the gate when it is reachable, the health signal about it is no older than
-// the route's `maxSignalAgeMs`, and its lag is no more than the route's `maxLagMs`. Then, by mode:
+// the route's `maxSignalAgeMs`, and its lag is no more than the route's `maxLagMs` (nor over the
+// platform's ceilings, the health monitor's `lagging`: a policy may only be stricter). By mode:
 // - fixed: the read region's replica, else the primary, else (primary down) that replica if it is
 //   reachable at all (marked degraded), else 503. No automatic switching to another region.
 // - active_standby: as fixed, but the standby region's replica comes before the primary, only
@@ -111,7 +112,11 @@ function judge(
   if (facts.status === 'unknown' || signalAgeMs === undefined || signalAgeMs > rules.maxSignalAgeMs) {
     return { ...base, ok: false, dropped: 'replica_signal_stale' };
   }
-  if (lagMs === undefined || lagMs > rules.maxLagMs) return { ...base, ok: false, dropped: 'replica_lagging' };
+  // The platform's ceilings (REPLICA_MAX_LAG_SECONDS / _BYTES: the health monitor's `lagging`,
+  // which is also Atlas' lag alert) bound every policy: a route may only be stricter.
+  if (facts.status === 'lagging' || lagMs === undefined || lagMs > rules.maxLagMs) {
+    return { ...base, ok: false, dropped: 'replica_lagging' };
+  }
   return { ...base, ok: true };
 }
 

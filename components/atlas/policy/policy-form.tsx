@@ -248,7 +248,7 @@ export function PolicyForm({
 
       <Section
         title="Routes"
-        hint="Per route class: how far behind a replica may be, and how old the health signal about it."
+        hint="Per route class: how far behind a replica may be (never past the platform’s ceiling, REPLICA_MAX_LAG_SECONDS), and how old the health signal about it."
       >
         <div className="grid gap-4 md:grid-cols-3">
           {ROUTES.map(({ key, label }) => (
