@@ -1,18 +1,29 @@
 'use client';
 // Email + password sign-in through Auth.js. Errors stay generic: the form never says whether
-// an email exists.
+// an email exists. The submit button is enabled only once the page is hydrated (the sign-in
+// needs Auth.js' client): before that a submit, even Enter in a field, does nothing, and the form
+// is a POST regardless, so a password can never end up in a URL (history, logs, Referer).
 import { signIn } from 'next-auth/react';
-import { useState, useTransition } from 'react';
+import { useState, useSyncExternalStore, useTransition } from 'react';
 import { ErrorAlert } from './ui/error-alert';
 import { btnPrimary, card } from './ui/styles';
 import { TextField } from './ui/text-field';
 
+const noSubscription = () => () => {};
+
 export function SignInForm({ next, workspace }: { next: string; workspace?: string }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
+  // false in the server's HTML, true once React runs in the browser.
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 
   return (
     <form
+      method="post"
       className={`${card} space-y-4 p-6 shadow-sm`}
       onSubmit={(e) => {
         e.preventDefault();
@@ -40,7 +51,7 @@ export function SignInForm({ next, workspace }: { next: string; workspace?: stri
       <TextField label="Email" name="email" type="email" autoComplete="username" required />
       <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
       {error && <ErrorAlert>{error}</ErrorAlert>}
-      <button type="submit" disabled={pending} className={`${btnPrimary} w-full`}>
+      <button type="submit" disabled={pending || !hydrated} className={`${btnPrimary} w-full`}>
         {pending ? 'Signing in…' : 'Sign in'}
       </button>
     </form>
