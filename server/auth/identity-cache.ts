@@ -12,9 +12,9 @@
 // A request carrying a causal bookmark newer than a cached entry re-reads it (read-your-writes).
 // Misses are never cached: unknown keys can't grow the cache or evict anyone's entries.
 import { LRUCache } from 'lru-cache';
-import { isConnectionError, readFrom, readRegion } from '../db/access';
+import { readFrom, readRegion } from '../db/access';
 import { primary, type Db } from '../db/client';
-import { primaryHealth, replicaHealth, reportDown } from '../db/health';
+import { primaryHealth, replicaHealth } from '../db/health';
 import { listen, type Listener } from '../db/listen';
 import { parseLsn } from '../db/lsn';
 import type { DataRequest } from '../db/request-state';
@@ -135,23 +135,6 @@ export interface LookupSpec<T> {
   recheckMissOnPrimary?: boolean;
 }
 
-/**
- * A look-up that only the primary can answer (the thing changed moments ago). The primary lost
- * meanwhile (the health monitor had not noticed yet): the same 503 as when it knew.
- */
-async function loadFromPrimary<T>(spec: LookupSpec<T>): Promise<T | null> {
-  try {
-    return await spec.load(primary());
-  } catch (e) {
-    if (!isConnectionError(e)) throw e;
-    reportDown('primary', (e as Error).message);
-    throw new AppError('primary_unavailable', 'this credential changed moments ago and the primary is unreachable', {
-      retryAfter: 5,
-      cause: e,
-    });
-  }
-}
-
 /** The value for `spec`, from the cache when it is fresh enough for this request. */
 export async function cachedLookup<T>(req: DataRequest, spec: LookupSpec<T>): Promise<T | null> {
   ensureListening();
@@ -171,7 +154,7 @@ export async function cachedLookup<T>(req: DataRequest, spec: LookupSpec<T>): Pr
       });
     }
     seenLsn = primaryHealth().lsn ?? 0n;
-    value = await loadFromPrimary(spec);
+    value = await spec.load(primary());
   } else {
     const before = region ? (replicaHealth(region).replayLsn ?? 0n) : (primaryHealth().lsn ?? 0n);
     const r = await readFrom(req, spec.load, region);
@@ -183,16 +166,14 @@ export async function cachedLookup<T>(req: DataRequest, spec: LookupSpec<T>): Pr
     // replica's miss is always checked on the primary. Bounded: misses are failed authentications,
     // which the callers rate-limit per address.
     if (value === null && spec.recheckMissOnPrimary && r.servedBy !== 'primary' && primaryHealth().up) {
-      value = await loadFromPrimary(spec);
+      value = await spec.load(primary());
     }
     // What the value depends on (its organization) is known only now: if that changed moments
     // ago, the replica may not have the change yet (e.g. a region taken from the organization).
-    // Judged by the replica that answered (at the global address the request has no region of
-    // its own yet): one that has replayed past the change already gave the new value.
     if (value !== null && r.servedBy !== 'primary' && spec.subjectsOf && primaryHealth().up) {
-      if (pinned(spec.subjectsOf(value), r.servedBy.slice('replica:'.length))) {
+      if (pinned(spec.subjectsOf(value), region)) {
         seenLsn = primaryHealth().lsn ?? 0n;
-        value = await loadFromPrimary(spec);
+        value = await spec.load(primary());
       }
     }
   }
