@@ -28,6 +28,14 @@ export interface HintOutcome {
   narrowed: boolean;
 }
 
+/** The registry's codes sorted, once per registry (this runs for every request). */
+const sorted = new WeakMap<ReadonlySet<string>, string[]>();
+function sortedCodes(known: ReadonlySet<string>): string[] {
+  let codes = sorted.get(known);
+  if (!codes) sorted.set(known, (codes = [...known].sort()));
+  return codes;
+}
+
 /**
  * Execution point 1. The first of subdomain → header → query that names a known region (the
  * cascade's order: a later one never overrides it), intersected with a region key's region.
@@ -35,7 +43,7 @@ export interface HintOutcome {
  * `invalid_region` once the caller is known (a stranger learns nothing before authenticating).
  */
 export function hintRegions(hints: Hints, known: ReadonlySet<string>): HintOutcome {
-  let regions = [...known].sort();
+  let regions = sortedCodes(known);
   let narrowed = false;
   const named = [hints.subdomain, hints.header, hints.query].find(
     (v): v is string => typeof v === 'string' && isRegionCode(v) && known.has(v),

@@ -11,6 +11,11 @@ import { sessionCookie } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { FAULT_ENV } from '../../dev/testing/fault-setup';
 import { resetEnvCache } from '../../server/env';
+import { eventually as poll } from '../../dev/testing/eventually';
+
+/** Polled every 10 ms: the applied-within figures are read off these waits. */
+const eventually = <T>(check: () => Promise<T | undefined>, timeoutMs: number, what: string) =>
+  poll(check, timeoutMs, what, 10);
 
 const f = () => inject('faults');
 const procs: ChildProcess[] = [];
@@ -33,16 +38,6 @@ async function liveGateways(): Promise<Row[]> {
     `SELECT gateway_id, pid, region, applied_epoch, applied_sequence::text, refused
        FROM routing_policy_gateways WHERE seen_at > now() - interval '15 seconds' ORDER BY region, pid`,
   );
-}
-
-async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 async function api<T>(gateway: GatewaySpec, method: string, path: string, body?: unknown) {

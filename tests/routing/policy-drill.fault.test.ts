@@ -12,6 +12,7 @@ import { EmbeddedTopology } from '../../dev/embedded-pg/servers';
 import { sessionCookie } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { resetEnvCache } from '../../server/env';
+import { eventually } from '../../dev/testing/eventually';
 
 const f = () => inject('faults');
 const key = (org: string, region: string) => f().keys.find((k) => k.org === org && k.region === region)!.key;
@@ -59,16 +60,6 @@ async function call<T = unknown>(
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : null) as T };
-}
-
-async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const current = async () =>

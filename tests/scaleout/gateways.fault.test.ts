@@ -15,6 +15,7 @@ import { query } from '../../dev/testing/db';
 import { FAULT_ENV } from '../../dev/testing/fault-setup';
 import { parsePrometheusText } from '../../dev/testing/prometheus';
 import { resetEnvCache } from '../../server/env';
+import { eventually } from '../../dev/testing/eventually';
 
 const f = () => inject('faults');
 const key = (org: string, region: string) => f().keys.find((k) => k.org === org && k.region === region)!.key;
@@ -126,16 +127,6 @@ const pct = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : NaN;
 };
-
-async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 let acmeProject: string;
 let aliceCookie: string;
