@@ -2,6 +2,7 @@
 // `next start` on a free port. Stopped and deleted by `stop()`.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { appServerCommand } from '../dev/app-server';
@@ -30,7 +31,11 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   const stack = await prepareLocal({ dataDir: dir, port, durable: true });
   await ensureBuild(() => {});
   const app = appServerCommand(port);
-  const server = spawn(process.execPath, app.args, {
+  // BENCH_CPU_PROFILE=<dir>: the app server writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
+    : [];
+  const server = spawn(process.execPath, [...profile, ...app.args], {
     env: { ...process.env, ...stack.appEnv, ...app.env, LOG_LEVEL: 'silent', ...env },
     stdio: 'ignore',
   });
@@ -74,4 +79,37 @@ export async function load(
     }),
   );
   return { latencies, seconds: (performance.now() - t0) / 1000, headers: seen };
+}
+
+/** Keep-alive connections for `send` (one per request in flight, reused). */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+/**
+ * One HTTP request through node:http on keep-alive connections: the load generator shares the
+ * machine's two cores with the gateway and PostgreSQL, and `fetch` (undici's WHATWG layer) costs
+ * it about three times the CPU per request (bench/arc.bench.ts reports both).
+ */
+export function send(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const body = init.body === undefined ? undefined : Buffer.from(init.body);
+    const req = http.request(
+      url,
+      {
+        agent,
+        method: init.method ?? 'GET',
+        headers: { ...init.headers, ...(body ? { 'Content-Length': String(body.length) } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }

@@ -319,6 +319,7 @@ async function seedOnce(db: Db, mothership: string, globexRegions: string[]): Pr
             await tx.allocation.create({
               data: { id: newId('alloc'), serverId: s.id, clusterId: cluster.id, role: 'control_plane' },
             });
+            await tx.cluster.update({ where: { id: cluster.id }, data: { allocatedAt: createdAt } });
           }
         }
         const runStatus =

@@ -47,7 +47,7 @@ async function regionCounts(db: Db, region: string) {
       SELECT c.template = ANY(${GPU_TEMPLATES}) AS gpu, sum(c.node_count)::int AS n
       FROM clusters c
       WHERE c.region = ${region} AND c.status IN ('pending', 'provisioning')
-        AND NOT EXISTS (SELECT 1 FROM allocations a WHERE a.cluster_id = c.id AND a.released_at IS NULL)
+        AND c.allocated_at IS NULL
       GROUP BY 1`,
     db.$queryRaw<{ status: string; n: number }[]>`
       SELECT status::text AS status, count(*)::int AS n FROM clusters

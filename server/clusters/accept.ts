@@ -4,10 +4,10 @@
 // by name: a second branch of the same lookup, which a named project skips as a one-time filter,
 // so either case is one index probe —, no live cluster has the name, the region has the free
 // servers) and, only when they pass, the inserts (the cluster, its create-cluster run and steps,
-// the first step's job and the Idempotency-Key record); the workers' wake-up follows the commit
-// (wakeWorkers). One round trip instead of a dozen in an
-// interactive transaction (sent straight to node-postgres: Prisma's query interpreter would cost
-// more than the statement); a statement is atomic, so all of it commits or none.
+// the first step's job and the Idempotency-Key record); the workers' wake-up follows the commit,
+// sent with the bookmark (workersWakeUp). One round trip instead of a dozen in an interactive
+// transaction (sent straight to node-postgres: Prisma's query interpreter would cost more than
+// the statement); a statement is atomic, so all of it commits or none.
 //
 // An operator removing the region from the organization (server/atlas/organizations.ts) and a
 // create racing it: the statement holds the organization's row for the region (FOR KEY SHARE)
@@ -23,11 +23,15 @@
 // refuses the second (each statement's check reads its own snapshot, so the index is the
 // guarantee, the check only the friendly message). Capacity is checked, not reserved: two creates
 // may both see the last free servers, and the run's allocation step is what finally refuses.
+// The check reads what it needs and no more: the nodes promised to clusters not yet allocated
+// (an index-only sum over clusters_promised_idx, which holds just those), then available servers
+// only up to that many plus the request (a region of thousands of servers costs what one of ten
+// does).
 import { poolOf, type Db } from '../db/client';
 import { IDEMPOTENCY_TTL_HOURS, type IdempotencyRecord, type PriorRecord } from '../db/idempotency';
 import { WORKFLOWS } from '../workflows/definitions';
 import { queueName, RUN_STARTED_CHANNEL, stepJobCte, QUEUE_SCHEMA } from '../workflows/queue';
-import { logger } from '../telemetry/logger';
+import type { CommitHint } from '../db/write-positions';
 import { GPU_TEMPLATES } from './capacity';
 
 /** The unique index that keeps live cluster names unique in an organization. */
@@ -64,7 +68,10 @@ export interface AcceptOutcome {
   orgWritable: boolean;
   /** The ID of a live cluster of the same name, if any. */
   clashId: string | null;
-  /** Free servers of the template's kind in the region (before this create). */
+  /**
+   * Free servers of the template's kind in the region before this create: exact when the create
+   * was refused for capacity, otherwise at least the nodes requested (the count stops there).
+   */
   free: number;
   /** The region's workflow queue is installed (without it nothing is inserted). */
   queueInstalled: boolean;
@@ -90,12 +97,15 @@ WITH prior AS (
   SELECT 1 FROM organizations WHERE id = $2 AND status = 'active' FOR SHARE
 ), clash AS (
   SELECT id FROM clusters WHERE org_id = $2 AND name = $3 AND status <> 'deleted' LIMIT 1
-), available AS (
-  SELECT count(*) AS n FROM servers WHERE status = 'available' AND region = $4 AND (gpu_count > 0) = $5
 ), promised AS (
-  SELECT COALESCE(sum(c.node_count), 0) AS n FROM clusters c
+  SELECT COALESCE(sum(c.node_count), 0)::int AS n FROM clusters c
   WHERE c.status IN ('pending', 'provisioning') AND c.region = $4 AND (c.template = ANY($6::text[])) = $5
-    AND NOT EXISTS (SELECT 1 FROM allocations a WHERE a.cluster_id = c.id AND a.released_at IS NULL)
+    AND c.allocated_at IS NULL
+), available AS (
+  SELECT count(*)::int AS n FROM (
+    SELECT 1 FROM servers WHERE status = 'available' AND region = $4 AND (gpu_count > 0) = $5
+    LIMIT (SELECT n FROM promised) + $7
+  ) s
 ), free AS (
   SELECT GREATEST(0, (SELECT n FROM available) - (SELECT n FROM promised))::int AS n
 ), queue AS (
@@ -188,7 +198,6 @@ export async function acceptCluster(db: Db, a: Acceptance): Promise<AcceptOutcom
   });
   const r = rows[0]!;
   const created = r.clusters === 1;
-  if (created) wakeWorkers(db, a.region);
   if (created && (r.steps !== STEPS.length || r.jobs !== 1 || r.records !== (a.record ? 1 : 0))) {
     // Cannot happen while the statement is what it says; if it does, say so rather than half-start a run.
     throw new Error(`cluster accept inserted an incomplete run: ${JSON.stringify(r)}`);
@@ -214,14 +223,13 @@ export async function acceptCluster(db: Db, a: Acceptance): Promise<AcceptOutcom
 }
 
 /**
- * Wakes the region's workers after the commit, not inside the statement: PostgreSQL serializes
- * the commits of transactions that NOTIFY (a database-wide lock held through the WAL flush), so an
- * in-statement NOTIFY made concurrent creates wait for each other's fsync. The notification
- * carries no data and is only a hint: a lost one (the process dies right here) costs the run at
- * most one queue poll, since its job is already committed. Not awaited.
+ * The wake-up for the region's workers, sent after the commit with the bookmark (the caller sets
+ * it as the request's commit hint), not inside the accept statement: PostgreSQL serializes the
+ * commits of transactions that NOTIFY (a database-wide lock held through the WAL flush), so an
+ * in-statement NOTIFY made concurrent creates wait for each other's fsync. It carries no data and
+ * is only a hint: a lost one (the process dies right after the commit) costs the run at most one
+ * queue poll, since its job is already committed.
  */
-function wakeWorkers(db: Db, region: string): void {
-  poolOf(db)
-    .query({ name: 'meridian_wake_workers', text: 'SELECT pg_notify($1, $2)', values: [RUN_STARTED_CHANNEL, region] })
-    .catch((err: unknown) => logger.warn({ err: (err as Error).message, region }, 'workflow wake-up not sent'));
+export function workersWakeUp(region: string): CommitHint {
+  return { channel: RUN_STARTED_CHANNEL, payload: region };
 }

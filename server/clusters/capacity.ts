@@ -18,7 +18,7 @@ export async function capacity(db: Db | Tx, regions: string[]): Promise<Map<stri
       SELECT c.region, c.template = ANY(${GPU_TEMPLATES}) AS gpu, sum(c.node_count) AS n
       FROM clusters c
       WHERE c.status IN ('pending', 'provisioning') AND c.region = ANY(${regions})
-        AND NOT EXISTS (SELECT 1 FROM allocations a WHERE a.cluster_id = c.id AND a.released_at IS NULL)
+        AND c.allocated_at IS NULL
       GROUP BY 1, 2
     )
     SELECT a.region, a.gpu, (a.n - COALESCE(p.n, 0))::bigint AS free

@@ -12,7 +12,7 @@ import { AppError } from '../errors';
 import { isId, newId } from '../ids';
 import { firstProject, getProject } from '../projects/repository';
 import { regionRegistry } from '../region/registry';
-import { acceptCluster, LIVE_NAME_INDEX } from './accept';
+import { acceptCluster, LIVE_NAME_INDEX, workersWakeUp } from './accept';
 import { createDefaults } from './defaults';
 import { toClusterView } from './repository';
 import { DEFAULT_TEMPLATE_ID, templateById, templateProblem } from './templates';
@@ -115,6 +115,7 @@ export async function createCluster(req: DataRequest, who: ClusterRequester, inp
       }
       if (outcome.prior) return { prior: outcome.prior as PriorRecord<typeof body> };
       if (outcome.created) {
+        req.consistency.commitHint = workersWakeUp(region);
         body.cluster.project_id = outcome.projectId!;
         return { status: 202, body };
       }

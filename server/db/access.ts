@@ -12,7 +12,6 @@ import { env } from '../env';
 import { AppError } from '../errors';
 import { metrics } from '../telemetry/metrics';
 import { laterLsn } from './bookmark';
-import { parseLsn } from './lsn';
 import { waitForReplay } from './replay-watch';
 import {
   DEFAULT_READ_RULES,
@@ -30,10 +29,11 @@ import { ensureHealthMonitor, primaryHealth, replicaHealth, reportDown } from '.
 import { replicaRegions } from './topology';
 import {
   acknowledged,
-  BOOKMARK_AND_NOTICE_SQL,
+  commitPosition,
   ensureWritePositions,
   noteOwnWrite,
   requiredPosition,
+  type CommitHint,
 } from './write-positions';
 
 export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
@@ -270,15 +270,16 @@ export async function readFrom<T>(
 
 /**
  * The primary's WAL insert position: taken after a commit, it covers that commit. On the app's
- * own pool (never the health probes', which a burst of writes would starve). With a principal,
- * the same statement tells every gateway its new position (server/db/write-positions.ts).
+ * own pool (never the health probes', which a burst of writes would starve). The same statement
+ * tells every gateway the principal's new position (server/db/write-positions.ts) and sends the
+ * write's commit hint, if it has one.
  */
-async function primaryInsertLsn(principal: string | undefined): Promise<bigint | undefined> {
+async function primaryInsertLsn(
+  principal: string | undefined,
+  hint: CommitHint | undefined,
+): Promise<bigint | undefined> {
   try {
-    const { rows } = principal
-      ? await poolOf(primary()).query<{ lsn: string }>(BOOKMARK_AND_NOTICE_SQL, [principal, String(Date.now())])
-      : await poolOf(primary()).query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
-    const lsn = parseLsn(rows[0]!.lsn);
+    const lsn = await commitPosition(poolOf(primary()), principal, hint);
     if (principal && lsn !== undefined) {
       noteOwnWrite(principal, lsn);
       // Answer only once every live gateway holds this position (write-positions.ts): what
@@ -338,7 +339,9 @@ async function committed<T>(req: DataRequest, run: () => Promise<T>): Promise<T>
   }
   decide(true);
   // Committed. From here on nothing may report failure.
-  const lsn = await primaryInsertLsn(req.principal);
+  const hint = req.consistency.commitHint;
+  req.consistency.commitHint = undefined;
+  const lsn = await primaryInsertLsn(req.principal, hint);
   req.consistency.newBookmark = laterLsn(req.consistency.newBookmark, lsn);
   req.consistency.bookmark = laterLsn(req.consistency.bookmark, lsn); // later reads in this request see it too
   req.consistency.servedBy ??= 'primary';

@@ -2,13 +2,20 @@
 // so that its next read waits for a replica that has replayed at least that far (or uses the
 // primary). Opaque and tamper-evident (HMAC); a bookmark only ever asks for fresher data, it
 // grants nothing.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { authSecret } from '../env';
 
 const VERSION = 'b1';
 
-function key(): Buffer {
-  return createHmac('sha256', authSecret()).update('meridian causal bookmark v1').digest();
+/** The signing key, derived from AUTH_SECRET once (again only if the secret changes). */
+let derived: { secret: string; key: KeyObject } | undefined;
+function key(): KeyObject {
+  const secret = authSecret();
+  if (derived?.secret !== secret) {
+    const bytes = createHmac('sha256', secret).update('meridian causal bookmark v1').digest();
+    derived = { secret, key: createSecretKey(bytes) };
+  }
+  return derived.key;
 }
 
 function mac(payload: string): string {

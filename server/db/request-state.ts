@@ -16,6 +16,11 @@ export interface ConsistencyState {
   idempotencyKey?: string;
   /** The response is the first outcome of an earlier request with the same Idempotency-Key. */
   replayed?: boolean;
+  /**
+   * Set by a write that wants a notification sent once it has committed (a hint carrying no
+   * data, such as waking a region's workers): sent with the bookmark, in the same round trip.
+   */
+  commitHint?: { channel: string; payload: string };
 }
 
 /** The response as it is being built: shared by reference with every middleware and adapter. */

@@ -14,7 +14,9 @@ export const MANAGED_SCHEMAS = ['public', 'directory'];
  */
 export const INDEXES_OUTSIDE_PRISMA = [
   `public.clusters UNIQUE (org_id,name) WHERE (status <> 'deleted'::"ClusterStatus")`,
+  `public.clusters INDEX (region,template,node_count) WHERE ((status = ANY (ARRAY['pending'::"ClusterStatus", 'provisioning'::"ClusterStatus"])) AND (allocated_at IS NULL))`,
   `public.request_decisions INDEX (trace_id,at) WHERE (trace_id IS NOT NULL)`,
+  `public.servers INDEX (region,gpu_count) WHERE (status = 'available'::"ServerStatus")`,
   `public.workspace_moves UNIQUE (org_id) WHERE (status = ANY (ARRAY['pending'::"MoveStatus", 'copying'::"MoveStatus", 'cutover'::"MoveStatus"]))`,
 ];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BOOKMARK_AND_NOTICE_SQL, principalOf, requiredPosition, WRITES_CHANNEL } from './write-positions';
+import { principalOf, requiredPosition } from './write-positions';
 
 describe('sticky write positions', () => {
   it('names API keys and signed-in users, nobody else', () => {
@@ -12,11 +12,5 @@ describe('sticky write positions', () => {
     expect(requiredPosition(undefined)).toBeUndefined();
     // This process never started listening: it cannot know who wrote elsewhere.
     expect(requiredPosition('key:key_1')).toBe('unknown');
-  });
-
-  it('reads the bookmark and sends the notice in one statement, committed asynchronously', () => {
-    expect(BOOKMARK_AND_NOTICE_SQL).toContain('pg_current_wal_insert_lsn()');
-    expect(BOOKMARK_AND_NOTICE_SQL).toContain(`pg_notify('${WRITES_CHANNEL}'`);
-    expect(BOOKMARK_AND_NOTICE_SQL).toContain("set_config('synchronous_commit', 'off', true)");
   });
 });

@@ -3,7 +3,7 @@
 // that principal waits for it exactly like an echoed X-Meridian-Bookmark (server/db/access.ts).
 //
 // How a gateway learns positions: its own writes at once; everyone else's from a notice on the
-// primary's `meridian_writes` channel (`w <principal> <lsn> <sent ms>`), sent in the statement
+// primary's `meridian_writes` channel (`w <principal> <lsn> <sent ms> <gateway>`), sent in the statement
 // that reads the bookmark after the commit (no extra round trip). A notice alone would leave a
 // race: the client can get its answer and reach another gateway before that gateway has heard
 // (measured: 36 stale reads in 500 at a 50 ms replica delay on a busy 2-core machine). So every
@@ -146,14 +146,40 @@ export function requiredPosition(principal: string | undefined): bigint | 'unkno
   return floor === undefined || mine > floor ? mine : floor;
 }
 
+/** A notification a write sends once it has committed: a hint that carries no data (e.g. waking workers). */
+export interface CommitHint {
+  channel: string;
+  payload: string;
+}
+
 /**
- * The SQL that, right after a principal's commit, reads the bookmark and tells every gateway:
- * one statement, its own tiny transaction (committed asynchronously: it carries no data).
- * Parameters: the principal, the time sent (ms since the epoch).
+ * The statement that, right after a commit, reads the bookmark, tells every gateway the
+ * principal's new position (`w <principal> <lsn> <sent ms> <gateway>`) and sends the write's
+ * hint, if any: one round trip, its own tiny transaction, committed asynchronously (it carries
+ * no data: a notice lost to a crash costs a read on the primary, a hint one queue poll).
+ * Parameters: the principal or null, the time sent (ms since the epoch), this gateway's ID, the
+ * hint's channel and payload or nulls. Named: each connection parses and plans it once.
  */
-export const BOOKMARK_AND_NOTICE_SQL =
-  "SELECT set_config('synchronous_commit', 'off', true) AS _sc, l::text AS lsn, " +
-  `pg_notify('${WRITES_CHANNEL}', 'w ' || $1 || ' ' || l::text || ' ' || $2) AS _n FROM pg_current_wal_insert_lsn() l`;
+export const BOOKMARK_STATEMENT = {
+  name: 'meridian_bookmark',
+  text:
+    "SELECT set_config('synchronous_commit', 'off', true) AS _sc, l::text AS lsn, " +
+    `CASE WHEN $1::text IS NOT NULL THEN pg_notify('${WRITES_CHANNEL}', 'w ' || $1 || ' ' || l::text || ' ' || $2 || ' ' || $3) END AS _n, ` +
+    'CASE WHEN $4::text IS NOT NULL THEN pg_notify($4, $5) END AS _h FROM pg_current_wal_insert_lsn() l',
+};
+
+/** Runs BOOKMARK_STATEMENT on `pool` (the primary's): the position after the caller's commit. */
+export async function commitPosition(
+  pool: pg.Pool,
+  principal: string | undefined,
+  hint: CommitHint | undefined,
+): Promise<bigint | undefined> {
+  const { rows } = await pool.query<{ lsn: string }>({
+    ...BOOKMARK_STATEMENT,
+    values: [principal ?? null, String(Date.now()), state().id, hint?.channel ?? null, hint?.payload ?? null],
+  });
+  return parseLsn(rows[0]!.lsn);
+}
 
 /** Records this process's own write at once (the notice is for the other gateways). */
 export function noteOwnWrite(principal: string, lsn: bigint): void {
@@ -212,13 +238,16 @@ function onNotice(payload: string): void {
   const s = state();
   const parts = payload.split(' ');
   if (parts[0] === 'w') {
-    // `w <principal> <lsn> <sent at, ms since epoch>`
-    const [, principal, lsnText, sentAt] = parts;
+    // `w <principal> <lsn> <sent at, ms since epoch> <sending gateway>`
+    const [, principal, lsnText, sentAt, sender] = parts;
     const lsn = lsnText ? parseLsn(lsnText) : undefined;
     if (!principal || lsn === undefined) return;
     remember(principal, lsn);
     if (lsn > s.heard) s.heard = lsn;
-    scheduleAck();
+    // Nobody waits for this gateway to hear its own writes (it noted them before sending): only
+    // other gateways' notices are acknowledged. An acknowledgement covers everything heard so
+    // far, so skipping these delays no one.
+    if (sender !== s.id) scheduleAck();
     settleWaiters(); // this process's own part
     const sent = Number(sentAt);
     if (Number.isFinite(sent) && sent > 0)

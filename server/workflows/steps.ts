@@ -68,6 +68,8 @@ async function allocate(s: StepScope): Promise<void> {
       role: i === 0 ? 'control_plane' : 'worker',
     })),
   });
+  // No longer a promise: the capacity check (server/clusters/accept.ts) counts it as allocated.
+  await s.tx.cluster.update({ where: { id: c.id }, data: { allocatedAt: s.now } });
 }
 
 /** Gives a cluster's servers back to the region. */
@@ -75,6 +77,7 @@ export async function releaseServers(tx: Tx, clusterId: string, now: Date): Prom
   const held = await tx.allocation.findMany({ where: { clusterId, releasedAt: null }, select: { serverId: true } });
   if (!held.length) return;
   await tx.allocation.updateMany({ where: { clusterId, releasedAt: null }, data: { releasedAt: now } });
+  await tx.cluster.updateMany({ where: { id: clusterId }, data: { allocatedAt: null } });
   await tx.server.updateMany({
     where: { id: { in: held.map((h) => h.serverId) }, status: 'allocated' },
     data: { status: 'available' },

@@ -1,8 +1,12 @@
 // The one-statement cluster accept (server/clusters/accept.ts): races on a name or an
 // Idempotency-Key end with exactly one cluster; a refused create leaves no row anywhere (cluster,
-// run, steps, job, idempotency record); and the job it inserts is the job pg-boss itself would
-// have inserted.
+// run, steps, job, idempotency record); the capacity check counts promised nodes and stops
+// counting free servers once it has enough, yet a refusal names the exact number free; the
+// workers' wake-up is sent once the create has committed; and the job it inserts is the job
+// pg-boss itself would have inserted.
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { RUN_STARTED_CHANNEL } from '../../server/workflows/queue';
 import { primary } from '../../server/db/client';
 import { write } from '../../server/db/access';
 import { enqueueStep, queueName } from '../../server/workflows/queue';
@@ -18,11 +22,14 @@ interface ErrorOut {
 
 let alice: string;
 let acmeId: string;
+let primaryUrl: string;
 let acmeProject: string;
 const unique = (p: string) => `${p}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6)}`;
 
 beforeAll(async () => {
-  await useDemoDatabase('accept');
+  ({
+    urls: { primary: primaryUrl },
+  } = await useDemoDatabase('accept'));
   const db = primary();
   const acme = await db.organization.findUniqueOrThrow({ where: { slug: 'acme' } });
   acmeId = acme.id;
@@ -98,6 +105,94 @@ describe('cluster accept, one statement', () => {
         where: { id: { in: gpus.map((g) => g.id) } },
         data: { status: 'available' },
       });
+    }
+  });
+
+  it('counts nodes promised to pending clusters; a refusal names exactly how many servers are free', async () => {
+    // Pending GPU clusters of the seed may already hold promises (no worker runs in this file).
+    const promised = await primary().cluster.aggregate({
+      where: {
+        region: 'sfo1',
+        template: 'k8s-gpu',
+        status: { in: ['pending', 'provisioning'] },
+        allocations: { none: { releasedAt: null } },
+      },
+      _sum: { nodeCount: true },
+    });
+    const held = promised._sum.nodeCount ?? 0;
+    // sfo1's GPU pool becomes `held` + 3 servers of this test's own: 3 left to promise. The seed's
+    // go to maintenance meanwhile (put back afterwards).
+    const parked = (
+      await primary().server.findMany({
+        where: { region: 'sfo1', status: 'available', gpuCount: { gt: 0 } },
+        select: { id: true },
+      })
+    ).map((g) => g.id);
+    await primary().server.updateMany({ where: { id: { in: parked } }, data: { status: 'maintenance' } });
+    const own = Array.from({ length: held + 3 }, (_, i) => `srv_${unique('gpu').replace(/-/g, '')}${i}`);
+    await primary().server.createMany({
+      data: own.map((id) => ({
+        id,
+        region: 'sfo1',
+        hostname: `${id}.test`,
+        zone: 'sfo1-a',
+        rack: 'r1',
+        cage: 'c1',
+        model: 'test',
+        cpuCores: 64,
+        memoryGb: 512,
+        storageGb: 1024,
+        gpuCount: 8,
+      })),
+    });
+    try {
+      expect((await create({ name: unique('gpu2'), template: 'k8s-gpu', node_count: 2 })).status).toBe(202);
+      // 3 left to promise, 2 promised now: 1 free. Asking 2 is refused with the exact figure.
+      const refused = await create({ name: unique('gpu-more'), template: 'k8s-gpu', node_count: 2 });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toMatchObject({ code: 'insufficient_capacity', available: 1 });
+      expect(refused.body.error.message).toContain('1 GPU servers free');
+      // Asking 1 fits.
+      expect((await create({ name: unique('gpu1'), template: 'k8s-gpu', node_count: 1 })).status).toBe(202);
+      const none = await create({ name: unique('gpu-none'), template: 'k8s-gpu', node_count: 1 });
+      expect(none.body.error).toMatchObject({ code: 'insufficient_capacity', available: 0 });
+    } finally {
+      await primary().server.deleteMany({ where: { id: { in: own } } });
+      await primary().server.updateMany({ where: { id: { in: parked } }, data: { status: 'available' } });
+      await primary().cluster.updateMany({
+        where: { region: 'sfo1', template: 'k8s-gpu', status: 'pending', name: { startsWith: 'gpu' } },
+        data: { status: 'failed' },
+      });
+    }
+  });
+
+  it("wakes the region's workers once the create has committed (and not for a refused one)", async () => {
+    const listener = new pg.Client({ connectionString: primaryUrl });
+    const heard: { payload: string; committed: boolean }[] = [];
+    let name = '';
+    await listener.connect();
+    try {
+      listener.on('notification', (n) => {
+        if (n.channel !== RUN_STARTED_CHANNEL) return;
+        // What the listener's own connection sees at that moment: the cluster must be there.
+        heard.push({ payload: n.payload ?? '', committed: false });
+        const slot = heard[heard.length - 1]!;
+        void listener
+          .query<{ n: string }>('SELECT count(*)::text AS n FROM clusters WHERE name = $1', [name])
+          .then((r) => (slot.committed = r.rows[0]!.n === '1'));
+      });
+      await listener.query(`LISTEN ${RUN_STARTED_CHANNEL}`);
+      name = unique('wake');
+      expect((await create({ name })).status).toBe(202);
+      const deadline = Date.now() + 2_000;
+      while (!heard.some((h) => h.committed) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(heard).toEqual([{ payload: 'sfo1', committed: true }]);
+      // A refused create (the name is taken now) wakes nobody.
+      expect((await create({ name })).status).toBe(409);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(heard).toHaveLength(1);
+    } finally {
+      await listener.end();
     }
   });
 

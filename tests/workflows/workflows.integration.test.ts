@@ -99,6 +99,9 @@ describe('create-cluster', () => {
     const c = await primary().cluster.findUniqueOrThrow({ where: { id: cluster.id } });
     expect(c.status).toBe('ready');
     expect(c.readyAt).not.toBeNull();
+    // Stamped with its allocations (no longer a promise to the capacity check), before it was ready.
+    expect(c.allocatedAt).not.toBeNull();
+    expect(c.allocatedAt!.getTime()).toBeLessThanOrEqual(c.readyAt!.getTime());
     const allocs = await primary().allocation.findMany({ where: { clusterId: cluster.id }, include: { server: true } });
     expect(allocs).toHaveLength(3);
     expect(allocs.filter((a) => a.role === 'control_plane')).toHaveLength(1);
@@ -154,6 +157,7 @@ describe('create-cluster', () => {
     expect(c.status).toBe('failed');
     expect(c.statusReason).toBe(run.error);
     expect(await primary().allocation.count({ where: { clusterId: cluster.id, releasedAt: null } })).toBe(0);
+    expect(c.allocatedAt).toBeNull(); // released with them
     expect(await primary().server.count({ where: { region: 'sfo1', status: 'available' } })).toBe(free);
     const note = await primary().notification.findFirst({ where: { resourceId: cluster.id } });
     expect(note?.kind).toBe('cluster.failed');
@@ -205,7 +209,8 @@ describe('delete-cluster', () => {
       'destroy_control_plane',
       'deleted',
     ]);
-    expect((await primary().cluster.findUniqueOrThrow({ where: { id: cluster.id } })).status).toBe('deleted');
+    const deleted = await primary().cluster.findUniqueOrThrow({ where: { id: cluster.id } });
+    expect([deleted.status, deleted.allocatedAt]).toEqual(['deleted', null]);
     const after = await primary().server.findMany({ where: { id: { in: servers } } });
     expect(after.every((s) => s.status === 'available')).toBe(true);
     await waitForReplay(urls.primary, urls.replicas.sfo1!); // the worker's write, not this client's

@@ -18,12 +18,15 @@ function tooLarge(limit: number): AppError {
 }
 
 /**
- * The request with its body read into memory, at most `limit` bytes: a larger Content-Length is
- * refused before reading, and a body that streams past the limit (chunked, or a lying length)
- * is refused as soon as it does.
+ * The request's body read into memory, at most `limit` bytes (undefined: no body): a larger
+ * Content-Length is refused before reading, and a body that streams past the limit (chunked, or
+ * a lying length) is refused as soon as it does.
  */
-export async function withBoundedBody(req: Request, limit = env().MERIDIAN_MAX_BODY_BYTES): Promise<Request> {
-  if (!req.body) return req;
+export async function readBoundedBody(
+  req: Request,
+  limit = env().MERIDIAN_MAX_BODY_BYTES,
+): Promise<Uint8Array | undefined> {
+  if (!req.body) return undefined;
   const declared = req.headers.get('content-length');
   if (declared !== null && (!/^\d+$/.test(declared) || Number(declared) > limit)) {
     await req.body.cancel().catch(() => {});
@@ -43,15 +46,23 @@ export async function withBoundedBody(req: Request, limit = env().MERIDIAN_MAX_B
     }
     chunks.push(value);
   }
+  if (chunks.length === 1) return chunks[0]!;
   const body = new Uint8Array(size);
   let at = 0;
   for (const c of chunks) {
     body.set(c, at);
     at += c.byteLength;
   }
+  return body;
+}
+
+/** The request with its body read into memory (readBoundedBody), for handlers that read it again. */
+export async function withBoundedBody(req: Request, limit = env().MERIDIAN_MAX_BODY_BYTES): Promise<Request> {
+  const body = await readBoundedBody(req, limit);
+  if (body === undefined) return req;
   const headers = new Headers(req.headers);
   headers.delete('content-length'); // the new Request sets its own
-  return new Request(req.url, { method: req.method, headers, body, signal: req.signal });
+  return new Request(req.url, { method: req.method, headers, body: body as BodyInit, signal: req.signal });
 }
 
 /** tRPC over HTTP takes JSON only: a form post (no CORS preflight) never reaches a procedure. */

@@ -6,7 +6,7 @@ import { AppError, type ErrorBody } from '../../errors';
 import { createContext, type Context } from '../context';
 import { toAppError } from '../middleware/error-mapping';
 import { appRouter } from '../root';
-import { assertDecodable, withBoundedBody } from './request-guards';
+import { assertDecodable, readBoundedBody } from './request-guards';
 import { failedRequest } from './service-route';
 
 export const REST_BASE = '/v1';
@@ -56,12 +56,15 @@ const openApiHandler = (): NodeHandler =>
     },
   } as unknown as Parameters<typeof createOpenApiNodeHttpHandler>[0]));
 
-async function runOpenApi(req: Request): Promise<Response> {
+const utf8 = new TextDecoder();
+
+/** `bytes`: the request's body, read once by handleRest (never read from `req` again). */
+async function runOpenApi(req: Request, bytes: Uint8Array | undefined): Promise<Response> {
   let body: unknown;
   let bodyError: unknown;
   const type = req.headers.get('content-type') ?? '';
   try {
-    const text = req.body ? await req.text() : '';
+    const text = bytes ? utf8.decode(bytes) : '';
     body = type.includes('application/json') ? JSON.parse(text) : text || undefined;
   } catch (e) {
     bodyError = e;
@@ -82,15 +85,15 @@ async function runOpenApi(req: Request): Promise<Response> {
   });
 }
 
-export async function handleRest(raw: Request): Promise<Response> {
-  let req: Request;
+export async function handleRest(req: Request): Promise<Response> {
+  let bytes: Uint8Array | undefined;
   try {
-    assertDecodable(new URL(raw.url), raw.headers);
-    req = await withBoundedBody(raw);
+    assertDecodable(new URL(req.url), req.headers);
+    bytes = await readBoundedBody(req);
   } catch (e) {
-    return failedRequest(raw, 'rest.refused', e);
+    return failedRequest(req, 'rest.refused', e);
   }
-  const res = await runOpenApi(req);
+  const res = await runOpenApi(req, bytes);
 
   if (!res.headers.has('X-Request-Id')) {
     // Failed before any procedure ran (no such path, bad content type, unparsable JSON):
