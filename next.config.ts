@@ -1,4 +1,5 @@
 import type { NextConfig } from 'next';
+import { SECURITY_HEADERS } from './server/http/security-headers';
 
 const nextConfig: NextConfig = {
   reactStrictMode: true,
@@ -13,18 +14,13 @@ const nextConfig: NextConfig = {
   allowedDevOrigins: ['*.localhost'],
   // Server actions take small forms only (the API's limit is MERIDIAN_MAX_BODY_BYTES).
   experimental: { authInterrupts: true, serverActions: { bodySizeLimit: '100kb' } },
-  // Every response, pages and API: no sniffing, no framing, no referrer beyond our origin.
-  // (The per-request CSP with its nonce, and HSTS over HTTPS, come from proxy.ts.)
+  // Every response Next serves, pages and API: no sniffing, no framing, no referrer beyond our
+  // origin (the REST API's door in server/http/api-door.ts sets the same on what it serves).
   async headers() {
     return [
       {
         source: '/:path*',
-        headers: [
-          { key: 'X-Content-Type-Options', value: 'nosniff' },
-          { key: 'X-Frame-Options', value: 'DENY' },
-          { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
-          { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()' },
-        ],
+        headers: SECURITY_HEADERS,
       },
     ];
   },

@@ -1,7 +1,8 @@
 // The gateway's HTTP server: Next.js's request handler behind a plain Node server of our own,
 // so that the one thing Next does not pass on, the socket's peer address, reaches the app as
-// X-Meridian-Peer (any client-sent copy is dropped first; see server/net/client-address.ts); and
-// a URL that does not decode, which Next would answer with a 500, goes to the API's 400.
+// X-Meridian-Peer (any client-sent copy is dropped first; see server/net/client-address.ts); a
+// URL that does not decode, which Next would answer with a 500, goes to the API's 400; and the
+// REST API (/v1) goes straight to its adapter, past Next's router (api-door.ts).
 // Refuses to start without AUTH_SECRET. Load balancers probe `/api/livez` (liveness: the process
 // answers) and `/api/readyz` (readiness: serving and not draining; answered here, no database).
 // On SIGTERM/SIGINT: readiness turns 503 at once, the server keeps serving for
@@ -23,6 +24,8 @@ import { closeDecisionLog } from '../routing/decision-log';
 import { flushLogs, logger } from '../telemetry/logger';
 import { appliedSummary, ensurePolicies, leavePolicies } from '../routing/applied';
 import { answerMutationsUncompressed } from './compression';
+import { isApiDoorRequest, serveApi } from './api-door';
+import { handleRest } from '../api/adapters/rest';
 
 /** Readiness, answered by this server itself: a draining process must not get new work. */
 function readiness(res: http.ServerResponse, draining: boolean): void {
@@ -93,10 +96,13 @@ async function main(): Promise<void> {
     if (stopping) res.shouldKeepAlive = false; // draining: the client's next request goes elsewhere
     // Load balancers' probes are answered whatever the load: they must see a live process.
     if (req.url === '/api/livez' || req.url === '/api/health') return void handle(req, res);
+    const api = isApiDoorRequest(req);
     void admission.acquire().then((admitted) => {
       if (!admitted) return overloaded(res);
       res.once('close', () => admission.release());
-      void handle(req, res);
+      // The REST API straight to its adapter (api-door.ts); everything else through Next.
+      if (api) void serveApi(req, res, handleRest);
+      else void handle(req, res);
     });
   });
   // Slow clients can't hold connections open forever.
