@@ -2,6 +2,7 @@
 // response. The API context (server/api/context.ts) extends this; nothing here knows about
 // HTTP doors, tRPC or authentication.
 import type { GateDecision, ReadRules } from './read-gate';
+import type { CommitHint } from './write-positions';
 
 /** Causal consistency for one request: what it must read, and where its answers came from. */
 export interface ConsistencyState {
@@ -20,7 +21,7 @@ export interface ConsistencyState {
    * Set by a write that wants a notification sent once it has committed (a hint carrying no
    * data, such as waking a region's workers): sent with the bookmark, in the same round trip.
    */
-  commitHint?: { channel: string; payload: string };
+  commitHint?: CommitHint;
 }
 
 /** The response as it is being built: shared by reference with every middleware and adapter. */

@@ -160,7 +160,7 @@ export interface CommitHint {
  * Parameters: the principal or null, the time sent (ms since the epoch), this gateway's ID, the
  * hint's channel and payload or nulls. Named: each connection parses and plans it once.
  */
-export const BOOKMARK_STATEMENT = {
+const BOOKMARK_STATEMENT = {
   name: 'meridian_bookmark',
   text:
     "SELECT set_config('synchronous_commit', 'off', true) AS _sc, l::text AS lsn, " +

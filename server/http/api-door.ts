@@ -6,7 +6,8 @@
 // benchmark machine, an answer from this server about 0.2 ms).
 //
 // What Next did for these requests, done here: the static security headers
-// (security-headers.ts), gzip for reads whose client accepts it, and HEAD as GET without the body.
+// (security-headers.ts), gzip when the client accepts it (reads only: compression.ts), and HEAD as
+// GET without the body.
 // What stays with Next: OPTIONS (its automatic Allow), a path with a trailing slash (its
 // redirect), the OpenAPI document (its own route), and every page, tRPC call and server action.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -101,7 +102,8 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
   const cookies = response.headers.getSetCookie();
   if (cookies.length) out['set-cookie'] = cookies;
   let body = Buffer.from(await response.arrayBuffer());
-  if (req.method === 'GET' && body.length > 0 && acceptsGzip(req)) {
+  // Mutations never get here with an Accept-Encoding (compression.ts drops it for both doors).
+  if (req.method !== 'HEAD' && body.length > 0 && acceptsGzip(req)) {
     body = await gzipped(body);
     out['content-encoding'] = 'gzip';
     out.vary = out.vary ? `${out.vary}, Accept-Encoding` : 'Accept-Encoding';

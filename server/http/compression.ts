@@ -2,7 +2,8 @@
 // bodies, so their length is unknown and the 1 KB threshold never applies. The API's mutations
 // answer small JSON (a 202 naming its run, the created resource, an error), where gzip costs more
 // CPU than the bytes it saves: about 3% of the gateway's CPU under a create load (bench arc). So
-// those are answered uncompressed; reads (lists, pages, assets) keep gzip.
+// those are answered uncompressed; reads (lists, pages, assets) keep gzip. The REST API's door
+// (api-door.ts) follows the same Accept-Encoding, so this is the one rule for both.
 import type { IncomingMessage } from 'node:http';
 
 const API = ['/v1/', '/api/trpc/'];

@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, query } from '../../dev/testing/db';
+import { eventually } from '../../dev/testing/eventually';
 import { resetEnvCache } from '../../server/env';
 import { parseLsn } from '../../server/db/lsn';
 import {
@@ -24,15 +25,8 @@ let listener: pg.Client;
 const heard: { channel: string; payload: string; at: number }[] = [];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(fn: () => T | undefined, ms = 2_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('not heard in time');
-    await sleep(10);
-  }
-}
+/** `fn`'s first defined value, polled every 10 ms for up to 2 s. */
+const until = <T>(fn: () => T | undefined) => eventually(async () => fn(), 2_000, 'heard in time', 10);
 
 beforeAll(async () => {
   url = (await freshDatabase('positions')).primary;
