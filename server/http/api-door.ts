@@ -42,18 +42,51 @@ function acceptsGzip(req: IncomingMessage): boolean {
   });
 }
 
+/** What the door reads and throws away of a body its answer did not need, at most. */
+const DISCARD_BYTES = 1 << 20;
+const DISCARD_MS = 5_000;
+const discarding = new WeakMap<IncomingMessage, Promise<void>>();
+
 /**
- * The body as a web stream that reads `req` as the adapter pulls. Refused unread (the adapter's
- * size limit), the rest is not read: the answer closes the connection instead, which keeps the
- * socket usable until the answer is written (destroying the request would reset it first).
+ * Reads and throws away the rest of a body the answer did not need (refused past the size limit,
+ * or answered without reading it), so the answer reaches a client that is still sending: closing
+ * the connection under its writes would reset it, and the client would see a broken pipe instead
+ * of the 413. The connection closes after the answer. Bounded: past DISCARD_BYTES or DISCARD_MS
+ * the connection is closed anyway.
  */
+function discardRest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const known = discarding.get(req);
+  if (known) return known;
+  res.shouldKeepAlive = false;
+  const done = new Promise<void>((resolve) => {
+    if (req.complete || req.destroyed) return resolve();
+    let discarded = 0;
+    const stop = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(stop, DISCARD_MS);
+    req.on('data', (chunk: Buffer) => {
+      discarded += chunk.byteLength;
+      if (discarded > DISCARD_BYTES) stop();
+    });
+    req.on('end', stop);
+    req.on('error', stop);
+    req.on('close', stop);
+    req.resume();
+  });
+  discarding.set(req, done);
+  return done;
+}
+
+/** The body as a web stream that reads `req` as the adapter pulls; cancelled, the rest is discarded. */
 function bodyStream(req: IncomingMessage, res: ServerResponse): ReadableStream<Uint8Array> {
   let cancelled = false;
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
         req.on('data', (chunk: Buffer) => {
-          if (cancelled) return;
+          if (cancelled || discarding.has(req)) return;
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
           if ((controller.desiredSize ?? 1) <= 0) req.pause();
         });
@@ -66,8 +99,7 @@ function bodyStream(req: IncomingMessage, res: ServerResponse): ReadableStream<U
       },
       cancel() {
         cancelled = true;
-        res.shouldKeepAlive = false;
-        req.resume(); // discarded until the answer is written and the connection closes
+        void discardRest(req, res);
       },
     },
     { highWaterMark: 1 },
@@ -109,8 +141,14 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
     out.vary = out.vary ? `${out.vary}, Accept-Encoding` : 'Accept-Encoding';
   }
   out['content-length'] = String(body.length);
+  // A body the answer did not read in full: the answer is written now, and the connection closes
+  // once the rest has arrived (discardRest).
+  const rest = req.complete ? undefined : discardRest(req, res);
   res.writeHead(response.status, out);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  if (!rest) return void res.end(req.method === 'HEAD' ? undefined : body);
+  if (req.method !== 'HEAD') res.write(body);
+  await rest;
+  res.end();
 }
 
 /** Answers one API request; never throws (a failure of its own is a contract 500, logged). */

@@ -5,6 +5,7 @@
 // What stays with Next (its answers carry its `Vary: rsc, …`): OPTIONS, a trailing slash's
 // redirect, the OpenAPI document.
 import http from 'node:http';
+import net from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBenchServer, type BenchServer } from '../../bench/server';
@@ -109,6 +110,60 @@ describe('the API door', () => {
     });
     expect(streamed.status).toBe(413);
     for (let i = 0; i < 3; i++) expect((await call('/v1/projects', { headers })).status).toBe(200);
+  });
+
+  it('lets a client still sending a refused body finish sending and read its 413 (no reset under its writes)', async () => {
+    // A raw client that pauses after the first 300 kB (the door has refused the body by then)
+    // and then sends the rest: closing the connection before the rest had arrived would fail
+    // those writes (EPIPE or a reset) instead of the client reading the 413 when it is done.
+    const { port } = new URL(srv.baseUrl);
+    const outcome = await new Promise<{ error?: string; answer: string; closedEarly: boolean }>((resolve) => {
+      const socket = net.connect(Number(port), '127.0.0.1');
+      const received: Buffer[] = [];
+      let error: string | undefined;
+      let sentAll = false;
+      let closedEarly = false;
+      socket.on('data', (c: Buffer) => received.push(c));
+      socket.on('end', () => (closedEarly = !sentAll));
+      socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
+      socket.on('close', () => resolve({ error, closedEarly, answer: Buffer.concat(received).toString('latin1') }));
+      const chunk = `${(10_000).toString(16)}\r\n${' '.repeat(10_000)}\r\n`;
+      socket.write(
+        'POST /v1/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n' +
+          `Authorization: Bearer ${key}\r\nContent-Type: application/json\r\n\r\n`,
+      );
+      for (let i = 0; i < 30; i++) socket.write(chunk);
+      setTimeout(() => {
+        for (let i = 0; i < 30; i++) socket.write(chunk);
+        socket.write('0\r\n\r\n', () => (sentAll = true));
+      }, 300);
+    });
+    expect(outcome.closedEarly).toBe(false);
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(outcome.answer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(outcome.answer).toContain('"code":"payload_too_large"');
+  });
+
+  it('closes the connection on a client that keeps sending far past the limit, without answering 5xx', async () => {
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const outcome = await new Promise<number | 'closed'>((resolve) => {
+      const req = http.request(`${srv.baseUrl}/v1/projects`, { method: 'POST', headers }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', () => resolve('closed'));
+      const chunk = Buffer.alloc(64 * 1024, 32);
+      let sent = 0;
+      const more = () => {
+        // 8 MiB, far past the limit and what the door discards before closing.
+        while (sent < 128 && req.write(chunk)) sent++;
+        if (sent < 128) req.once('drain', () => (sent++, more()));
+        else req.end();
+      };
+      more();
+    });
+    expect([413, 'closed']).toContain(outcome);
   });
 
   it('answers a Host that makes no URL with a contract 400, never a 500', async () => {
