@@ -16,6 +16,7 @@ import { processSingleton, resetProcessSingleton } from '../process-singletons';
 import { logger } from '../telemetry/logger';
 import { metrics } from '../telemetry/metrics';
 import type { Candidate, CascadeStep, DecisionRecord, ReasonCode } from './decision';
+import { RecordRing } from './record-ring';
 
 /** How long records are kept (the explain API's promise: any request of the last 24 hours). */
 export const RETENTION_MS = 24 * 60 * 60_000;
@@ -39,7 +40,8 @@ const DELETE_BATCHES_PER_RUN = 20;
 export const RETENTION_LOCK_KEY = 0x4d444543;
 
 interface State {
-  buffer: DecisionRecord[];
+  /** Records not yet written, oldest first; full, a new one drops the oldest (constant time). */
+  buffer: RecordRing<DecisionRecord>;
   /** Records of the write in flight (still findable by explain until they are committed). */
   writing: DecisionRecord[];
   flushing?: Promise<void>;
@@ -51,7 +53,12 @@ interface State {
 }
 
 const state = () =>
-  processSingleton<State>('decision-log', () => ({ buffer: [], writing: [], retryAt: 0, soonScheduled: false }));
+  processSingleton<State>('decision-log', () => ({
+    buffer: new RecordRing<DecisionRecord>(MAX_BUFFERED),
+    writing: [],
+    retryAt: 0,
+    soonScheduled: false,
+  }));
 
 /** Whether this process keeps decision records (MERIDIAN_DECISION_LOG). */
 export function decisionLogEnabled(): boolean {
@@ -66,8 +73,7 @@ export function recordDecision(record: DecisionRecord): void {
   try {
     if (!decisionLogEnabled()) return;
     const s = state();
-    s.buffer.push(record);
-    if (s.buffer.length > MAX_BUFFERED) dropOldest(s, s.buffer.length - MAX_BUFFERED);
+    countDropped(s.buffer.push(record));
     startTimers(s);
     if (s.buffer.length >= BATCH_ROWS && !s.flushing && !s.soonScheduled) {
       s.soonScheduled = true;
@@ -83,9 +89,9 @@ export function recordDecision(record: DecisionRecord): void {
   }
 }
 
-function dropOldest(s: State, n: number): void {
-  s.buffer.splice(0, n);
-  metrics.decisionRecordsDropped.inc({ reason: 'buffer_full' }, n);
+/** The oldest buffered records that went to make room for newer ones. */
+function countDropped(n: number): void {
+  if (n > 0) metrics.decisionRecordsDropped.inc({ reason: 'buffer_full' }, n);
 }
 
 function startTimers(s: State): void {
@@ -253,7 +259,7 @@ function flushOnce(): Promise<void> {
   const s = state();
   if (s.flushing) return s.flushing;
   if (s.buffer.length === 0 || Date.now() < s.retryAt) return Promise.resolve();
-  const batch = s.buffer.splice(0, MAX_STATEMENT_ROWS);
+  const batch = s.buffer.take(MAX_STATEMENT_ROWS);
   s.writing = batch;
   s.flushing = (async () => {
     try {
@@ -272,8 +278,7 @@ function flushOnce(): Promise<void> {
       } else {
         // The primary is down or slow: keep the rows (the newest win if the buffer overflows).
         s.retryAt = Date.now() + RETRY_MS;
-        s.buffer.unshift(...batch);
-        if (s.buffer.length > MAX_BUFFERED) dropOldest(s, s.buffer.length - MAX_BUFFERED);
+        countDropped(s.buffer.putBack(batch));
         logger.debug({ err: (e as Error).message, rows: batch.length }, 'decision records not written yet');
       }
     } finally {
@@ -316,17 +321,16 @@ export async function closeDecisionLog(timeoutMs = 3_000): Promise<void> {
   s.timer = undefined;
   s.retentionTimer = undefined;
   await flushDecisions(timeoutMs);
-  if (s.buffer.length > 0) {
-    metrics.decisionRecordsDropped.inc({ reason: 'shutdown' }, s.buffer.length);
-    s.buffer = [];
-  }
+  const left = s.buffer.clear();
+  if (left > 0) metrics.decisionRecordsDropped.inc({ reason: 'shutdown' }, left);
 }
 
 /** A record of this process not yet written (explain looks here first). */
 export function bufferedDecision(requestId: string): DecisionRecord | undefined {
   const s = state();
-  for (const list of [s.buffer, s.writing])
-    for (let i = list.length - 1; i >= 0; i--) if (list[i]!.request_id === requestId) return list[i];
+  const buffered = s.buffer.findNewest((r) => r.request_id === requestId);
+  if (buffered) return buffered;
+  for (let i = s.writing.length - 1; i >= 0; i--) if (s.writing[i]!.request_id === requestId) return s.writing[i];
   return undefined;
 }
 
