@@ -9,8 +9,9 @@ import { setOrganizationRegions } from '~/app/atlas/organizations/actions';
 import { useToast } from '../toast';
 import { useTRPC, type RouterOutputs } from '../trpc-provider';
 import { ErrorAlert } from '../ui/error-alert';
+import { RegionCheckbox } from '../ui/region-checkbox';
 import { SelectField } from '../ui/select-field';
-import { btnPrimary, btnSecondary, fieldError, fieldHint, focusRing } from '../ui/styles';
+import { btnPrimary, btnSecondary, fieldError, fieldHint } from '../ui/styles';
 
 type Org = RouterOutputs['atlas']['organizations']['get'];
 type Region = RouterOutputs['atlas']['regions']['list']['data'][number];
@@ -98,29 +99,14 @@ export function OrganizationRegionsForm({ org, regions }: { org: Org; regions: R
             const id = `allow-${r.code}`;
             return (
               <li key={r.code}>
-                <label
-                  htmlFor={id}
-                  className="flex cursor-pointer items-start gap-2 rounded-md border border-slate-200 p-2 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-800/60"
-                >
-                  <input
-                    id={id}
-                    type="checkbox"
-                    className={`mt-1 h-4 w-4 accent-cyan-700 ${focusRing}`}
-                    checked={allowed.includes(r.code)}
-                    onChange={(e) => toggle(r.code, e.target.checked)}
-                    aria-describedby={`${id}-hint`}
-                  />
-                  <span className="min-w-0">
-                    <span className="font-mono text-sm font-medium">{r.code}</span>{' '}
-                    <span className="text-sm">
-                      {r.label}, {r.country}
-                    </span>
-                    <span id={`${id}-hint`} className={`${fieldHint} block`}>
-                      {plural(clusters, 'live cluster')}, {plural(keys, 'API key')}
-                      {r.status !== 'active' ? ` · region ${r.status}` : ''}
-                    </span>
-                  </span>
-                </label>
+                <RegionCheckbox
+                  id={id}
+                  code={r.code}
+                  label={`${r.label}, ${r.country}`}
+                  checked={allowed.includes(r.code)}
+                  onChange={(checked) => toggle(r.code, checked)}
+                  hint={`${plural(clusters, 'live cluster')}, ${plural(keys, 'API key')}${r.status !== 'active' ? ` · region ${r.status}` : ''}`}
+                />
               </li>
             );
           })}

@@ -4,6 +4,7 @@
 // store's validation messages (from the preview), shown under the field they are about.
 import type { ReactNode } from 'react';
 import type { RouterOutputs } from '../../trpc-provider';
+import { RegionCheckbox } from '../../ui/region-checkbox';
 import { SelectField } from '../../ui/select-field';
 import { fieldError, fieldHint, focusRing, panel, sectionText } from '../../ui/styles';
 import { TextField } from '../../ui/text-field';
@@ -140,26 +141,19 @@ export function PolicyForm({
               const clusters = liveClusters[r.code] ?? 0;
               return (
                 <li key={r.code}>
-                  <label
-                    htmlFor={id}
-                    className="flex cursor-pointer items-start gap-2 rounded-md border border-slate-200 p-2 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-800/60"
-                  >
-                    <input
-                      id={id}
-                      type="checkbox"
-                      className={`mt-1 h-4 w-4 accent-cyan-700 ${focusRing}`}
-                      checked={draft.allowed_regions.includes(r.code)}
-                      onChange={(e) => toggleRegion(r.code, e.target.checked)}
-                    />
-                    <span className="min-w-0">
-                      <span className="font-mono text-sm font-medium">{r.code}</span>{' '}
-                      <span className="text-sm">{r.label}</span>
-                      <span className={`${fieldHint} block`}>
-                        {isDefault ? '' : `${clusters} live cluster${clusters === 1 ? '' : 's'}`}
-                        {r.status !== 'active' ? `${isDefault ? '' : ' · '}region ${r.status}` : ''}
-                      </span>
-                    </span>
-                  </label>
+                  <RegionCheckbox
+                    id={id}
+                    code={r.code}
+                    label={r.label}
+                    checked={draft.allowed_regions.includes(r.code)}
+                    onChange={(checked) => toggleRegion(r.code, checked)}
+                    hint={[
+                      isDefault ? '' : `${clusters} live cluster${clusters === 1 ? '' : 's'}`,
+                      r.status !== 'active' ? `region ${r.status}` : '',
+                    ]
+                      .filter(Boolean)
+                      .join(' · ')}
+                  />
                 </li>
               );
             })}
