@@ -12,9 +12,9 @@
 // A request carrying a causal bookmark newer than a cached entry re-reads it (read-your-writes).
 // Misses are never cached: unknown keys can't grow the cache or evict anyone's entries.
 import { LRUCache } from 'lru-cache';
-import { readFrom, readRegion } from '../db/access';
+import { isConnectionError, primaryUnavailable, readFrom, readRegion } from '../db/access';
 import { primary, type Db } from '../db/client';
-import { primaryHealth, replicaHealth } from '../db/health';
+import { allReplicaHealth, primaryHealth, replicaHealth } from '../db/health';
 import { listen, type Listener } from '../db/listen';
 import { parseLsn } from '../db/lsn';
 import type { DataRequest } from '../db/request-state';
@@ -135,6 +135,21 @@ export interface LookupSpec<T> {
   recheckMissOnPrimary?: boolean;
 }
 
+/**
+ * A look-up only the primary can answer (the thing changed moments ago, or a replica missed it).
+ * The primary lost meanwhile, before the health monitor noticed: the contract's 503, not a raw
+ * connection error (a 500). The health monitor is not told: a pool that timed out under load
+ * reads as a connection error too, and must not mark a live primary down.
+ */
+async function loadFromPrimary<T>(spec: LookupSpec<T>): Promise<T | null> {
+  try {
+    return await spec.load(primary());
+  } catch (e) {
+    if (isConnectionError(e)) throw primaryUnavailable(e);
+    throw e;
+  }
+}
+
 /** The value for `spec`, from the cache when it is fresh enough for this request. */
 export async function cachedLookup<T>(req: DataRequest, spec: LookupSpec<T>): Promise<T | null> {
   ensureListening();
@@ -154,26 +169,35 @@ export async function cachedLookup<T>(req: DataRequest, spec: LookupSpec<T>): Pr
       });
     }
     seenLsn = primaryHealth().lsn ?? 0n;
-    value = await spec.load(primary());
+    value = await loadFromPrimary(spec);
   } else {
-    const before = region ? (replicaHealth(region).replayLsn ?? 0n) : (primaryHealth().lsn ?? 0n);
+    // What each replica had replayed before the read: a lower bound of what the one that answers
+    // (the region's, a standby's, a weighted pick's) gave.
+    const before = new Map(allReplicaHealth().map((h) => [h.region, h.replayLsn ?? 0n]));
     const r = await readFrom(req, spec.load, region);
     value = r.value;
+    const replayed = before.get(r.servedBy.slice('replica:'.length)) ?? 0n;
     seenLsn =
-      r.servedBy === 'primary' ? (primaryHealth().lsn ?? 0n) : before > (bookmark ?? 0n) ? before : (bookmark ?? 0n);
+      r.servedBy === 'primary'
+        ? (primaryHealth().lsn ?? 0n)
+        : replayed > (bookmark ?? 0n)
+          ? replayed
+          : (bookmark ?? 0n);
     // The health monitor's lag is a sample, older than this request: a replica it calls caught up
     // may still lack a row committed since (a key created a moment ago, then used at once), so a
     // replica's miss is always checked on the primary. Bounded: misses are failed authentications,
     // which the callers rate-limit per address.
     if (value === null && spec.recheckMissOnPrimary && r.servedBy !== 'primary' && primaryHealth().up) {
-      value = await spec.load(primary());
+      value = await loadFromPrimary(spec);
     }
     // What the value depends on (its organization) is known only now: if that changed moments
     // ago, the replica may not have the change yet (e.g. a region taken from the organization).
+    // Judged by the replica that answered, which is not always the region's own (a standby, a
+    // weighted pick): one that has replayed past the change already gave the new value.
     if (value !== null && r.servedBy !== 'primary' && spec.subjectsOf && primaryHealth().up) {
-      if (pinned(spec.subjectsOf(value), region)) {
+      if (pinned(spec.subjectsOf(value), r.servedBy.slice('replica:'.length))) {
         seenLsn = primaryHealth().lsn ?? 0n;
-        value = await spec.load(primary());
+        value = await loadFromPrimary(spec);
       }
     }
   }
