@@ -1,7 +1,8 @@
 // Every page passes an axe scan (WCAG 2 A and AA rules) with no serious or critical violation:
 // anonymous pages, Arc as an org admin, Atlas as an operator, on desktop and phone widths.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './sign-in';
 
 async function scan(page: Page, path: string): Promise<void> {

@@ -1,6 +1,7 @@
 // Every API path answers with X-Request-Id, X-Region and X-Region-Source, the ID's region
 // equal to X-Region; /v1/openapi.json is the same on every gateway; /metrics scrapes cleanly.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { parsePrometheusText } from '../dev/testing/prometheus';
 
 const REQUEST_ID = /^req_([a-z]{3}[1-9][0-9]*|global)-\d{13}-[0-9a-f]{12}$/;

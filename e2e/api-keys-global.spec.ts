@@ -1,7 +1,7 @@
 // An organization-wide API key from the console: bob (globex admin, three regions) picks "All
 // regions" on the API keys page, gets an mk_global_… key once, and it lists every region's
 // clusters in one call (fan-out) while a region key of his sees one region.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './sign-in';
 
 for (const viewport of [

@@ -1,7 +1,8 @@
 // Arc cluster journeys: alice (acme, one region) creates a cluster without ever naming a region
 // and watches it become ready; bob (globex, three regions, no default) creates one in lax1,
 // lists clusters across regions, filters by region and marks a notification read.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './sign-in';
 
 /** A unique, valid cluster name (lowercase, starts with a letter, ≤ 40 characters). */

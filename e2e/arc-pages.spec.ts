@@ -1,6 +1,7 @@
 // Arc's other pages: projects (create, use as the session's project), organization, settings
 // (a saved theme that wins over the browser's), and how they look on a phone in dark mode.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './sign-in';
 
 const shot = (page: Page, name: string, fullPage = true) =>

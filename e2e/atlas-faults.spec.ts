@@ -5,7 +5,8 @@
 // 1280×720 and a 390×844 phone.
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { EmbeddedTopology } from '../dev/embedded-pg/servers';
 import { signIn } from './sign-in';
 

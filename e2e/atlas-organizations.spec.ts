@@ -2,7 +2,8 @@
 // (the 409 is explained region by region and nothing changes), sets a default region and clears it
 // again (globex ends as it began: sfo1 lax1 ams1, no default), lists every organization's clusters
 // in one region, and opens a region's own page. Screenshots at 1920×1080, 1280×720 and 390×844.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './sign-in';
 
 const shot = (page: Page, name: string) =>

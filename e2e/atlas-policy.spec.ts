@@ -6,7 +6,8 @@
 // request) with the version then current. Screenshots at desktop and phone size.
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './sign-in';
 
 const dataDir = process.env.E2E_DATA_DIR ?? '.data/e2e';

@@ -1,7 +1,8 @@
 // Atlas: ops watches every region's health and the lag history, drains a region with a reason
 // (the card says so, the audit log records it), and sets it back to active. Screenshots at a
 // wide desktop and at the 1280×720 wall screen.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './sign-in';
 
 const shot = (page: Page, name: string) =>

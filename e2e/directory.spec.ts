@@ -2,7 +2,8 @@
 // region's sign-in page and an unknown one to a decoy region whose sign-in fails exactly like a
 // wrong password; the last workspace is offered on the next visit; the form works without
 // JavaScript. Screenshots at desktop and phone width in e2e/.artifacts/.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { demoUser, regionOrigin, signIn } from './sign-in';
 
 async function find(page: Page, slug: string): Promise<void> {

@@ -4,7 +4,7 @@
 // requests; each property runs a few hundred of them over real HTTP through the running server.
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import fc from 'fast-check';
 
 const dataDir = process.env.E2E_DATA_DIR ?? '.data/e2e';

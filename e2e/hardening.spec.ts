@@ -4,7 +4,8 @@
 // their audit trail, and what anonymous callers may see.
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from './fixtures';
 import pg from 'pg';
 import { demoUser, regionOrigin, signIn, submitPassword } from './sign-in';
 

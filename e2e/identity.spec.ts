@@ -1,6 +1,6 @@
 // Sign-in journeys: alice (acme admin, one region), bob (globex admin, also an acme member),
 // ops (platform operator). Credentials come from the demo the test stack seeded.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { regionOrigin, signIn } from './sign-in';
 
 test('a wrong password is refused without saying whether the email exists', async ({ page, baseURL }) => {
@@ -18,7 +18,7 @@ test('a wrong password is refused without saying whether the email exists', asyn
 test('alice signs in to Arc, is kept out of Atlas, creates and revokes an API key, signs out', async ({ page }) => {
   await signIn(page, 'alice@acme.test');
   await expect(page.locator('#main').getByText('Arc · acme')).toBeVisible();
-  await expect(page.getByTestId('org-regions')).toHaveText('sfo1');
+  await expect(page.locator('#main').getByTestId('org-regions')).toHaveText('sfo1');
   await page.mouse.move(0, 500);
   await page.screenshot({ path: 'e2e/.artifacts/arc-alice.png', fullPage: true, animations: 'disabled' });
 
@@ -59,12 +59,12 @@ test('alice signs in to Arc, is kept out of Atlas, creates and revokes an API ke
 test('bob switches between globex and acme', async ({ page }) => {
   await signIn(page, 'bob@globex.test');
   await expect(page.locator('#main').getByText('Arc · globex')).toBeVisible();
-  await expect(page.getByTestId('org-regions')).toHaveText('ams1 lax1 sfo1');
+  await expect(page.locator('#main').getByTestId('org-regions')).toHaveText('ams1 lax1 sfo1');
   const switcher = page.getByLabel('Organization');
   await expect(switcher).toHaveValue(/^org_/);
   await switcher.selectOption({ label: 'acme (member)' });
   await expect(page.locator('#main').getByText('Arc · acme')).toBeVisible();
-  await expect(page.getByTestId('org-regions')).toHaveText('sfo1');
+  await expect(page.locator('#main').getByTestId('org-regions')).toHaveText('sfo1');
   await page.screenshot({ path: 'e2e/.artifacts/arc-bob-acme.png', fullPage: true, animations: 'disabled' });
   await page.goto('/arc/settings/api-keys');
   await expect(page.getByRole('button', { name: 'Create key' })).toHaveCount(0); // a member cannot

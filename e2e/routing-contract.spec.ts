@@ -2,7 +2,8 @@
 // action resolves to the same region and source, or fails with the same error code. And each
 // request explains itself by its ID (an operator's GET /v1/atlas/requests/{id}): its door, the
 // region and the cascade step that matched, or the refusal's reason.
-import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './sign-in';
 
 interface Case {

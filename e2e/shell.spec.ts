@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 test.describe('the shell', () => {
   test('landing page lists the regions, at the global address', async ({ page }) => {

@@ -3,7 +3,8 @@
 // address (server/auth/handoff.ts). Over real HTTP: a password posted at the global address is
 // refused unchecked; a hand-over code works once, only in the browser that started it, and not
 // after the session it came from has ended. Screenshots at desktop and phone width.
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { demoUser, regionOrigin, submitPassword } from './sign-in';
 
 test.describe('sign-in at the global address', () => {

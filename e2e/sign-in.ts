@@ -4,7 +4,8 @@
 // and come back to the global address with the session handed over (server/auth/handoff.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, revealed } from './fixtures';
 import './localhost-dns';
 
 const dataDir = process.env.E2E_DATA_DIR ?? '.data/e2e';
@@ -48,4 +49,5 @@ export async function signIn(page: Page, email: string, next = '/arc', region = 
   await expect(page.getByLabel('Password')).toBeVisible();
   await submitPassword(page, email, user.password);
   await expect(page).toHaveURL(new RegExp(`^http://localhost:\\d+${next.replace(/\//g, '\\/')}$`));
+  await revealed(page);
 }

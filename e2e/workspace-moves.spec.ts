@@ -4,7 +4,8 @@
 // moved back (after a handover only a move back is possible) so later journeys find the demo as
 // it was. Screenshots at 1920×1080, 1280×800 and 390×844.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, revealed, test } from './fixtures';
 import { demoUser, regionOrigin, signIn } from './sign-in';
 
 const shot = (page: Page, name: string) =>
@@ -26,6 +27,7 @@ async function signInAt(page: Page, origin: string, email: string): Promise<void
   await page.getByLabel('Password').fill(demoUser(email).password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(`${origin}/arc`);
+  await revealed(page);
 }
 
 async function moveAndWait(page: Page, baseURL: string, slug: string, to: string): Promise<void> {
@@ -66,7 +68,7 @@ test('ops moves acme to lax1 from Atlas and watches it live; alice at sfo1 is se
   const aliceContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const alice = await aliceContext.newPage();
   await signInAt(alice, sfo1, 'alice@acme.test');
-  await expect(alice.getByText('Arc · acme')).toBeVisible();
+  await expect(alice.locator('#main').getByText('Arc · acme')).toBeVisible();
   const idsOf = (path: string) =>
     alice.evaluate(async (p) => {
       const body = (await (await fetch(p)).json()) as { data: { id: string }[] };
