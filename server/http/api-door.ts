@@ -1,15 +1,17 @@
-// The REST API's door in the gateway's own HTTP server: /v1 requests go straight to the REST
-// adapter (server/api/adapters/rest.ts, the same handler app/v1/[[...path]]/route.ts exports, so
-// the same one middleware and procedures), without passing through Next's router and
-// route-handler machinery, which costs more CPU per request than the API's own work does (bench
-// hot-path: an empty route handler through Next is about 1.3 ms of CPU per request on the
-// benchmark machine, an answer from this server about 0.2 ms).
+// The API's door in the gateway's own HTTP server: REST (/v1) and tRPC (/api/trpc) requests go
+// straight to their adapters (server/api/adapters/rest.ts and trpc-http.ts, the same handlers
+// app/v1/[[...path]]/route.ts and app/api/trpc/[trpc]/route.ts export, so the same one
+// middleware and procedures), without passing through Next's router and route-handler
+// machinery, which costs more CPU per request than the API's own work does (bench hot-path: an
+// empty route handler through Next is about 1.3 ms of CPU per request on the benchmark machine,
+// an answer from this server about 0.2 ms).
 //
 // What Next did for these requests, done here: the static security headers
 // (security-headers.ts), gzip when the client accepts it (reads only: compression.ts), and HEAD as
 // GET without the body.
-// What stays with Next: OPTIONS (its automatic Allow), a path with a trailing slash (its
-// redirect), the OpenAPI document (its own route), and every page, tRPC call and server action.
+// What stays with Next: OPTIONS (its automatic Allow) and other methods a route does not export,
+// a path with a trailing slash (its redirect), the OpenAPI document (its own route), and every
+// page and server action.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
@@ -18,17 +20,20 @@ import { newRequestId } from '../ids';
 import { logger } from '../telemetry/logger';
 import { SECURITY_HEADERS } from './security-headers';
 
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
+const REST_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const NOT_HERE = new Set(['/v1/openapi.json']);
 const gzipped = promisify(gzip);
 
-/** Whether the API door answers this request (otherwise Next does). */
-export function isApiDoorRequest(req: IncomingMessage): boolean {
+/** Which API the door answers this request for (`undefined`: Next does). */
+export function apiDoorRoute(req: IncomingMessage): 'rest' | 'trpc' | undefined {
   const url = req.url ?? '';
-  if (!url.startsWith('/v1/') || !METHODS.has(req.method ?? '')) return false;
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
-  return !path.endsWith('/') && !NOT_HERE.has(path);
+  if (path.endsWith('/')) return undefined;
+  if (path.startsWith('/v1/')) return REST_METHODS.has(req.method ?? '') && !NOT_HERE.has(path) ? 'rest' : undefined;
+  // tRPC's route handler exports GET and POST (one procedure per request).
+  if (path.startsWith('/api/trpc/')) return req.method === 'GET' || req.method === 'POST' ? 'trpc' : undefined;
+  return undefined;
 }
 
 function acceptsGzip(req: IncomingMessage): boolean {

@@ -2,7 +2,7 @@
 // so that the one thing Next does not pass on, the socket's peer address, reaches the app as
 // X-Meridian-Peer (any client-sent copy is dropped first; see server/net/client-address.ts); a
 // URL that does not decode, which Next would answer with a 500, goes to the API's 400; and the
-// REST API (/v1) goes straight to its adapter, past Next's router (api-door.ts).
+// API (/v1 and /api/trpc) goes straight to its adapters, past Next's router (api-door.ts).
 // Refuses to start without AUTH_SECRET. Load balancers probe `/api/livez` (liveness: the process
 // answers) and `/api/readyz` (readiness: serving and not draining; answered here, no database).
 // On SIGTERM/SIGINT: readiness turns 503 at once, the server keeps serving for
@@ -24,8 +24,9 @@ import { closeDecisionLog } from '../routing/decision-log';
 import { flushLogs, logger } from '../telemetry/logger';
 import { appliedSummary, ensurePolicies, leavePolicies } from '../routing/applied';
 import { answerMutationsUncompressed } from './compression';
-import { isApiDoorRequest, serveApi } from './api-door';
+import { apiDoorRoute, serveApi } from './api-door';
 import { handleRest } from '../api/adapters/rest';
+import { handleTrpc } from '../api/adapters/trpc-http';
 
 /** Readiness, answered by this server itself: a draining process must not get new work. */
 function readiness(res: http.ServerResponse, draining: boolean): void {
@@ -96,12 +97,12 @@ async function main(): Promise<void> {
     if (stopping) res.shouldKeepAlive = false; // draining: the client's next request goes elsewhere
     // Load balancers' probes are answered whatever the load: they must see a live process.
     if (req.url === '/api/livez' || req.url === '/api/health') return void handle(req, res);
-    const api = isApiDoorRequest(req);
+    const api = apiDoorRoute(req);
     void admission.acquire().then((admitted) => {
       if (!admitted) return overloaded(res);
       res.once('close', () => admission.release());
-      // The REST API straight to its adapter (api-door.ts); everything else through Next.
-      if (api) void serveApi(req, res, handleRest);
+      // The API straight to its adapters (api-door.ts); everything else through Next.
+      if (api) void serveApi(req, res, api === 'rest' ? handleRest : handleTrpc);
       else void handle(req, res);
     });
   });

@@ -1,5 +1,5 @@
-// The REST API's door (server/http/api-door.ts) in the real gateway: /v1 goes straight to the
-// REST adapter, past Next, and answers as Next did: the security headers, gzip for reads whose
+// The API's door (server/http/api-door.ts) in the real gateway: /v1 and /api/trpc go straight to
+// their adapters, past Next, and answers as Next did: the security headers, gzip for reads whose
 // client accepts it, HEAD as GET without the body, the contract's 413 for a body past the limit
 // (declared or streamed) with the connection closed cleanly, and a Host that makes no URL a 400.
 // What stays with Next (its answers carry its `Vary: rsc, …`): OPTIONS, a trailing slash's
@@ -9,6 +9,8 @@ import net from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBenchServer, type BenchServer } from '../../bench/server';
+import { sessionCookie } from '../../dev/testing/app';
+import { query } from '../../dev/testing/db';
 
 let srv: BenchServer;
 let key: string;
@@ -95,6 +97,61 @@ describe('the API door', () => {
     expect(created.status).toBe(201);
     expect(created.headers['content-encoding']).toBeUndefined();
     expect(created.headers['x-meridian-bookmark']).toBeTruthy();
+  });
+
+  it('serves tRPC itself too: a session query with the security headers and gzip, a mutation uncompressed, a body past the limit 413', async () => {
+    const [bob] = await query<{ uid: string; oid: string }>(
+      srv.stack.appEnv.DATABASE_URL!,
+      `SELECT u.id AS uid, o.id AS oid FROM users u JOIN memberships m ON m.user_id = u.id
+         JOIN organizations o ON o.id = m.org_id WHERE u.email = 'bob@globex.test' AND o.slug = 'globex'`,
+    );
+    const cookie = await sessionCookie(bob!.uid, bob!.oid);
+    const session = { cookie, 'x-region': 'lax1' };
+    const input = encodeURIComponent(JSON.stringify({ json: {} }));
+    const list = await call(`/api/trpc/projects.list?input=${input}`, {
+      headers: { ...session, 'accept-encoding': 'gzip' },
+    });
+    expect(list.status).toBe(200);
+    expect(servedByNext(list)).toBe(false);
+    expect(list.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'content-encoding': 'gzip',
+      'x-region': 'lax1',
+    });
+    expect(list.headers['x-request-id']).toMatch(/^req_lax1-/);
+    const listed = JSON.parse(gunzipSync(list.body).toString('utf8')) as {
+      result: { data: { json: { data: unknown[] } } };
+    };
+    expect(listed.result.data.json.data.length).toBeGreaterThan(0);
+
+    const name = `door-trpc-${Date.now().toString(36)}`;
+    const mutation = { ...session, 'content-type': 'application/json', 'accept-encoding': 'gzip' };
+    const forged = await call('/api/trpc/projects.create', {
+      method: 'POST',
+      headers: { ...mutation, origin: 'https://elsewhere.example' },
+      body: JSON.stringify({ json: { name } }),
+    });
+    expect(forged.status).toBe(403); // the same-origin guard runs behind the door as before
+    const created = await call('/api/trpc/projects.create', {
+      method: 'POST',
+      headers: { ...mutation, origin: srv.baseUrl },
+      body: JSON.stringify({ json: { name } }),
+    });
+    expect(created.status).toBe(200);
+    expect(created.headers['content-encoding']).toBeUndefined();
+    expect(created.headers['x-meridian-bookmark']).toBeTruthy();
+
+    const big = await call('/api/trpc/projects.create', {
+      method: 'POST',
+      headers: { ...mutation, origin: srv.baseUrl },
+      body: Buffer.alloc(300_000, 32),
+    });
+    expect(big.status).toBe(413);
+    // Methods the route does not export stay with Next (its 405).
+    expect(
+      servedByNext(await call(`/api/trpc/projects.list?input=${input}`, { method: 'PUT', headers: session })),
+    ).toBe(true);
   });
 
   it('refuses a body past the limit, declared or streamed, with 413, and the next request on a new connection works', async () => {
