@@ -86,24 +86,24 @@ function discardRest(req: IncomingMessage, res: ServerResponse): Promise<void> {
 
 /** The body as a web stream that reads `req` as the adapter pulls; cancelled, the rest is discarded. */
 function bodyStream(req: IncomingMessage, res: ServerResponse): ReadableStream<Uint8Array> {
-  let cancelled = false;
+  // Cancelled by the adapter, or the answer went without it: the rest is being discarded.
+  const discarded = () => discarding.has(req);
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
         req.on('data', (chunk: Buffer) => {
-          if (cancelled || discarding.has(req)) return;
+          if (discarded()) return;
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
           if ((controller.desiredSize ?? 1) <= 0) req.pause();
         });
-        req.on('end', () => cancelled || controller.close());
-        req.on('error', (e) => cancelled || controller.error(e));
+        req.on('end', () => discarded() || controller.close());
+        req.on('error', (e) => discarded() || controller.error(e));
         req.pause(); // flows as the adapter pulls
       },
       pull() {
         req.resume();
       },
       cancel() {
-        cancelled = true;
         void discardRest(req, res);
       },
     },
