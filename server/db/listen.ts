@@ -10,20 +10,31 @@ export interface Listener {
    * its own asynchronously committed transaction; false when not connected or it failed.
    */
   notify(channel: string, payload: string): Promise<boolean>;
+  /** Runs a query over the listening connection itself; undefined when not connected or it failed. */
+  query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[] | undefined>;
 }
 
 export function listen(
   url: string,
   channel: string,
   onNotify: (payload: string) => void,
-  opts: { onListening?: () => void; onDisconnect?: () => void; retryMs?: number } = {},
+  opts: {
+    onListening?: () => void;
+    onDisconnect?: () => void;
+    retryMs?: number;
+    /** The connection's application_name (pg_stat_activity shows it, with the role). */
+    applicationName?: string;
+  } = {},
 ): Listener {
   let client: pg.Client | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const connect = () => {
     if (stopped) return;
-    const c = new pg.Client({ connectionString: url, application_name: `meridian-listen-${channel}` });
+    const c = new pg.Client({
+      connectionString: url,
+      application_name: opts.applicationName ?? `meridian-listen-${channel}`,
+    });
     client = c;
     const retry = () => {
       if (client !== c) return;
@@ -50,6 +61,15 @@ export function listen(
         return true;
       } catch {
         return false;
+      }
+    },
+    query: async <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => {
+      const c = client;
+      if (!c) return undefined;
+      try {
+        return (await c.query<R>(text, values)).rows;
+      } catch {
+        return undefined;
       }
     },
     stop: async () => {

@@ -11,7 +11,10 @@
 // once its map holds the position), and the writer answers its client only when every live
 // gateway has acknowledged its position (bounded by ACK_WAIT_MS). Membership: a gateway is live
 // while it acknowledges or sends its heartbeat (every HEARTBEAT_MS, `a <gateway> <lsn>`) within
-// MEMBER_TTL_MS; `a <gateway> bye` on a clean stop. The race left: a gateway that takes longer than
+// MEMBER_TTL_MS; `a <gateway> bye` on a clean stop. Anyone who can connect can NOTIFY, so an
+// announcement alone makes no member: the announced ID must also be the listening connection of
+// a session of this gateway's own database role (its application_name, `meridian-writes <id>`,
+// in pg_stat_activity), checked before any write waits for it and again every REGISTRY_REFRESH_MS. The race left: a gateway that takes longer than
 // ACK_WAIT_MS to hear a notice (the writer answers anyway), or one that joined less than a
 // heartbeat ago (covered by its floor, below).
 //
@@ -44,6 +47,19 @@ export const ACK_WAIT_MS = 100;
 const HEARTBEAT_MS = 1_000;
 /** A gateway not heard from for this long is no longer waited for. */
 const MEMBER_TTL_MS = 3_000;
+/** The listening connection's application_name, before the gateway's ID: how members are found. */
+export const MEMBER_APP_PREFIX = 'meridian-writes ';
+/** How often the members are checked against pg_stat_activity, announced or not. */
+const REGISTRY_REFRESH_MS = 5_000;
+/** At most one check this often, however many unknown IDs are announced (a flood costs little). */
+const REGISTRY_MIN_GAP_MS = 250;
+/** Unknown announced IDs held for the next check at most (the rest wait for their next heartbeat). */
+const MAX_CANDIDATES = 1_000;
+/** The gateways of this role listening now (the prefix is $1; LIKE would treat `_` as a wildcard). */
+const REGISTRY_SQL = `
+  SELECT substr(application_name, length($1) + 1) AS id FROM pg_stat_activity
+  WHERE usename = current_user AND datname = current_database()
+    AND left(application_name, length($1)) = $1`;
 
 interface Position {
   lsn: bigint;
@@ -63,8 +79,15 @@ interface AckWaiter {
 interface State {
   id: string;
   positions: Map<string, Position>;
-  /** Every gateway listening on the channel (this one included), by id. */
+  /** Every gateway listening on the channel (this one included), by id: registered ones only. */
   members: Map<string, Member>;
+  /** Announced IDs not yet checked against the registry. */
+  candidates: Map<string, Member>;
+  /** The IDs of the last registry check, and when it answered. */
+  registered: Set<string>;
+  registryAt: number;
+  registryRunning: boolean;
+  registryTimer?: NodeJS.Timeout;
   waiters: Set<AckWaiter>;
   /** The newest position this process has heard a notice for (what it acknowledges). */
   heard: bigint;
@@ -87,6 +110,10 @@ const state = () =>
       id: randomBytes(6).toString('hex'),
       positions: new Map(),
       members: new Map(),
+      candidates: new Map(),
+      registered: new Set(),
+      registryAt: 0,
+      registryRunning: false,
       waiters: new Set(),
       heard: 0n,
       ackScheduled: false,
@@ -126,6 +153,7 @@ function sweep(now = Date.now()): void {
   }
   if (s.floor && now - s.floor.at >= POSITION_TTL_MS) s.floor = undefined;
   for (const [id, m] of s.members) if (id !== s.id && now - m.seenAt > MEMBER_TTL_MS) s.members.delete(id);
+  for (const [id, m] of s.candidates) if (now - m.seenAt > MEMBER_TTL_MS) s.candidates.delete(id);
   settleWaiters();
 }
 
@@ -255,16 +283,66 @@ function onNotice(payload: string): void {
   } else if (parts[0] === 'a') {
     // `a <gateway> <lsn>` (an acknowledgement or a heartbeat), `a <gateway> bye`
     const [, id, what] = parts;
-    if (!id || id === s.id || !what) return;
-    if (what === 'bye') s.members.delete(id);
-    else {
+    if (!id || id === s.id || !what || id.length > 64) return;
+    if (what === 'bye') {
+      s.members.delete(id);
+      s.candidates.delete(id);
+    } else {
       const lsn = parseLsn(what);
       if (lsn === undefined) return;
       const m = s.members.get(id);
-      s.members.set(id, { acked: m && m.acked > lsn ? m.acked : lsn, seenAt: Date.now() });
+      if (m) {
+        s.members.set(id, { acked: m.acked > lsn ? m.acked : lsn, seenAt: Date.now() });
+      } else {
+        // Not waited for until the registry says it is one of this role's gateways.
+        const c = s.candidates.get(id);
+        if (c || s.candidates.size < MAX_CANDIDATES) {
+          s.candidates.set(id, { acked: c && c.acked > lsn ? c.acked : lsn, seenAt: Date.now() });
+        }
+        checkRegistry();
+      }
     }
     settleWaiters();
   }
+}
+
+/**
+ * Reads which gateway IDs have a listening connection of this role now: announced IDs found
+ * there become members, members no longer there stop being waited for. One check at a time, at
+ * most one per REGISTRY_MIN_GAP_MS; over the listening connection (no pool connection).
+ */
+function checkRegistry(): void {
+  const s = state();
+  if (s.registryRunning || s.registryTimer || !s.listener) return;
+  const wait = s.registryAt + REGISTRY_MIN_GAP_MS - Date.now();
+  if (wait > 0) {
+    s.registryTimer = setTimeout(() => {
+      s.registryTimer = undefined;
+      checkRegistry();
+    }, wait).unref();
+    return;
+  }
+  s.registryRunning = true;
+  const asked = [...s.candidates.keys()];
+  const listener = s.listener;
+  void listener
+    .query<{ id: string }>(REGISTRY_SQL, [MEMBER_APP_PREFIX])
+    .then((rows) => {
+      if (state() !== s || !rows) return;
+      s.registered = new Set(rows.map((r) => r.id));
+      for (const id of s.members.keys()) if (id !== s.id && !s.registered.has(id)) s.members.delete(id);
+      for (const id of asked) {
+        const c = s.candidates.get(id);
+        s.candidates.delete(id);
+        if (c && s.registered.has(id)) s.members.set(id, c);
+      }
+      settleWaiters();
+    })
+    .finally(() => {
+      s.registryRunning = false;
+      s.registryAt = Date.now();
+      if (s.candidates.size && s.listener) checkRegistry();
+    });
 }
 
 async function primaryPosition(): Promise<bigint | undefined> {
@@ -307,6 +385,7 @@ export async function ensureWritePositions(timeoutMs = 0): Promise<boolean> {
     };
     s.listener = listen(primaryUrl(), WRITES_CHANNEL, onNotice, {
       retryMs: 500,
+      applicationName: `${MEMBER_APP_PREFIX}${s.id}`,
       onListening: () => void established(),
       onDisconnect: () => {
         if (s.listening) logger.warn('write positions: notice channel lost; signed-in reads use the primary');
@@ -317,6 +396,7 @@ export async function ensureWritePositions(timeoutMs = 0): Promise<boolean> {
     s.timer = setInterval(() => {
       sweep();
       if (s.listening) void s.listener?.notify(WRITES_CHANNEL, `a ${s.id} ${formatLsn(s.heard)}`);
+      if (s.listening && Date.now() - s.registryAt >= REGISTRY_REFRESH_MS) checkRegistry();
     }, HEARTBEAT_MS);
     s.timer.unref();
   }
@@ -336,6 +416,7 @@ export function writePositionsListening(): boolean {
 export async function leaveWritePositions(): Promise<void> {
   const s = state();
   clearInterval(s.timer);
+  clearTimeout(s.registryTimer);
   if (s.listening) await s.listener?.notify(WRITES_CHANNEL, `a ${s.id} bye`);
   await s.listener?.stop();
   s.listener = undefined;
@@ -346,6 +427,7 @@ export async function leaveWritePositions(): Promise<void> {
 export async function resetWritePositions(): Promise<void> {
   const s = state();
   clearInterval(s.timer);
+  clearTimeout(s.registryTimer);
   for (const w of s.waiters) w.resolve(false);
   await s.listener?.stop();
   resetProcessSingleton('write-positions');

@@ -6,7 +6,8 @@
 //   or a takeover): the named policy (or, for `*`, every policy) is reloaded from the primary.
 //   Resynced every RESYNC_MS and after every (re)connect as well: a missed event costs at most that.
 // - Epoch fencing: an event, or a store read, from an epoch older than the newest this process has
-//   seen is refused (a stale store that comes back can't roll the fleet back).
+//   seen is refused (a stale store that comes back can't roll the fleet back). The epoch seen is
+//   only ever the store's: a change event is a hint to re-read, never a source of versions.
 // - A version older than the one applied, or one that fails this gateway's own validation, is
 //   refused; the gateway keeps its last good version. Applying swaps one map entry: never half.
 // - Every refusal is logged, counted (meridian_routing_policy_events_total) and reported in this
@@ -21,6 +22,7 @@ import { listen } from '../db/listen';
 import { primaryUrl } from '../db/topology';
 import { gatewayId } from '../db/write-positions';
 import { env } from '../env';
+import { isId } from '../ids';
 import { processSingleton, resetProcessSingleton } from '../process-singletons';
 import { loadedRegionRegistry, regionRegistry } from '../region/registry';
 import { logger } from '../telemetry/logger';
@@ -80,6 +82,8 @@ interface State {
   first?: Promise<void>;
   /** Reloads run one after another, so an older read can't be applied after a newer one. */
   chain: Promise<void>;
+  /** Reloads queued on a change event and not yet started, by target. */
+  queued: Map<string, Promise<void>>;
   stop?: () => Promise<void>;
 }
 
@@ -90,6 +94,7 @@ const state = () =>
     loaded: false,
     refused: [],
     chain: Promise.resolve(),
+    queued: new Map(),
   }));
 
 /** The organization's applied policy, else the platform default's (synchronous; never throws). */
@@ -202,14 +207,15 @@ function serialized(work: () => Promise<void>): Promise<void> {
 
 async function onEvent(payload: string): Promise<void> {
   const s = state();
-  const [v, target] = payload.split(' ');
-  const epoch = v ? Number(v.split('.')[0]) : NaN;
+  const [v, target, ...rest] = payload.split(' ');
   const version = v ? parseVersion(v) : undefined;
-  if (!version || !target || !Number.isInteger(epoch)) {
-    logger.warn({ payload }, 'routing policy: malformed change event ignored');
+  if (!version || !target || rest.length || !isTarget(target)) {
+    logger.warn({ payload: payload.slice(0, 200) }, 'routing policy: malformed change event ignored');
     return;
   }
-  // Fencing first, before anything is read: an event from an older epoch is not acted on at all.
+  // Anyone who can connect to the primary can NOTIFY: the event is only a hint to re-read the
+  // store, and the epoch seen comes from the store's answer alone (storeIsStale). An event from
+  // an older epoch than that is not acted on at all (a stale store announcing itself).
   if (version.epoch < s.epochSeen) {
     refuse(
       `${formatVersion(version)}`,
@@ -220,10 +226,29 @@ async function onEvent(payload: string): Promise<void> {
     void report();
     return;
   }
-  s.epochSeen = Math.max(s.epochSeen, version.epoch);
-  await serialized(() =>
-    target === ALL_POLICIES ? reloadAll('takeover') : reloadOne(target === DEFAULT_KEY ? null : target),
-  );
+  await reloadSoon(target);
+}
+
+/** `*`, `default` or an organization ID: what a publish or a takeover names. */
+function isTarget(target: string): boolean {
+  return target === ALL_POLICIES || target === DEFAULT_KEY || isId(target, 'org');
+}
+
+/**
+ * Queues a reload of `target`, or joins the one already queued and not yet started (it will read
+ * everything this event announced): a flood of events costs the primary one read per target at
+ * a time, not one per event.
+ */
+function reloadSoon(target: string): Promise<void> {
+  const s = state();
+  const queued = s.queued.get(ALL_POLICIES) ?? s.queued.get(target);
+  if (queued) return queued;
+  const run = serialized(() => {
+    s.queued.delete(target);
+    return target === ALL_POLICIES ? reloadAll('takeover') : reloadOne(target === DEFAULT_KEY ? null : target);
+  });
+  s.queued.set(target, run);
+  return run;
 }
 
 function refuse(version: string, org: string, reason: string, outcome: string): void {

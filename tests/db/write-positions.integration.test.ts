@@ -2,24 +2,30 @@
 // real primary: it returns a position covering the commit, tells the gateways the principal's
 // new position with the sender's ID, and carries the write's hint in the same round trip, none of
 // it for a caller without a principal or a hint. And the acknowledgement rule: a gateway
-// acknowledges other gateways' notices at once and never its own (nobody waits for those).
+// acknowledges other gateways' notices at once and never its own (nobody waits for those). And
+// membership: a gateway announced on the channel is waited for only when a session of the app's
+// own role listens under that ID (pg_stat_activity), never on an announcement alone.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, query } from '../../dev/testing/db';
 import { eventually } from '../../dev/testing/eventually';
 import { resetEnvCache } from '../../server/env';
-import { parseLsn } from '../../server/db/lsn';
+import { formatLsn, parseLsn } from '../../server/db/lsn';
 import {
+  acknowledged,
   commitPosition,
   ensureWritePositions,
   gatewayId,
+  MEMBER_APP_PREFIX,
   requiredPosition,
   resetWritePositions,
   WRITES_CHANNEL,
+  writePositionStats,
 } from '../../server/db/write-positions';
 
 const HINTS = 'meridian_test_hints';
 let url: string;
+let ownerUrl: string;
 let pool: pg.Pool;
 let listener: pg.Client;
 const heard: { channel: string; payload: string; at: number }[] = [];
@@ -29,7 +35,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const until = <T>(fn: () => T | undefined) => eventually(async () => fn(), 2_000, 'heard in time', 10);
 
 beforeAll(async () => {
-  url = (await freshDatabase('positions')).primary;
+  ({ primary: url, owner: ownerUrl } = await freshDatabase('positions'));
   process.env.DATABASE_URL = url;
   resetEnvCache();
   await resetWritePositions();
@@ -100,5 +106,61 @@ describe('acknowledgements', () => {
     }
     await sleep(100);
     expect(acksOf(from)).toBeGreaterThanOrEqual(18);
+  });
+});
+
+describe('membership', () => {
+  const insertLsn = async () =>
+    parseLsn((await query<{ l: string }>(url, 'SELECT pg_current_wal_insert_lsn()::text AS l'))[0]!.l)!;
+  /** A session that announces `id` with `lsn` every 100 ms until stopped. */
+  async function announcer(connectionString: string, applicationName: string | undefined, id: string) {
+    const c = new pg.Client({ connectionString, application_name: applicationName });
+    await c.connect();
+    let lsn = '0/0';
+    const send = () => c.query(`SELECT pg_notify('${WRITES_CHANNEL}', $1)`, [`a ${id} ${lsn}`]).catch(() => {});
+    await send();
+    const timer = setInterval(() => void send(), 100);
+    return {
+      ack: (l: string) => (lsn = l),
+      stop: async () => {
+        clearInterval(timer);
+        await c.query(`SELECT pg_notify('${WRITES_CHANNEL}', $1)`, [`a ${id} bye`]);
+        await c.end();
+      },
+    };
+  }
+
+  it('a forged announcement (any role, any name) makes no write wait', async () => {
+    const forged = await Promise.all([
+      // The app's own role, but no gateway's listening connection.
+      announcer(url, undefined, 'gw_forged_a'),
+      // Another role that can connect, naming itself as a gateway would.
+      announcer(ownerUrl, `${MEMBER_APP_PREFIX}gw_forged_b`, 'gw_forged_b'),
+    ]);
+    try {
+      await sleep(1_500); // several heartbeats and registry checks
+      expect(writePositionStats().gateways).toBe(1);
+      // Nobody acknowledges position "now" but this gateway: a forged member would hold it to the timeout.
+      const t0 = performance.now();
+      expect(await acknowledged(await insertLsn(), 5_000)).toBe(true);
+      expect(performance.now() - t0).toBeLessThan(2_500);
+    } finally {
+      await Promise.all(forged.map((f) => f.stop()));
+    }
+  });
+
+  it("a gateway of the app's role listening under its ID is waited for until it acknowledges", async () => {
+    const real = await announcer(url, `${MEMBER_APP_PREFIX}gw_real`, 'gw_real');
+    try {
+      await until(() => (writePositionStats().gateways === 2 ? true : undefined));
+      const lsn = await insertLsn();
+      expect(await acknowledged(lsn, 300)).toBe(false);
+      const waiting = acknowledged(lsn, 5_000);
+      real.ack(formatLsn(lsn));
+      expect(await waiting).toBe(true);
+    } finally {
+      await real.stop();
+    }
+    await until(() => (writePositionStats().gateways === 1 ? true : undefined));
   });
 });

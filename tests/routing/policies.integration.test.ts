@@ -492,6 +492,38 @@ describe('the gateways', () => {
     expect((await publish('acme', cur.content)).status).toBe(201);
   });
 
+  it('a forged change event with a huge epoch is only a hint: the epoch stays the store’s, the next publish applies', async () => {
+    const c = new pg.Client({ connectionString: urls.primary });
+    await c.connect();
+    try {
+      const epoch = policyEpochSeen();
+      const [store] = await primary().$queryRaw<
+        { epoch: number }[]
+      >`SELECT epoch FROM routing_policy_store WHERE id = 1`;
+      expect(epoch).toBe(store!.epoch);
+      for (const payload of ['999999999.0 *', `999999999.5 ${globexId}`, '999999999.1 default']) {
+        await c.query(`SELECT pg_notify('meridian_policy', $1)`, [payload]);
+      }
+      // Malformed ones are dropped without a read.
+      for (const payload of ['1.1', '1.1 org_x y', `x.1 ${globexId}`, '1.1 not-an-org']) {
+        await c.query(`SELECT pg_notify('meridian_policy', $1)`, [payload]);
+      }
+      await sleep(300);
+      await resyncPolicies(); // queued after the events' reloads: they have all run
+      expect(policyEpochSeen()).toBe(epoch);
+      const cur = await current('globex');
+      const next = await publish('globex', {
+        ...cur.content,
+        routes: { ...cur.content.routes, read: { max_lag_ms: 700, max_signal_age_ms: 4000 } },
+      });
+      expect(next.status).toBe(201);
+      await until(() => formatVersion(appliedPolicy(globexId).version) === next.body.version);
+      expect(appliedSummary().refused.filter((r) => r.version.startsWith('999999999'))).toEqual([]);
+    } finally {
+      await c.end();
+    }
+  });
+
   it('takeover: a new epoch; gateways reload, refuse a forged change event from the old epoch and keep serving', async () => {
     const c = new pg.Client({ connectionString: urls.primary });
     await c.connect();
