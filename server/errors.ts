@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   conflict: 409,
   insufficient_capacity: 409,
   region_draining: 409,
+  /** A per-organization quota (e.g. active API keys) is used up: free some, then retry. */
+  limit_exceeded: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   wrong_region: 421,

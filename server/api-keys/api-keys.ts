@@ -7,10 +7,21 @@ import { idempotentWrite } from '../db/idempotency';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { redactedApiKey, type ApiKeyScope } from './format';
-import { createApiKey, listApiKeys, revokeApiKey } from './repository';
+import { activeApiKeysLocked, createApiKey, decodeKeyCursor, listApiKeys, revokeApiKey } from './repository';
 
-export async function apiKeysOf(req: DataRequest, orgId: string) {
-  return { data: await read(req, (db) => listApiKeys(db, orgId)), next_cursor: null };
+/**
+ * Keys an organization may hold unrevoked at once: enough for every script and region, and a
+ * bound on what one admin (or a stolen admin session) can mint and every list must carry.
+ */
+export const MAX_ACTIVE_API_KEYS = 100;
+
+/** A page of the organization's keys, newest first (`cursor`: a `next_cursor` this API returned). */
+export async function apiKeysOf(req: DataRequest, orgId: string, page: { limit: number; cursor?: string }) {
+  const after = page.cursor !== undefined ? decodeKeyCursor(page.cursor) : undefined;
+  if (page.cursor !== undefined && !after) {
+    throw new AppError('invalid_request', 'cursor: not one this API returned; start again without it');
+  }
+  return read(req, (db) => listApiKeys(db, orgId, { limit: page.limit, after }));
 }
 
 /**
@@ -27,6 +38,14 @@ export function createApiKeyIn(
     req,
     { op: 'api-keys.create', name: input.name, region: input.region, scopes: input.scopes },
     async (tx) => {
+      const active = await activeApiKeysLocked(tx, admin.orgId);
+      if (active >= MAX_ACTIVE_API_KEYS) {
+        throw new AppError(
+          'limit_exceeded',
+          `this organization has ${active} active API keys, the most it may hold: revoke keys it no longer uses (DELETE /v1/api-keys/{id}), then create this one`,
+          { extra: { limit: MAX_ACTIVE_API_KEYS } },
+        );
+      }
       const body = await createApiKey(tx, admin.orgId, { ...input, createdById: admin.userId });
       await recordAudit(tx, {
         action: 'api_key.create',

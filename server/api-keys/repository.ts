@@ -2,7 +2,7 @@
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
 import { API_KEY_SCOPES, GLOBAL_KEY_REGION, mintApiKey, type ApiKeyScope } from './format';
-import { newId } from '../ids';
+import { isId, newId } from '../ids';
 
 export interface ApiKeyView {
   id: string;
@@ -38,9 +38,53 @@ const view = (k: Row): ApiKeyView => ({
   scopes: API_KEY_SCOPES.filter((s) => k.scopes.includes(s)),
 });
 
-export async function listApiKeys(db: Db, orgId: string): Promise<ApiKeyView[]> {
-  const rows = await db.apiKey.findMany({ where: { orgId }, orderBy: { createdAt: 'desc' } });
-  return rows.map(view);
+/** Position in the newest-first order: `created_at` then `id`, so pages never skip or repeat. */
+export interface ApiKeyCursor {
+  createdAt: Date;
+  id: string;
+}
+
+export function encodeKeyCursor(c: ApiKeyCursor): string {
+  return Buffer.from(`${c.createdAt.toISOString()}|${c.id}`).toString('base64url');
+}
+
+/** undefined: not a cursor this API returned. */
+export function decodeKeyCursor(raw: string): ApiKeyCursor | undefined {
+  const [at, id, ...rest] = Buffer.from(raw, 'base64url').toString().split('|');
+  const createdAt = new Date(at ?? '');
+  return id && !rest.length && isId(id, 'key') && !Number.isNaN(createdAt.getTime()) ? { createdAt, id } : undefined;
+}
+
+/** One page of the organization's keys, newest first, revoked ones included. */
+export async function listApiKeys(
+  db: Db,
+  orgId: string,
+  page: { limit: number; after?: ApiKeyCursor },
+): Promise<{ data: ApiKeyView[]; next_cursor: string | null }> {
+  const a = page.after;
+  const rows = await db.apiKey.findMany({
+    where: {
+      orgId,
+      ...(a ? { OR: [{ createdAt: { lt: a.createdAt } }, { createdAt: a.createdAt, id: { lt: a.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: page.limit + 1,
+  });
+  const items = rows.slice(0, page.limit);
+  const last = items.at(-1);
+  return {
+    data: items.map(view),
+    next_cursor: rows.length > page.limit && last ? encodeKeyCursor({ createdAt: last.createdAt, id: last.id }) : null,
+  };
+}
+
+/**
+ * How many keys of the organization are not revoked, counted under a lock on the
+ * organization's key creation (held to the end of `tx`): two creates can't both see room for one.
+ */
+export async function activeApiKeysLocked(tx: Tx, orgId: string): Promise<number> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`api-keys:${orgId}`}, 0))`;
+  return tx.apiKey.count({ where: { orgId, revokedAt: null } });
 }
 
 /** Creates a key (`region` null: organization-wide); the secret is in the result and nowhere else, ever. */

@@ -15,7 +15,7 @@ import { NewKeySecret } from './new-key-secret';
 export function ApiKeysManager({ regions, isAdmin }: { regions: string[]; isAdmin: boolean }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const keys = useQuery(trpc.apiKeys.list.queryOptions({}));
+  const keys = useQuery(trpc.apiKeys.list.queryOptions({ limit: 200 }));
   const [secret, setSecret] = useState<string | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
   const created = {

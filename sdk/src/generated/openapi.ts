@@ -863,7 +863,10 @@ export type $defs = Record<string, never>;
 export interface operations {
     "apiKeys-list": {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -889,7 +892,7 @@ export interface operations {
                             /** @description read ⊂ write ⊂ admin */
                             scopes: ("read" | "write" | "admin")[];
                         }[];
-                        next_cursor: null;
+                        next_cursor: string | null;
                     };
                 };
             };

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { apiKeysOf, createApiKeyIn, revokeApiKeyOf } from '../../api-keys/api-keys';
 import { API_KEY_SCOPES } from '../../api-keys/format';
+import { pageInput } from '../schemas';
 import { orgAdminProcedure, orgProcedure, router } from '../trpc';
 
 const Key = z.object({
@@ -31,9 +32,9 @@ export const apiKeysRouter = router({
       region: 'gateway',
       openapi: { method: 'GET', path: '/api-keys', summary: 'Your organization’s API keys', tags: ['arc'] },
     })
-    .input(z.object({}).optional())
-    .output(z.object({ data: z.array(Key), next_cursor: z.null() }))
-    .query(({ ctx }) => apiKeysOf(ctx, ctx.org.id)),
+    .input(z.object(pageInput(128)))
+    .output(z.object({ data: z.array(Key), next_cursor: z.string().nullable() }))
+    .query(({ ctx, input }) => apiKeysOf(ctx, ctx.org.id, { limit: input.limit, cursor: input.cursor })),
 
   create: orgAdminProcedure
     .meta({
