@@ -325,13 +325,25 @@ export async function closeDecisionLog(timeoutMs = 3_000): Promise<void> {
   if (left > 0) metrics.decisionRecordsDropped.inc({ reason: 'shutdown' }, left);
 }
 
-/** A record of this process not yet written (explain looks here first). */
-export function bufferedDecision(requestId: string): DecisionRecord | undefined {
+/** A record of this process not yet written that `match` accepts (explain looks here first). */
+export function bufferedDecision(
+  requestId: string,
+  match: (r: DecisionRecord) => boolean = () => true,
+): DecisionRecord | undefined {
   const s = state();
-  const buffered = s.buffer.findNewest((r) => r.request_id === requestId);
+  const buffered = s.buffer.findNewest((r) => r.request_id === requestId && match(r));
   if (buffered) return buffered;
-  for (let i = s.writing.length - 1; i >= 0; i--) if (s.writing[i]!.request_id === requestId) return s.writing[i];
+  for (let i = s.writing.length - 1; i >= 0; i--) {
+    const r = s.writing[i]!;
+    if (r.request_id === requestId && match(r)) return r;
+  }
   return undefined;
+}
+
+/** Every record of this process not yet written that `match` accepts (a trace's newest requests). */
+export function bufferedDecisions(match: (r: DecisionRecord) => boolean): DecisionRecord[] {
+  const s = state();
+  return [...s.writing.filter(match), ...s.buffer.filter(match)];
 }
 
 /** For tests that point the process at another database: stop, and forget what is buffered. */

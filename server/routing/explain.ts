@@ -3,23 +3,16 @@
 // GET /v1/atlas/requests/{request_id} (operators: any request) and GET /v1/requests/{request_id}
 // (customers: their organization's only; anyone else's is a 404 exactly like an unknown ID).
 // Records live on the primary only (request_decisions is UNLOGGED: no replica has them), so
-// explain reads the primary; a record still in this process's buffer is written first, and an
-// ID younger than a few seconds is looked for again for about a second (another gateway's
-// batch may not have landed yet).
+// explain reads the primary and this process's buffer; an ID younger than a few seconds is
+// looked for again for about a second (another gateway's batch may not have landed yet).
 import { AppError } from '../errors';
 import { isConnectionError, primaryUnavailable } from '../db/access';
 import { poolOf, primary } from '../db/client';
 import type { DataRequest } from '../db/request-state';
 import { parseRequestId } from '../ids';
 import type { DecisionRecord, ReasonCode } from './decision';
-import {
-  bufferedDecision,
-  decisionLogStats,
-  flushDecisions,
-  fromRow,
-  RETENTION_MS,
-  type DecisionRow,
-} from './decision-log';
+import { consumeOrRefuse, type LimitPolicy } from '../rate-limits/limiters';
+import { bufferedDecision, bufferedDecisions, fromRow, RETENTION_MS, type DecisionRow } from './decision-log';
 
 /** One sentence per reason code, for people reading an explanation (the README lists the same set). */
 export const REASON_TEXT: Record<ReasonCode, string> = {
@@ -133,78 +126,147 @@ export function isRequestId(value: string): boolean {
 
 const COLUMNS = 'request_id, at, trace_id, org_id, gateway_region, status, reason_code, detail';
 
-async function stored(requestId: string): Promise<DecisionRecord | undefined> {
+/**
+ * Explanations one principal may ask for per minute. An unknown recent ID costs up to five
+ * primary look-ups over about a second; this bounds what one caller can make the primary do.
+ */
+export const EXPLAIN_LIMIT: LimitPolicy = { name: 'explain_principal', points: 60, duration: 60 };
+/** How far ahead of this gateway's clock another gateway's clock may be (request IDs carry its time). */
+export const FUTURE_SKEW_MS = 2_000;
+
+/** Whether `viewer` may see `record`: the same test in memory and (as SQL) on the primary. */
+function visible(record: DecisionRecord, viewer: Viewer): boolean {
+  return viewer.operator || (viewer.orgId !== null && record.org_id === viewer.orgId);
+}
+const VISIBLE_SQL = '($2::boolean OR ($3::text IS NOT NULL AND org_id = $3))';
+
+/** The record of `requestId` if it exists and `viewer` may see it: one answer for missing and invisible. */
+async function stored(requestId: string, viewer: Viewer): Promise<DecisionRecord | undefined> {
   const { rows } = await poolOf(primary()).query<DecisionRow>(
-    `SELECT ${COLUMNS} FROM request_decisions WHERE request_id = $1`,
-    [requestId],
+    `SELECT ${COLUMNS} FROM request_decisions WHERE request_id = $1 AND ${VISIBLE_SQL}`,
+    [requestId, viewer.operator, viewer.orgId],
   );
   return rows[0] ? fromRow(rows[0]) : undefined;
 }
 
-async function siblings(
-  record: DecisionRecord,
-  viewer: Viewer,
-): Promise<{ rows: DecisionRecord[]; truncated: boolean }> {
-  if (!record.trace_id) return { rows: [], truncated: false };
+/**
+ * Whether `other` belongs to the same tenant as `record`: a trace ID is the client's choice (a
+ * traceparent header), so it groups requests only within one organization (or, for a request
+ * with none, one signed-in user); anyone may send anyone's trace ID, and an operator reading a
+ * trace must not be shown another tenant's requests as part of it.
+ */
+function sameTenant(other: DecisionRecord, record: DecisionRecord): boolean {
+  if (record.org_id !== null) return other.org_id === record.org_id;
+  const user = record.identity.user_id;
+  return user !== undefined && other.org_id === null && other.identity.user_id === user;
+}
+const TENANT_SQL = `(CASE WHEN $3::text IS NOT NULL THEN org_id = $3
+  ELSE org_id IS NULL AND $4::text IS NOT NULL AND detail->'identity'->>'user_id' = $4 END)`;
+
+const byTime = (a: DecisionRecord, b: DecisionRecord) =>
+  a.at - b.at || (a.request_id < b.request_id ? -1 : a.request_id > b.request_id ? 1 : 0);
+
+/**
+ * The other requests of `record`'s trace and tenant, oldest first: the primary's, and this
+ * process's not yet written (merged here rather than flushing the log for every question).
+ */
+async function siblings(record: DecisionRecord): Promise<{ rows: DecisionRecord[]; truncated: boolean }> {
+  const traceId = record.trace_id;
+  if (!traceId) return { rows: [], truncated: false };
   const { rows } = await poolOf(primary()).query<DecisionRow>(
     `SELECT ${COLUMNS} FROM request_decisions
-      WHERE trace_id = $1 AND request_id <> $2 AND ($3::text IS NULL OR org_id = $3)
-      ORDER BY at, request_id LIMIT $4`,
-    [record.trace_id, record.request_id, viewer.operator ? null : viewer.orgId, TRACE_LIMIT + 1],
+      WHERE trace_id = $1 AND request_id <> $2 AND ${TENANT_SQL}
+      ORDER BY at, request_id LIMIT $5`,
+    [traceId, record.request_id, record.org_id, record.identity.user_id ?? null, TRACE_LIMIT + 1],
   );
-  return { rows: rows.slice(0, TRACE_LIMIT).map(fromRow), truncated: rows.length > TRACE_LIMIT };
+  const all = new Map(rows.map((r) => [r.request_id, fromRow(r)]));
+  for (const r of bufferedDecisions(
+    (r) => r.trace_id === traceId && r.request_id !== record.request_id && sameTenant(r, record),
+  )) {
+    if (!all.has(r.request_id)) all.set(r.request_id, r);
+  }
+  const sorted = [...all.values()].sort(byTime);
+  return { rows: sorted.slice(0, TRACE_LIMIT), truncated: sorted.length > TRACE_LIMIT };
 }
 
-function visible(record: DecisionRecord, viewer: Viewer): boolean {
-  return viewer.operator || (viewer.orgId !== null && record.org_id === viewer.orgId);
-}
-
-async function find(requestId: string, issuedAt: number): Promise<DecisionRecord | undefined> {
-  // Ours and not yet written: write it now, so that its trace's other requests are found with it.
-  const mine = bufferedDecision(requestId);
-  if (mine || decisionLogStats().buffered > 0) await flushDecisions(1_000);
-  const found = (await stored(requestId)) ?? mine;
+/**
+ * The record, if `viewer` may see it. Another organization's record takes exactly the path of
+ * a missing one (the same look-ups, the same waits): how long a 404 takes says nothing about
+ * whether, or whose, a record exists.
+ */
+async function find(requestId: string, issuedAt: number, viewer: Viewer): Promise<DecisionRecord | undefined> {
+  const mine = (r: DecisionRecord) => visible(r, viewer);
+  const found = bufferedDecision(requestId, mine) ?? (await stored(requestId, viewer));
   if (found || Date.now() - issuedAt > RECENT_MS) return found;
   for (const wait of LOOK_AGAIN_MS) {
     await new Promise((r) => setTimeout(r, wait));
-    const again = bufferedDecision(requestId) ?? (await stored(requestId));
+    const again = bufferedDecision(requestId, mine) ?? (await stored(requestId, viewer));
     if (again) return again;
   }
   return undefined;
 }
 
-/**
- * The explanation of `requestId` as `viewer` may see it. 400 `invalid_request` for something that
- * is not a request ID; 404 `not_found` for an unknown, expired, or another organization's request.
- */
+const START_TIME_TTL_MS = 10_000;
+let startTime: { at: number; started: Promise<Date | undefined> } | undefined;
+
+function primaryStarted(): Promise<Date | undefined> {
+  if (!startTime || Date.now() - startTime.at > START_TIME_TTL_MS) {
+    const started = poolOf(primary())
+      .query<{ started: Date }>('SELECT pg_postmaster_start_time() AS started')
+      .then(({ rows }) => rows[0]?.started);
+    startTime = { at: Date.now(), started };
+    started.catch(() => (startTime = undefined)); // a failed look-up is not remembered
+  }
+  return startTime.started;
+}
+
 /**
  * The 404's message. The records are unlogged (see decision-log.ts): a crash of the primary
  * empties the table, so a request from before the primary's last start may have had a record
  * that is gone. Said, never silent; the words depend only on the ID's time, never on whether
- * (or whose) a record exists.
+ * (or whose) a record exists. The start time is remembered a few seconds (one look-up, not one
+ * per 404).
  */
 async function notFoundMessage(ms: number): Promise<string> {
-  const { rows } = await poolOf(primary()).query<{ started: Date }>('SELECT pg_postmaster_start_time() AS started');
-  const started = rows[0]?.started;
+  const started = await primaryStarted();
   if (started && ms < started.getTime()) {
     return `${NOT_FOUND}; the primary restarted at ${started.toISOString()}, and a crash loses the records from before it (they are not written to the WAL)`;
   }
   return NOT_FOUND;
 }
 
-export async function explainRequest(req: DataRequest, requestId: string, viewer: Viewer): Promise<Explanation> {
+const invalid = (message: string) =>
+  new AppError('invalid_request', message, { extra: { details: [{ path: ['request_id'], message }] } });
+
+/**
+ * The explanation of `requestId` as `viewer` may see it, for `principal` (who the per-principal
+ * limit counts). 400 `invalid_request` for something that is not a request ID, or one from the
+ * future (no gateway has made it yet: nothing to wait for); 429 `rate_limited` past
+ * EXPLAIN_LIMIT; 404 `not_found` for an unknown, expired, or another organization's request.
+ */
+export async function explainRequest(
+  req: DataRequest,
+  requestId: string,
+  viewer: Viewer,
+  principal: string | undefined,
+): Promise<Explanation> {
   const parsed = parseRequestId(requestId);
-  if (!parsed)
-    throw new AppError('invalid_request', 'not a request ID: expected req_{region}-{unix ms}-{12 hex}', {
-      extra: { details: [{ path: ['request_id'], message: 'expected req_{region}-{unix ms}-{12 hex}' }] },
-    });
+  if (!parsed) throw invalid('expected req_{region}-{unix ms}-{12 hex}');
+  if (parsed.ms > Date.now() + FUTURE_SKEW_MS) {
+    throw invalid('this request ID’s time is in the future: request IDs carry the time their request arrived');
+  }
+  await consumeOrRefuse(
+    EXPLAIN_LIMIT,
+    principal ?? 'anonymous',
+    `at most ${EXPLAIN_LIMIT.points} explanations a minute per caller: try again later`,
+  );
   // Older than retention: gone (or about to be); no need to look.
   if (Date.now() - parsed.ms > RETENTION_MS) throw new AppError('not_found', NOT_FOUND);
   req.consistency.servedBy = 'primary';
   try {
-    const record = await find(requestId, parsed.ms);
-    if (!record || !visible(record, viewer)) throw new AppError('not_found', await notFoundMessage(parsed.ms));
-    const trace = await siblings(record, viewer);
+    const record = await find(requestId, parsed.ms, viewer);
+    if (!record) throw new AppError('not_found', await notFoundMessage(parsed.ms));
+    const trace = await siblings(record);
     return shape(record, trace.rows, trace.truncated);
   } catch (e) {
     if (isConnectionError(e)) throw primaryUnavailable(e);

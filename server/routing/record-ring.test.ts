@@ -54,6 +54,13 @@ describe('RecordRing', () => {
     expect(r.findNewest(() => true)).toBeUndefined();
   });
 
+  it('filters oldest first, across the wrap-around', () => {
+    const r = new RecordRing<number>(3);
+    for (const n of [1, 2, 3, 4, 5]) r.push(n);
+    expect(r.filter(() => true)).toEqual([3, 4, 5]);
+    expect(r.filter((n) => n % 2 === 1)).toEqual([3, 5]);
+  });
+
   it('refuses a capacity that is not a positive integer', () => {
     expect(() => new RecordRing(0)).toThrow(RangeError);
     expect(() => new RecordRing(1.5)).toThrow(RangeError);

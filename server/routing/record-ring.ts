@@ -66,6 +66,16 @@ export class RecordRing<T> {
     return undefined;
   }
 
+  /** Every entry that matches, oldest first. */
+  filter(match: (item: T) => boolean): T[] {
+    const out: T[] = [];
+    for (let i = 0; i < this.size; i++) {
+      const item = this.slots[(this.head + i) % this.capacity] as T;
+      if (match(item)) out.push(item);
+    }
+    return out;
+  }
+
   /** Empties the ring; returns how many entries it held. */
   clear(): number {
     const n = this.size;

@@ -2,7 +2,16 @@
 // standard OTEL_* variables (OTEL_TRACES_EXPORTER=otlp|console|none, OTEL_EXPORTER_OTLP_*);
 // without them no exporter runs. Code here only uses the API; with no tracer provider
 // registered, spans are not even started (a non-recording span still costs a context switch).
-import { INVALID_SPAN_CONTEXT, trace, type Span, SpanStatusCode } from '@opentelemetry/api';
+import {
+  context,
+  INVALID_SPAN_CONTEXT,
+  trace,
+  TraceFlags,
+  type Link,
+  type Span,
+  type SpanContext,
+  SpanStatusCode,
+} from '@opentelemetry/api';
 
 export const tracer = trace.getTracer('meridian');
 
@@ -18,6 +27,49 @@ export function tracingActive(): boolean {
 /** Runs `fn` in an active span named `name` when tracing is on, else directly. */
 export function withSpan<T>(name: string, fn: (span: Span) => Promise<T>): Promise<T> {
   return tracingActive() ? tracer.startActiveSpan(name, fn) : fn(NOOP_SPAN);
+}
+
+/** The span context a W3C traceparent (`00-<32 hex>-<16 hex>-<2 hex>`) names, when it is a valid one. */
+export function parseTraceparent(header: string | null | undefined): SpanContext | undefined {
+  const m = header?.trim().match(/^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/);
+  if (!m || m[1] === 'ff' || /^0+$/.test(m[2]!) || /^0+$/.test(m[3]!)) return undefined;
+  return { traceId: m[2]!, spanId: m[3]!, traceFlags: parseInt(m[4]!, 16) & TraceFlags.SAMPLED, isRemote: true };
+}
+
+/** The attribute that carries the trace ID a client named: for correlation, never a parent. */
+export const CLIENT_TRACE_ATTRIBUTE = 'meridian.client_trace_id';
+
+/**
+ * Runs `fn` in the span of one request. A trace the client names (its traceparent, or the
+ * remote parent a framework extracted from it) is the client's choice, and anyone can name
+ * anyone's trace: continued, it would put one tenant's requests into another's trace. So such
+ * a request starts a trace of the gateway's own, linked to the client's span and carrying its
+ * trace ID as an attribute; a parent of the gateway's own (a page render) is continued.
+ */
+export function withRequestSpan<T>(
+  name: string,
+  traceparent: string | null | undefined,
+  fn: (span: Span) => Promise<T>,
+): Promise<T> {
+  if (!tracingActive()) return fn(NOOP_SPAN);
+  const client = parseTraceparent(traceparent);
+  const parent = trace.getSpanContext(context.active());
+  const untrusted =
+    parent !== undefined &&
+    trace.isSpanContextValid(parent) &&
+    (parent.isRemote === true || parent.traceId === client?.traceId);
+  const links: Link[] = [];
+  if (client) links.push({ context: client });
+  if (untrusted && parent.spanId !== client?.spanId) links.push({ context: parent });
+  return tracer.startActiveSpan(
+    name,
+    {
+      root: untrusted,
+      links,
+      attributes: client || untrusted ? { [CLIENT_TRACE_ATTRIBUTE]: client?.traceId ?? parent!.traceId } : {},
+    },
+    fn,
+  );
 }
 
 export { SpanStatusCode, type Span };

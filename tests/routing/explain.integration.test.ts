@@ -4,8 +4,8 @@
 // for an unknown one; garbage is a 400; an expired ID a 404 saying records are kept 24 hours.
 // Records are stored with recordDecision + flushDecisions (the request middleware's wiring has
 // its own end-to-end tests).
-import { beforeAll, describe, expect, it } from 'vitest';
-import { disconnectAll, primary } from '../../server/db/client';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { disconnectAll, poolOf, primary } from '../../server/db/client';
 import { resetEnvCache } from '../../server/env';
 import type { DemoCredentials } from '../../dev/demo/seed';
 import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
@@ -89,7 +89,7 @@ beforeAll(async () => {
 });
 
 describe('explain a request', () => {
-  it('an operator sees the whole story, and every request of the trace', async () => {
+  it('an operator sees the whole story, and the requests of the trace within its organization', async () => {
     const res = await explainAtlas(acmeFirst.request_id);
     expect(res.status).toBe(200);
     const b = res.body;
@@ -113,8 +113,9 @@ describe('explain a request', () => {
     expect(b.candidates[0]!.dropped_reason).toBe(REASON_TEXT.replica_lagging);
     expect(b.candidates[1]).toMatchObject({ target: 'primary', chosen: true, dropped: null });
     expect([b.status, b.served_by, b.latency_ms]).toEqual([200, 'primary', 3.2]);
-    // The others of its trace, oldest first, itself excluded, whatever their organization.
-    expect(b.trace.map((t) => t.request_id)).toEqual([globexSame.request_id, acmeLater.request_id]);
+    // The others of its trace, oldest first, itself excluded; only its own organization's: a
+    // trace ID is the client's to choose, and globex naming acme's trace joins nothing to it.
+    expect(b.trace.map((t) => t.request_id)).toEqual([acmeLater.request_id]);
     expect(b.trace_truncated).toBe(false);
     expect(res.headers.get('X-Meridian-Served-By')).toBe('primary');
   });
@@ -203,6 +204,22 @@ describe('explain a request', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
+  it('unknown recent IDs cost at most five look-ups each on the primary, and the 404s share one more', async () => {
+    const pool = poolOf(primary());
+    const spy = vi.spyOn(pool, 'query');
+    try {
+      const asked = await Promise.all([1, 2, 3].map(() => explainOwn(testRequestId('sfo1'), { cookie: alice })));
+      expect(asked.map((r) => r.status)).toEqual([404, 404, 404]);
+      const text = (q: unknown) => String(typeof q === 'string' ? q : (q as { text: string }).text);
+      // The log's own batched writes are not the explanations' work.
+      const statements = spy.mock.calls.map(([q]) => text(q)).filter((q) => !/^\s*INSERT/i.test(q));
+      expect(statements.filter((q) => /FROM request_decisions/.test(q)).length).toBeLessThanOrEqual(15);
+      expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(16);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('with the primary unreachable (records live only there): 503 primary_unavailable with Retry-After', async () => {
     process.env.DATABASE_URL = 'postgresql://meridian:nope@127.0.0.1:1/nothing';
     resetEnvCache();
@@ -222,7 +239,9 @@ describe('explain a request', () => {
   it('lists at most 50 of a long trace, oldest first, and says there are more', async () => {
     const long = 'aaaabbbbccccdddd0000111122223333';
     const base = Date.now() - 10_000;
-    const all = Array.from({ length: 60 }, (_, i) => sampleDecision({ at: base + i * 10, trace_id: long }));
+    const all = Array.from({ length: 60 }, (_, i) =>
+      sampleDecision({ at: base + i * 10, trace_id: long, org_id: acmeOrg }),
+    );
     for (const r of all) recordDecision(r);
     await flushDecisions();
     const res = await explainAtlas(all[0]!.request_id);

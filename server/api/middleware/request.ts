@@ -7,7 +7,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { orgOf, type Identity, type OrgContext } from '../../auth/identity';
 import { newRequestId, withRegion } from '../../ids';
 import { regionRegistry } from '../../region/registry';
-import { withSpan, type Span } from '../../telemetry/tracing';
+import { withRequestSpan, type Span } from '../../telemetry/tracing';
 import type { DecisionRecord } from '../../routing/decision';
 import { gatewayId, principalOf } from '../../db/write-positions';
 import { appliedPolicy, ensurePolicies } from '../../routing/applied';
@@ -125,7 +125,7 @@ export async function requestMiddleware<R extends { ok: boolean }>({
   let hintRefused = false;
   let routedAt = 0;
 
-  return withSpan(`${ctx.req.transport} ${route}`, async (span) => {
+  return withRequestSpan(`${ctx.req.transport} ${route}`, ctx.req.headers.get('traceparent'), async (span) => {
     let status = 200;
     let error: AppError | undefined;
     let resolutionSeconds: number | undefined;

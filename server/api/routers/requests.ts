@@ -96,5 +96,7 @@ export const requestsRouter = router({
     })
     .input(requestIdInput)
     .output(Explanation)
-    .query(({ ctx, input }) => explainRequest(ctx, input.request_id, { operator: false, orgId: ctx.org.id })),
+    .query(({ ctx, input }) =>
+      explainRequest(ctx, input.request_id, { operator: false, orgId: ctx.org.id }, ctx.principal),
+    ),
 });

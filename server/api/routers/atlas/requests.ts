@@ -18,5 +18,5 @@ export const atlasRequestsRouter = router({
     })
     .input(requestIdInput)
     .output(Explanation)
-    .query(({ ctx, input }) => explainRequest(ctx, input.request_id, { operator: true, orgId: null })),
+    .query(({ ctx, input }) => explainRequest(ctx, input.request_id, { operator: true, orgId: null }, ctx.principal)),
 });
