@@ -158,11 +158,35 @@ describe('a full move of acme from sfo1 to lax1', () => {
     expect(readWhileMoving.body.data.length).toBe(projectsBefore.body.data.length);
     expect(await resolveWorkspace('acme')).toMatchObject({ region: 'sfo1', status: 'moving' });
 
+    // bob belongs to acme and globex: his settings are in acme's bundle, so a change made while
+    // acting in globex waits too (else it would fail acme's verify).
+    const bobInGlobex = await cookieOf('bob@globex.test', 'globex');
+    const settings = await rest<Err>('PATCH', '/v1/me/settings', {
+      headers: { cookie: bobInGlobex },
+      host: sfo1,
+      body: { theme: 'dark' },
+    });
+    expect([settings.status, settings.body.error?.code]).toEqual([503, 'workspace_moving']);
+    expect(settings.body.error.message).toMatch(/acme/);
+    expect(settings.headers.get('retry-after')).toBe('120');
+    // Someone in no moving workspace changes theirs as before.
+    const opsSettings = await rest('PATCH', '/v1/me/settings', {
+      headers: { cookie: env.ops },
+      body: { theme: 'dark' },
+    });
+    expect(opsSettings.status, JSON.stringify(opsSettings.body)).toBe(200);
+
     // The target's workers take verify and handover; the source's the purge.
     await work('lax1');
     const done = await waitForMove(moveId, ended);
     expect(done.move.status, done.move.error ?? '').toBe('completed');
     expect(done.steps.every((s) => s.status === 'succeeded')).toBe(true);
+    const settingsAfter = await rest('PATCH', '/v1/me/settings', {
+      headers: { cookie: bobInGlobex },
+      host: sfo1,
+      body: { theme: 'dark' },
+    });
+    expect(settingsAfter.status, JSON.stringify(settingsAfter.body)).toBe(200);
 
     const detail = await rest<MoveBody>('GET', `/v1/atlas/moves/${moveId}`, { headers: { cookie: env.ops } });
     expect(detail.status).toBe(200);
