@@ -252,6 +252,17 @@ describe('a full move of acme from sfo1 to lax1', () => {
       body: { name: 'moved' },
     });
     expect(write.status).toBe(201);
+    // A new key for the region acme left would be valid there: refused, wherever it is asked for.
+    const oldRegionKey = await rest<Err>('POST', '/v1/api-keys', {
+      headers: { cookie: alice, 'x-region': 'sfo1' },
+      body: { name: 'for-the-old-region' },
+    });
+    expect([oldRegionKey.status, oldRegionKey.body.error?.code, oldRegionKey.body.error?.region]).toEqual([
+      403,
+      'region_not_allowed',
+      'lax1',
+    ]);
+    expect(await primary().apiKey.count({ where: { orgId: acme.id, name: 'for-the-old-region' } })).toBe(0);
     // Her clusters are compute in sfo1 and stay there (README, Workspace moves): all of them are
     // listed where the request names sfo1.
     const clusters = await rest<{ data: { id: string }[] }>('GET', '/v1/compute/clusters?limit=200', {
