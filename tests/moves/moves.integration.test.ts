@@ -8,11 +8,13 @@ import { callerFor, rest, type RestResponse } from '../../dev/testing/app';
 import { waitForReplay } from '../../dev/testing/db';
 import { primary } from '../../server/db/client';
 import { resolveWorkspace } from '../../server/directory/resolve';
+import { failRun } from '../../server/workflows/engine';
 import type { Workers } from '../../server/workflows/worker';
 import {
   cookieOf,
   ended,
   moveEnvironment,
+  moveState,
   setEnv,
   startMove,
   stepDone,
@@ -373,6 +375,115 @@ describe('a move that does not happen', () => {
     expect(done.move.handoverAt).toBeNull();
     await globexUnchanged();
   }, 60_000);
+  it('a directory that refuses the handover for good fails the move and puts it back', async () => {
+    await work('sfo1');
+    const m = await startMove(env.ops, 'globex', 'lax1');
+    await waitForMove(m.id, stepDone('export'));
+    // The offer is gone from the directory (say, withdrawn by hand): the accept can never succeed.
+    await primary().directoryWorkspace.update({
+      where: { slug: 'globex' },
+      data: { status: 'active', offeredTo: null, offerId: null, offeredAt: null },
+    });
+    await work('lax1');
+    const done = await waitForMove(m.id, ended);
+    expect(done.move.status).toBe('failed');
+    expect(done.move.error).toMatch(/the directory refused the handover \(forbidden: .*not offered.*nothing moved/);
+    expect(done.move.handoverAt).toBeNull();
+    expect(done.steps.find((s) => s.name === 'handover')!.status).toBe('failed');
+    expect((await primary().workspaceMove.findUniqueOrThrow({ where: { id: m.id } })).bundle).toBeNull();
+    await globexUnchanged();
+  }, 60_000);
+});
+
+describe('a move past its handover whose run ends', () => {
+  const realDirectory = () => process.env.MERIDIAN_DIRECTORY_URL!;
+  const stopWorkers = async () => {
+    await Promise.all(running.map((w) => w.stop({ graceful: true })));
+    running = [];
+  };
+  /** Runs the move up to a handover the directory can't be reached for, then stops the workers. */
+  async function stuckInHandover(from: string, to: string) {
+    await work(from);
+    const m = await startMove(env.ops, 'globex', to);
+    await waitForMove(m.id, stepDone('export'));
+    const directory = realDirectory();
+    setEnv({ MERIDIAN_DIRECTORY_URL: 'http://127.0.0.1:9' }); // nothing listens there
+    try {
+      await work(to);
+      await waitForMove(
+        m.id,
+        (mv, steps) =>
+          !!mv.handoverAt &&
+          /has not taken the handover/.test(
+            (steps.find((st) => st.name === 'handover') as { error?: string | null } | undefined)?.error ?? '',
+          ),
+      );
+      await stopWorkers();
+    } catch (e) {
+      setEnv({ MERIDIAN_DIRECTORY_URL: directory });
+      throw e;
+    }
+    return { move: m, restore: () => setEnv({ MERIDIAN_DIRECTORY_URL: directory }) };
+  }
+  // What the dead-letter queue does when the step's workers kept dying (server/workflows/worker.ts).
+  const deadLetter = (runId: string) =>
+    failRun(primary(), runId, 5, 'the worker running this step stopped responding 5 times');
+  const bundleOf = async (id: string) => (await primary().workspaceMove.findUniqueOrThrow({ where: { id } })).bundle;
+  const bobWrites = async (region: string) =>
+    (
+      await rest('POST', '/v1/projects', {
+        headers: { cookie: await cookieOf('bob@globex.test', 'globex') },
+        host: `${region}.localhost:3000`,
+        body: { name: `p-${Date.now().toString(36)}` },
+      })
+    ).status;
+
+  it('is completed where the directory took the workspace: writable there, the bundle deleted', async () => {
+    const { move, restore } = await stuckInHandover('sfo1', 'lax1');
+    restore(); // the directory is back when the run ends
+    await deadLetter(move.run_id);
+    const after = await moveState(move.id);
+    expect([after.status, after.writableAt !== null]).toEqual(['completed', true]);
+    expect(after.error).toMatch(/the run ended after the handover .*writable in lax1/);
+    expect(await bundleOf(move.id)).toBeNull();
+    const org = await primary().organization.findUniqueOrThrow({ where: { slug: 'globex' } });
+    expect([org.status, org.homeRegion]).toEqual(['active', 'lax1']);
+    expect(await resolveWorkspace('globex')).toMatchObject({ region: 'lax1', status: 'active' });
+    await waitForReplay(env.urls.primary, env.urls.replicas.lax1!);
+    expect(await bobWrites('lax1')).toBe(201);
+  }, 60_000);
+
+  it('stays read-only while the directory cannot be asked, and an operator settles it after', async () => {
+    const { move, restore } = await stuckInHandover('lax1', 'sfo1');
+    try {
+      await deadLetter(move.run_id);
+    } finally {
+      restore();
+    }
+    const after = await moveState(move.id);
+    expect(after.status).toBe('failed');
+    expect(after.error).toContain(`npm run move -- --settle ${move.id}`);
+    expect(await bundleOf(move.id)).toBeNull();
+    const org = await primary().organization.findUniqueOrThrow({ where: { slug: 'globex' } });
+    expect(org.status).toBe('moving');
+
+    const { execFile } = await import('node:child_process');
+    const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/move.ts', '--settle', move.id],
+        { env: { ...process.env, DATABASE_URL: env.urls.primary, LOG_LEVEL: 'silent' }, timeout: 60_000 },
+        (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+    expect(out.code, out.stderr + out.stdout).toBe(0);
+    expect(out.stdout).toMatch(/^globex: completed/);
+    const settled = await primary().organization.findUniqueOrThrow({ where: { slug: 'globex' } });
+    expect([settled.status, settled.homeRegion]).toEqual(['active', 'sfo1']);
+    expect(await resolveWorkspace('globex')).toMatchObject({ region: 'sfo1', status: 'active' });
+    await waitForReplay(env.urls.primary, env.urls.replicas.sfo1!);
+    expect(await bobWrites('sfo1')).toBe(201);
+  }, 90_000);
 });
 
 describe('npm run move', () => {
