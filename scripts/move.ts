@@ -1,7 +1,8 @@
 // `npm run move -- <slug> --to <region> [--by <operator email>] [--cancel <mov_id>]`: starts a
 // workspace move, as Atlas' "Start move" does (README, "Workspace moves"), and follows its steps
 // until it ends; the running stack's workers do the work. `--cancel` asks an open move to stop
-// before its handover. `--by` names the platform operator recorded as having started it
+// before its handover. `--settle` finishes (or puts back) a move whose run ended after its
+// handover while the directory could not be asked (server/moves/workflow.ts). `--by` names the platform operator recorded as having started it
 // (default: the only operator, when there is exactly one). Configuration: DATABASE_URL, else
 // the local demo's database from what `npm start` wrote under MERIDIAN_DATA_DIR (.data).
 import fs from 'node:fs';
@@ -11,6 +12,7 @@ function usage(message?: string): never {
   if (message) console.error(message);
   console.error('usage: npm run move -- <slug> --to <region> [--by <operator email>]');
   console.error('       npm run move -- --cancel <mov_id> [--by <operator email>]');
+  console.error('       npm run move -- --settle <mov_id>');
   process.exit(2);
 }
 
@@ -19,8 +21,11 @@ const flag = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 
 const to = flag('--to');
 const by = flag('--by');
 const cancelId = flag('--cancel');
-const slug = args.find((a, i) => !a.startsWith('--') && !['--to', '--by', '--cancel'].includes(args[i - 1] ?? ''));
-if (!cancelId) {
+const settleId = flag('--settle');
+const slug = args.find(
+  (a, i) => !a.startsWith('--') && !['--to', '--by', '--cancel', '--settle'].includes(args[i - 1] ?? ''),
+);
+if (!cancelId && !settleId) {
   if (!slug || !/^[a-z0-9][a-z0-9-]{1,62}$/.test(slug)) usage(slug ? `"${slug}" is not a workspace slug` : undefined);
   if (!to || !/^[a-z]{3}[1-9][0-9]*$/.test(to))
     usage(to ? `"${to}" is not a region code` : 'name the target: --to <region>');
@@ -37,6 +42,7 @@ process.env.LOG_LEVEL ??= 'warn';
 
 const { primary, disconnectAll } = await import('../server/db/client');
 const { startMove, cancelMove, getMoveFromPrimary } = await import('../server/moves/moves');
+const { settleMove } = await import('../server/moves/workflow');
 const { newRequestId } = await import('../server/ids');
 const { isAppError } = await import('../server/errors');
 
@@ -56,6 +62,21 @@ const req = () => ({
   consistency: {},
   response: { headers: {} },
 });
+
+if (settleId) {
+  try {
+    await settleMove(settleId);
+    const m = await getMoveFromPrimary(settleId);
+    console.log(`${m.slug}: ${m.status}${m.error ? `: ${m.error}` : ''}`);
+  } catch (e) {
+    if (!isAppError(e)) throw e;
+    console.error(`${e.status} ${e.code}: ${e.message}`);
+    process.exitCode = 1;
+  } finally {
+    await disconnectAll();
+  }
+  process.exit();
+}
 
 try {
   let move = cancelId

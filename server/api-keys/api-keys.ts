@@ -6,6 +6,7 @@ import { changed as identityChanged } from '../auth/identity-cache';
 import { idempotentWrite } from '../db/idempotency';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
+import type { Tx } from '../db/access';
 import { redactedApiKey, type ApiKeyScope } from './format';
 import { activeApiKeysLocked, createApiKey, decodeKeyCursor, listApiKeys, revokeApiKey } from './repository';
 
@@ -22,6 +23,29 @@ export async function apiKeysOf(req: DataRequest, orgId: string, page: { limit: 
     throw new AppError('invalid_request', 'cursor: not one this API returned; start again without it');
   }
   return read(req, (db) => listApiKeys(db, orgId, { limit: page.limit, after }));
+}
+
+/**
+ * A workspace that moved away from `region` (server/moves) no longer lives there: its keys of that
+ * region answer 421 naming the new home, so a new one must not be valid there either. The
+ * organization's row is read FOR SHARE: a handover's switch (which marks the region's keys moved)
+ * either committed before this read or waits for this key and then marks it too.
+ */
+async function assertRegionNotLeft(tx: Tx, orgId: string, region: string): Promise<void> {
+  const [org] = await tx.$queryRaw<{ home_region: string | null }[]>`
+    SELECT home_region FROM organizations WHERE id = ${orgId} FOR SHARE`;
+  const home = org?.home_region;
+  if (!home || home === region) return;
+  const left = await tx.workspaceMove.findFirst({
+    where: { orgId, fromRegion: region, handoverAt: { not: null } },
+    select: { id: true },
+  });
+  if (!left) return;
+  throw new AppError(
+    'region_not_allowed',
+    `this workspace moved from ${region} to ${home}: create its keys for ${home} (the keys of ${region} are refused there)`,
+    { extra: { region: home, details: [{ path: ['region'], message: `the workspace no longer lives in ${region}` }] } },
+  );
 }
 
 /**
@@ -46,6 +70,7 @@ export function createApiKeyIn(
           { extra: { limit: MAX_ACTIVE_API_KEYS } },
         );
       }
+      if (input.region) await assertRegionNotLeft(tx, admin.orgId, input.region);
       const body = await createApiKey(tx, admin.orgId, { ...input, createdById: admin.userId });
       await recordAudit(tx, {
         action: 'api_key.create',

@@ -9,7 +9,13 @@
 //   purge      the bundle is deleted and the move completes
 // Until `handover_at` is set (under the move's row lock) a cancel or a failure puts everything
 // back: the organization active at the source, the directory's offer withdrawn, the bundle gone.
-// From then on nothing fails: handover and purge wait and retry until they are through.
+// From then on handover and purge wait and retry through anything transient. A run that still
+// ends after it (the directory refused the accept for good, or the step's workers kept dying) is
+// settled by asking the directory once more (`settleAfterHandover`): it took the workspace → the
+// switch is made and the move completes; it refuses → nothing moved, everything is put back at
+// the source; it can't be asked → the workspace stays read-only at the source and the move says
+// how an operator settles it later (`npm run move -- --settle <mov_id>`). The bundle is deleted
+// whichever way a move ends.
 import type { Tx } from '../db/access';
 import { primary, type Db } from '../db/client';
 import { env } from '../env';
@@ -17,6 +23,7 @@ import { logger } from '../telemetry/logger';
 import { acceptSlug, offerSlug, withdrawSlugOffer } from '../cell/workspaces';
 import { DirectoryCallError } from '../cell/client';
 import { recordAudit } from '../audit/audit';
+import { AppError } from '../errors';
 import { StepFailure } from '../workflows/steps';
 import type { RunEndHooks, StepRun, StepWork } from '../workflows/work';
 import { BundleInvalid, sharedPrimaryTransfer, type WorkspaceTransfer } from './transfer';
@@ -182,8 +189,9 @@ export const MOVE_WORK: Record<string, StepWork> = {
     try {
       await acceptSlug(i.to_region, i.slug, i.move_id);
     } catch (e) {
-      // Past the point of no return nothing gives up: the workspace stays read-only until the
-      // directory takes the handover (an operator sees the note on the step).
+      // A refusal is final (the directory applied nothing): the run ends and is settled (see the
+      // file's header). Anything else: the directory may yet take it, so wait and try again.
+      if (directoryRefusal(e)) throw new StepFailure(`the directory refused the handover (${e.code}): ${e.message}`);
       return { wait: 2, note: `the directory has not taken the handover yet (${(e as Error).message}); retrying` };
     }
     return { effect: ({ tx, now }) => switchHome(tx, run.orgId!, i, now) };
@@ -243,33 +251,168 @@ async function switchHome(tx: Tx, orgId: string, i: MoveInput, now: Date): Promi
   await tx.workspaceMove.update({ where: { id: i.move_id }, data: { writableAt: now } });
 }
 
+/** Deletes a move's export bundle (the rows it holds are the workspace's, encrypted). */
+async function dropBundle(tx: Tx, moveId: string): Promise<void> {
+  await tx.workspaceMove.update({ where: { id: moveId }, data: { bundle: null } });
+}
+
+/**
+ * Where the directory has a workspace whose move is past its handover: `accepted` (the target
+ * has it, now or from before: the accept is idempotent), `refused` (it never will under this
+ * move, so nothing moved: the source's offer is withdrawn), `unknown` (it could not be asked).
+ */
+export type Settlement = 'accepted' | 'refused' | 'unknown';
+
+async function askDirectory(i: MoveInput): Promise<{ settlement: Settlement; why?: string }> {
+  let why = '';
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      await acceptSlug(i.to_region, i.slug, i.move_id);
+      return { settlement: 'accepted' };
+    } catch (e) {
+      if (directoryRefusal(e)) {
+        await withdrawSlugOffer(i.from_region, i.slug).catch((err: unknown) =>
+          logger.warn({ err, move_id: i.move_id }, 'move: could not withdraw the refused offer'),
+        );
+        return { settlement: 'refused', why: `${e.code}: ${e.message}` };
+      }
+      why = (e as Error).message;
+      if (attempt < 3) await new Promise((r) => setTimeout(r, 500 * attempt));
+    }
+  }
+  return { settlement: 'unknown', why };
+}
+
+/**
+ * Ends a move past its handover whose run ended (see the file's header), in the caller's
+ * transaction holding the move's lock. Returns the move's status.
+ */
+async function settleAfterHandover(
+  tx: Tx,
+  orgId: string,
+  i: MoveInput,
+  m: { writableAt: Date | null; startedById: string | null },
+  asked: { settlement: Settlement; why?: string },
+  reason: string,
+  now: Date,
+): Promise<'completed' | 'failed'> {
+  await dropBundle(tx, i.move_id);
+  let settlement = asked.settlement;
+  let note = '';
+  if (!m.writableAt && settlement === 'accepted') {
+    // The switch is what the handover step would have committed; if it fails here too the
+    // workspace is left as `unknown` says (its error noted), not half switched.
+    await tx.$executeRawUnsafe('SAVEPOINT move_switch');
+    try {
+      await switchHome(tx, orgId, i, now);
+      await tx.$executeRawUnsafe('RELEASE SAVEPOINT move_switch');
+    } catch (e) {
+      await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT move_switch');
+      settlement = 'unknown';
+      note = ` (the switch failed: ${(e as Error).message})`;
+    }
+  }
+  const audit = (action: 'operator.move.complete' | 'operator.move.fail', metadata: Record<string, unknown>) =>
+    recordAudit(tx, {
+      action,
+      targetType: 'workspace_move',
+      targetId: i.move_id,
+      orgId,
+      actorId: m.startedById,
+      region: action === 'operator.move.complete' ? i.to_region : i.from_region,
+      metadata: { slug: i.slug, from: i.from_region, to: i.to_region, reason, ...metadata },
+    });
+  if (m.writableAt || settlement === 'accepted') {
+    await tx.workspaceMove.update({
+      where: { id: i.move_id },
+      data: {
+        status: 'completed',
+        error: `the run ended after the handover (${reason}); the workspace is writable in ${i.to_region}`,
+        finishedAt: now,
+      },
+    });
+    await audit('operator.move.complete', { settled: true });
+    return 'completed';
+  }
+  if (settlement === 'refused') {
+    await tx.organization.updateMany({ where: { id: orgId, status: 'moving' }, data: { status: 'active' } });
+    await tx.workspaceMove.update({
+      where: { id: i.move_id },
+      data: {
+        status: 'failed',
+        handoverAt: null,
+        writableAt: now,
+        finishedAt: now,
+        error: `the directory refused the handover (${asked.why ?? reason}): nothing moved, ${i.slug} is writable in ${i.from_region} again`,
+      },
+    });
+    await audit('operator.move.fail', { settled: 'refused' });
+    return 'failed';
+  }
+  await tx.workspaceMove.update({
+    where: { id: i.move_id },
+    data: {
+      status: 'failed',
+      finishedAt: now,
+      error:
+        `after the handover: ${reason}. The directory could not be asked whether it took ${i.slug} ` +
+        `(${asked.why ?? 'no answer'})${note}: it stays read-only. Once the directory answers, ` +
+        `\`npm run move -- --settle ${i.move_id}\` completes the move or puts it back`,
+    },
+  });
+  await audit('operator.move.fail', { settled: 'unknown' });
+  return 'failed';
+}
+
+/**
+ * `npm run move -- --settle <mov_id>`: an operator settles a move its run left read-only after
+ * the handover (the directory could not be asked then).
+ */
+export async function settleMove(moveId: string): Promise<void> {
+  const m = await primary().workspaceMove.findUnique({ where: { id: moveId }, omit: { bundle: true } });
+  if (!m) throw new AppError('not_found', `no workspace move ${moveId}`);
+  const unsettled = () =>
+    new AppError(
+      'conflict',
+      `the move is ${m.status}: only a failed move left read-only after its handover is settled`,
+    );
+  if (m.status !== 'failed' || !m.handoverAt || m.writableAt) throw unsettled();
+  const org = await primary().organization.findUniqueOrThrow({ where: { id: m.orgId }, select: { slug: true } });
+  const i: MoveInput = { move_id: m.id, slug: org.slug, from_region: m.fromRegion, to_region: m.toRegion };
+  const asked = await askDirectory(i);
+  if (asked.settlement === 'unknown') {
+    throw new AppError('directory_unavailable', `the directory could not be asked (${asked.why}): try again`, {
+      retryAfter: 30,
+    });
+  }
+  await primary().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM workspace_moves WHERE id = ${moveId} FOR UPDATE`;
+    const locked = await tx.workspaceMove.findUniqueOrThrow({ where: { id: moveId }, omit: { bundle: true } });
+    if (locked.status !== 'failed' || !locked.handoverAt || locked.writableAt) throw unsettled();
+    await settleAfterHandover(tx, m.orgId, i, locked, asked, 'settled by an operator', new Date());
+  });
+}
+
 export const MOVE_HOOKS: RunEndHooks = {
-  async ended(tx, run, outcome, reason) {
+  async ended(tx, run, outcome, reason, prepared) {
     const i = input(run);
     await tx.$queryRaw`SELECT id FROM workspace_moves WHERE id = ${i.move_id} FOR UPDATE`;
-    const m = await tx.workspaceMove.findUnique({ where: { id: i.move_id } });
+    const m = await tx.workspaceMove.findUnique({ where: { id: i.move_id }, omit: { bundle: true } });
     if (!m) return;
     const now = new Date();
     if (m.handoverAt) {
-      // Only a step whose workers kept dying gets here after the handover: say so, change nothing.
-      await tx.workspaceMove.update({
-        where: { id: i.move_id },
-        data: {
-          status: 'failed',
-          error: `after the handover: ${reason} (an operator must finish it)`,
-          finishedAt: now,
-        },
-      });
+      const asked = (prepared as { settlement: Settlement; why?: string } | undefined) ?? { settlement: 'unknown' };
+      await settleAfterHandover(tx, run.orgId!, i, m, asked, reason, now);
       return;
     }
     // Back to read-write at the source; nothing else was changed.
     await tx.organization.updateMany({ where: { id: run.orgId!, status: 'moving' }, data: { status: 'active' } });
+    await dropBundle(tx, i.move_id);
     await tx.workspaceMove.update({
       where: { id: i.move_id },
       data: {
         status: outcome,
         error: outcome === 'failed' ? reason : null,
-        bundle: null,
         finishedAt: now,
         ...(m.readOnlyAt && !m.writableAt ? { writableAt: now } : {}),
       },
@@ -285,13 +428,14 @@ export const MOVE_HOOKS: RunEndHooks = {
   },
 
   /**
-   * The directory's offer is withdrawn before the move is marked ended, so nobody sees an ended
-   * move with an offer still open (a few tries; a later offer by the owner replaces it anyway).
+   * Before the handover: the directory's offer is withdrawn before the move is marked ended, so
+   * nobody sees an ended move with an offer still open (a few tries; a later offer by the owner
+   * replaces it anyway). After it: the directory is asked where the workspace is (`ended` settles).
    */
   async beforeEnded(run) {
     const i = input(run);
     const m = await primary().workspaceMove.findUnique({ where: { id: i.move_id }, select: { handoverAt: true } });
-    if (m?.handoverAt) return;
+    if (m?.handoverAt) return askDirectory(i);
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {
         await withdrawSlugOffer(i.from_region, i.slug);

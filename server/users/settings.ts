@@ -4,6 +4,7 @@ import { write, type Tx } from '../db/access';
 import type { Db } from '../db/client';
 import type { DataRequest } from '../db/request-state';
 import { changed as identityChanged } from '../auth/identity-cache';
+import { AppError } from '../errors';
 import { allowedRegionOrNull } from '../region/allowed';
 
 export type Theme = 'system' | 'light' | 'dark';
@@ -18,7 +19,28 @@ export async function settingsOf(db: Db, userId: string): Promise<SettingsView> 
   return { theme: row?.theme ?? 'system', default_region: row?.defaultRegion ?? null };
 }
 
+/**
+ * A person's settings row is part of every one of their workspaces' move bundles (server/moves/
+ * tables.ts), whichever workspace the session acts in: while any of them moves, a change would
+ * fail that move's verify, so it waits like the workspace's own writes. FOR SHARE: a move's
+ * switch to read-only waits for a change already past this check, so none lands after its export.
+ */
+async function assertNoWorkspaceMoving(tx: Tx, userId: string): Promise<void> {
+  const orgs = await tx.$queryRaw<{ slug: string; status: string }[]>`
+    SELECT o.slug, o.status::text AS status FROM memberships m JOIN organizations o ON o.id = m.org_id
+    WHERE m.user_id = ${userId} ORDER BY o.id FOR SHARE OF o`;
+  const moving = orgs.find((o) => o.status === 'moving');
+  if (!moving) return;
+  throw new AppError(
+    'workspace_moving',
+    `the workspace ${moving.slug} you belong to is moving to another region: your personal settings are ` +
+      'read-only for a few minutes',
+    { retryAfter: 120 }, // as the workspace's own writes say (server/api/middleware/workspace-moving.ts)
+  );
+}
+
 async function upsertSettings(tx: Tx, userId: string, data: { theme?: Theme; defaultRegion?: string | null }) {
+  await assertNoWorkspaceMoving(tx, userId);
   const row = await tx.userSettings.upsert({ where: { userId }, create: { userId, ...data }, update: data });
   return { theme: row.theme, default_region: row.defaultRegion };
 }

@@ -187,7 +187,8 @@ async function endRun(
   reason: string,
 ): Promise<void> {
   const before = await db.$transaction((tx) => lockRun(tx, runId));
-  if (before && !FINISHED.has(before.status)) await END_HOOKS[before.kind]?.beforeEnded?.(before);
+  const prepared =
+    before && !FINISHED.has(before.status) ? await END_HOOKS[before.kind]?.beforeEnded?.(before) : undefined;
   await db.$transaction(async (tx): Promise<RunRow | undefined> => {
     const run = await lockRun(tx, runId);
     if (!run || FINISHED.has(run.status)) return undefined;
@@ -201,7 +202,7 @@ async function endRun(
     });
     await tx.workflowStep.updateMany({ where: { runId, position: { gt: position } }, data: { status: 'skipped' } });
     await tx.workflowRun.update({ where: { id: runId }, data: { status: outcome, error: reason, finishedAt: now } });
-    await END_HOOKS[run.kind]?.ended(tx, run, outcome, reason);
+    await END_HOOKS[run.kind]?.ended(tx, run, outcome, reason, prepared);
     if (outcome === 'cancelled') return run;
     if (run.clusterId) {
       if (run.kind === 'create-cluster') await releaseServers(tx, run.clusterId, now);

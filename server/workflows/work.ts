@@ -15,8 +15,11 @@ export type StepWorkResult =
 export type StepWork = (c: { db: Db; run: StepRun; attempt: number }) => Promise<StepWorkResult>;
 
 export interface RunEndHooks {
-  /** Before the run is failed or cancelled: calls to other services (best effort, no transaction open). */
-  beforeEnded?(run: StepRun): Promise<void>;
-  /** In the transaction that fails or cancels the run. */
-  ended(tx: Tx, run: StepRun, outcome: 'failed' | 'cancelled', reason: string): Promise<void>;
+  /**
+   * Before the run is failed or cancelled: calls to other services (best effort, no transaction
+   * open). What it returns is handed to `ended`.
+   */
+  beforeEnded?(run: StepRun): Promise<unknown>;
+  /** In the transaction that fails or cancels the run; `prepared` is what `beforeEnded` returned. */
+  ended(tx: Tx, run: StepRun, outcome: 'failed' | 'cancelled', reason: string, prepared?: unknown): Promise<void>;
 }

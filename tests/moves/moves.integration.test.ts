@@ -8,11 +8,13 @@ import { callerFor, rest, type RestResponse } from '../../dev/testing/app';
 import { waitForReplay } from '../../dev/testing/db';
 import { primary } from '../../server/db/client';
 import { resolveWorkspace } from '../../server/directory/resolve';
+import { failRun } from '../../server/workflows/engine';
 import type { Workers } from '../../server/workflows/worker';
 import {
   cookieOf,
   ended,
   moveEnvironment,
+  moveState,
   setEnv,
   startMove,
   stepDone,
@@ -158,11 +160,35 @@ describe('a full move of acme from sfo1 to lax1', () => {
     expect(readWhileMoving.body.data.length).toBe(projectsBefore.body.data.length);
     expect(await resolveWorkspace('acme')).toMatchObject({ region: 'sfo1', status: 'moving' });
 
+    // bob belongs to acme and globex: his settings are in acme's bundle, so a change made while
+    // acting in globex waits too (else it would fail acme's verify).
+    const bobInGlobex = await cookieOf('bob@globex.test', 'globex');
+    const settings = await rest<Err>('PATCH', '/v1/me/settings', {
+      headers: { cookie: bobInGlobex },
+      host: sfo1,
+      body: { theme: 'dark' },
+    });
+    expect([settings.status, settings.body.error?.code]).toEqual([503, 'workspace_moving']);
+    expect(settings.body.error.message).toMatch(/acme/);
+    expect(settings.headers.get('retry-after')).toBe('120');
+    // Someone in no moving workspace changes theirs as before.
+    const opsSettings = await rest('PATCH', '/v1/me/settings', {
+      headers: { cookie: env.ops },
+      body: { theme: 'dark' },
+    });
+    expect(opsSettings.status, JSON.stringify(opsSettings.body)).toBe(200);
+
     // The target's workers take verify and handover; the source's the purge.
     await work('lax1');
     const done = await waitForMove(moveId, ended);
     expect(done.move.status, done.move.error ?? '').toBe('completed');
     expect(done.steps.every((s) => s.status === 'succeeded')).toBe(true);
+    const settingsAfter = await rest('PATCH', '/v1/me/settings', {
+      headers: { cookie: bobInGlobex },
+      host: sfo1,
+      body: { theme: 'dark' },
+    });
+    expect(settingsAfter.status, JSON.stringify(settingsAfter.body)).toBe(200);
 
     const detail = await rest<MoveBody>('GET', `/v1/atlas/moves/${moveId}`, { headers: { cookie: env.ops } });
     expect(detail.status).toBe(200);
@@ -228,6 +254,17 @@ describe('a full move of acme from sfo1 to lax1', () => {
       body: { name: 'moved' },
     });
     expect(write.status).toBe(201);
+    // A new key for the region acme left would be valid there: refused, wherever it is asked for.
+    const oldRegionKey = await rest<Err>('POST', '/v1/api-keys', {
+      headers: { cookie: alice, 'x-region': 'sfo1' },
+      body: { name: 'for-the-old-region' },
+    });
+    expect([oldRegionKey.status, oldRegionKey.body.error?.code, oldRegionKey.body.error?.region]).toEqual([
+      403,
+      'region_not_allowed',
+      'lax1',
+    ]);
+    expect(await primary().apiKey.count({ where: { orgId: acme.id, name: 'for-the-old-region' } })).toBe(0);
     // Her clusters are compute in sfo1 and stay there (README, Workspace moves): all of them are
     // listed where the request names sfo1.
     const clusters = await rest<{ data: { id: string }[] }>('GET', '/v1/compute/clusters?limit=200', {
@@ -338,6 +375,115 @@ describe('a move that does not happen', () => {
     expect(done.move.handoverAt).toBeNull();
     await globexUnchanged();
   }, 60_000);
+  it('a directory that refuses the handover for good fails the move and puts it back', async () => {
+    await work('sfo1');
+    const m = await startMove(env.ops, 'globex', 'lax1');
+    await waitForMove(m.id, stepDone('export'));
+    // The offer is gone from the directory (say, withdrawn by hand): the accept can never succeed.
+    await primary().directoryWorkspace.update({
+      where: { slug: 'globex' },
+      data: { status: 'active', offeredTo: null, offerId: null, offeredAt: null },
+    });
+    await work('lax1');
+    const done = await waitForMove(m.id, ended);
+    expect(done.move.status).toBe('failed');
+    expect(done.move.error).toMatch(/the directory refused the handover \(forbidden: .*not offered.*nothing moved/);
+    expect(done.move.handoverAt).toBeNull();
+    expect(done.steps.find((s) => s.name === 'handover')!.status).toBe('failed');
+    expect((await primary().workspaceMove.findUniqueOrThrow({ where: { id: m.id } })).bundle).toBeNull();
+    await globexUnchanged();
+  }, 60_000);
+});
+
+describe('a move past its handover whose run ends', () => {
+  const realDirectory = () => process.env.MERIDIAN_DIRECTORY_URL!;
+  const stopWorkers = async () => {
+    await Promise.all(running.map((w) => w.stop({ graceful: true })));
+    running = [];
+  };
+  /** Runs the move up to a handover the directory can't be reached for, then stops the workers. */
+  async function stuckInHandover(from: string, to: string) {
+    await work(from);
+    const m = await startMove(env.ops, 'globex', to);
+    await waitForMove(m.id, stepDone('export'));
+    const directory = realDirectory();
+    setEnv({ MERIDIAN_DIRECTORY_URL: 'http://127.0.0.1:9' }); // nothing listens there
+    try {
+      await work(to);
+      await waitForMove(
+        m.id,
+        (mv, steps) =>
+          !!mv.handoverAt &&
+          /has not taken the handover/.test(
+            (steps.find((st) => st.name === 'handover') as { error?: string | null } | undefined)?.error ?? '',
+          ),
+      );
+      await stopWorkers();
+    } catch (e) {
+      setEnv({ MERIDIAN_DIRECTORY_URL: directory });
+      throw e;
+    }
+    return { move: m, restore: () => setEnv({ MERIDIAN_DIRECTORY_URL: directory }) };
+  }
+  // What the dead-letter queue does when the step's workers kept dying (server/workflows/worker.ts).
+  const deadLetter = (runId: string) =>
+    failRun(primary(), runId, 5, 'the worker running this step stopped responding 5 times');
+  const bundleOf = async (id: string) => (await primary().workspaceMove.findUniqueOrThrow({ where: { id } })).bundle;
+  const bobWrites = async (region: string) =>
+    (
+      await rest('POST', '/v1/projects', {
+        headers: { cookie: await cookieOf('bob@globex.test', 'globex') },
+        host: `${region}.localhost:3000`,
+        body: { name: `p-${Date.now().toString(36)}` },
+      })
+    ).status;
+
+  it('is completed where the directory took the workspace: writable there, the bundle deleted', async () => {
+    const { move, restore } = await stuckInHandover('sfo1', 'lax1');
+    restore(); // the directory is back when the run ends
+    await deadLetter(move.run_id);
+    const after = await moveState(move.id);
+    expect([after.status, after.writableAt !== null]).toEqual(['completed', true]);
+    expect(after.error).toMatch(/the run ended after the handover .*writable in lax1/);
+    expect(await bundleOf(move.id)).toBeNull();
+    const org = await primary().organization.findUniqueOrThrow({ where: { slug: 'globex' } });
+    expect([org.status, org.homeRegion]).toEqual(['active', 'lax1']);
+    expect(await resolveWorkspace('globex')).toMatchObject({ region: 'lax1', status: 'active' });
+    await waitForReplay(env.urls.primary, env.urls.replicas.lax1!);
+    expect(await bobWrites('lax1')).toBe(201);
+  }, 60_000);
+
+  it('stays read-only while the directory cannot be asked, and an operator settles it after', async () => {
+    const { move, restore } = await stuckInHandover('lax1', 'sfo1');
+    try {
+      await deadLetter(move.run_id);
+    } finally {
+      restore();
+    }
+    const after = await moveState(move.id);
+    expect(after.status).toBe('failed');
+    expect(after.error).toContain(`npm run move -- --settle ${move.id}`);
+    expect(await bundleOf(move.id)).toBeNull();
+    const org = await primary().organization.findUniqueOrThrow({ where: { slug: 'globex' } });
+    expect(org.status).toBe('moving');
+
+    const { execFile } = await import('node:child_process');
+    const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/move.ts', '--settle', move.id],
+        { env: { ...process.env, DATABASE_URL: env.urls.primary, LOG_LEVEL: 'silent' }, timeout: 60_000 },
+        (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+    expect(out.code, out.stderr + out.stdout).toBe(0);
+    expect(out.stdout).toMatch(/^globex: completed/);
+    const settled = await primary().organization.findUniqueOrThrow({ where: { slug: 'globex' } });
+    expect([settled.status, settled.homeRegion]).toEqual(['active', 'sfo1']);
+    expect(await resolveWorkspace('globex')).toMatchObject({ region: 'sfo1', status: 'active' });
+    await waitForReplay(env.urls.primary, env.urls.replicas.sfo1!);
+    expect(await bobWrites('sfo1')).toBe(201);
+  }, 90_000);
 });
 
 describe('npm run move', () => {
