@@ -1,9 +1,10 @@
 // API-key authentication: find the key by its prefix (identity cache, else the gateway's replica;
-// the primary only when the replica is behind), compare the secret's hash in constant time,
-// refuse revoked keys. Unknown and wrong keys fail identically (same work, same error), and each
-// failure counts against the client's address: past APIKEY_FAILURES a minute it gets 429.
+// the primary only when the replica may lack a new key), compare the secret's hash in constant
+// time, refuse revoked keys. Unknown and wrong keys fail identically (same work, same error: a
+// known key refused from the cache then spends a decoy miss), and each failure counts against the
+// client's address: past APIKEY_FAILURES a minute it gets 429.
 import { LRUCache } from 'lru-cache';
-import { cachedLookup } from '../auth/identity-cache';
+import { cachedLookupFrom, spendAsMiss, type LookupSource, type LookupSpec } from '../auth/identity-cache';
 import type { Db } from '../db/client';
 import type { DataRequest } from '../db/request-state';
 import { processSingleton } from '../process-singletons';
@@ -17,6 +18,8 @@ import type { Identity } from '../auth/identity';
 
 /** Compared against when no key matches, so a miss costs what a hit costs. */
 const DECOY_HASH = hashApiKeySecret('decoy-secret-that-matches-nothing');
+/** A prefix no key can have (keys' are base62): looking it up is a miss's work. */
+const DECOY_PREFIX = '-decoy-miss-';
 
 export function findApiKey(db: Db, prefix: string) {
   return db.apiKey.findUnique({
@@ -27,10 +30,14 @@ export function findApiKey(db: Db, prefix: string) {
 
 export type ApiKeyRow = Awaited<ReturnType<typeof findApiKey>>;
 
-/** `lookup` finds the key row by prefix (the caller decides which database serves it). */
+/**
+ * `lookup` finds the key row by prefix (the caller decides which database serves it);
+ * `refusedKnown` is awaited before a known key is refused, to spend what an unknown one costs.
+ */
 export async function authenticateApiKey(
   raw: string,
   lookup: (prefix: string) => Promise<ApiKeyRow>,
+  refusedKnown: () => Promise<void> = async () => {},
 ): Promise<Extract<Identity, { kind: 'api_key' }>> {
   const parsed = parseApiKey(raw);
   if (!parsed) {
@@ -39,6 +46,7 @@ export async function authenticateApiKey(
   const row = await lookup(parsed.prefix);
   const matches = apiKeySecretMatches(parsed.secret, row?.secretHash ?? DECOY_HASH);
   if (!row || !matches || row.revokedAt || (row.region ?? GLOBAL_KEY_REGION) !== parsed.region) {
+    if (row) await refusedKnown();
     throw new AppError('unauthenticated', 'the API key is not valid');
   }
   if (row.movedTo) {
@@ -75,6 +83,16 @@ export async function authenticateApiKey(
   };
 }
 
+function keySpec(prefix: string): LookupSpec<ApiKeyRow> {
+  return {
+    cacheKey: `key:${prefix}`,
+    subjects: [`key:${prefix}`],
+    subjectsOf: (row) => [`org:${row!.orgId}`],
+    load: (db) => findApiKey(db, prefix),
+    recheckMissOnPrimary: true,
+  };
+}
+
 export const APIKEY_FAILURES: LimitPolicy = { name: 'apikey_fail_ip', points: 60, duration: 60 };
 const TOO_MANY = 'too many requests with invalid API keys from your address: try again later';
 
@@ -89,15 +107,16 @@ export async function authenticateApiKeyFor(req: DataRequest, raw: string, addre
   const limited = address !== 'unknown';
   const refused = limited ? blocked().get(address) : undefined;
   if (refused && refused.msBeforeNext > 0) throw rateLimited(APIKEY_FAILURES, refused, TOO_MANY);
+  let from: LookupSource = 'cache';
   try {
-    return await authenticateApiKey(raw, (prefix) =>
-      cachedLookup(req, {
-        cacheKey: `key:${prefix}`,
-        subjects: [`key:${prefix}`],
-        subjectsOf: (row) => [`org:${row!.orgId}`],
-        load: (db) => findApiKey(db, prefix),
-        recheckMissOnPrimary: true,
-      }),
+    return await authenticateApiKey(
+      raw,
+      async (prefix) => {
+        const r = await cachedLookupFrom(req, keySpec(prefix));
+        from = r.from;
+        return r.value;
+      },
+      () => spendAsMiss(req, keySpec(DECOY_PREFIX), from),
     );
   } catch (e) {
     if (limited && e instanceof AppError && e.code === 'unauthenticated') {

@@ -10,7 +10,8 @@
 //   takes effect within that plus the replica's lag (a replica further behind than
 //   REPLICA_MAX_LAG_SECONDS serves no reads at all). Never stale for longer.
 // A request carrying a causal bookmark newer than a cached entry re-reads it (read-your-writes).
-// Misses are never cached: unknown keys can't grow the cache or evict anyone's entries.
+// Misses are never cached: unknown keys can't grow the cache or evict anyone's entries. A miss is
+// asked of the primary only when something says the replica may lack a new row (mayLackNewRows).
 import { LRUCache } from 'lru-cache';
 import { isConnectionError, primaryUnavailable, readFrom, readRegion } from '../db/access';
 import { primary, type Db } from '../db/client';
@@ -28,6 +29,12 @@ export const DISCONNECTED_TTL_MS = 1_000;
 export const ENTRY_LIMIT = 10_000;
 /** A changed subject is read from the primary at most this long (then the replica is surely past it). */
 const PIN_MAX_MS = 60_000;
+/**
+ * Replica misses re-asked of the primary, at most, per second and process: under lag a flood of
+ * unknown keys (from an unlimited peer) must not become a flood of primary reads. Past it the
+ * replica's miss stands (a key created a moment ago, used at once, under lag, may be refused once).
+ */
+export const MISS_RECHECKS_PER_SECOND = 20;
 
 interface Entry {
   value: unknown;
@@ -50,6 +57,7 @@ interface State {
   listener?: Listener;
   connected: boolean;
   pinLsnPending?: Promise<void>;
+  rechecks: { second: number; count: number };
 }
 
 const state = () =>
@@ -66,7 +74,7 @@ const state = () =>
         }
       },
     });
-    return { cache, bySubject, pins: new Map(), connected: false };
+    return { cache, bySubject, pins: new Map(), connected: false, rechecks: { second: 0, count: 0 } };
   });
 
 function ensureListening(): void {
@@ -129,10 +137,45 @@ export interface LookupSpec<T> {
   subjectsOf?: (value: T) => string[];
   load: (db: Db) => Promise<T | null>;
   /**
-   * A miss read from a replica is checked on the primary: the thing may be newer than the
-   * replica (a key created a moment ago). Off, a miss costs one replica query.
+   * A miss read from a replica is checked on the primary when the replica may lack a new row
+   * (mayLackNewRows). Off, a miss costs one replica query.
    */
   recheckMissOnPrimary?: boolean;
+}
+
+/** Where a look-up's value came from: `cache`, `primary` or `replica:<region>`. */
+export type LookupSource = string;
+
+/**
+ * Whether a miss on `servedBy` may only mean the replica lacks a row committed moments ago. A new
+ * key announces itself (NOTIFY at commit) and is then pinned, read from the primary until the
+ * replica has it: with the listener up, a replica that was caught up at its last probe has every
+ * row not announced since. So only two things say a miss may be new: the listener is down (an
+ * announcement may have been missed), or the replica's last probe found it behind a position the
+ * primary had already flushed at an earlier probe (lagSeconds > 0). The listener's state is the
+ * one before the read (it may have missed what the replica lacks).
+ */
+function mayLackNewRows(servedBy: LookupSource, connected: boolean): boolean {
+  if (!servedBy.startsWith('replica:')) return false;
+  if (!connected) return true;
+  return (replicaHealth(servedBy.slice('replica:'.length)).lagSeconds ?? 0) > 0;
+}
+
+/** Takes one of this second's primary rechecks; false when they are spent. */
+function takeRecheck(): boolean {
+  const r = state().rechecks;
+  const second = Math.floor(Date.now() / 1000);
+  if (r.second !== second) {
+    r.second = second;
+    r.count = 0;
+  }
+  return ++r.count <= MISS_RECHECKS_PER_SECOND;
+}
+
+async function recheckMiss<T>(spec: LookupSpec<T>, servedBy: LookupSource, connected: boolean): Promise<T | null> {
+  if (!spec.recheckMissOnPrimary || !primaryHealth().up || !mayLackNewRows(servedBy, connected)) return null;
+  if (!takeRecheck()) return null;
+  return loadFromPrimary(spec);
 }
 
 /**
@@ -152,16 +195,39 @@ async function loadFromPrimary<T>(spec: LookupSpec<T>): Promise<T | null> {
 
 /** The value for `spec`, from the cache when it is fresh enough for this request. */
 export async function cachedLookup<T>(req: DataRequest, spec: LookupSpec<T>): Promise<T | null> {
+  return (await cachedLookupFrom(req, spec)).value;
+}
+
+/**
+ * Spends what a miss of `spec` would have cost beyond the look-up that came `from` somewhere:
+ * for a refusal that must cost what an unknown credential's does (a known key with a wrong
+ * secret, found in the cache, would otherwise answer measurably faster than an unknown one).
+ * `spec.load` must find nothing (a decoy).
+ */
+export async function spendAsMiss<T>(req: DataRequest, spec: LookupSpec<T>, from: LookupSource): Promise<void> {
+  const connected = state().connected;
+  let servedBy = from;
+  if (from === 'cache') servedBy = (await readFrom(req, spec.load, readRegion(req))).servedBy;
+  await recheckMiss(spec, servedBy, connected);
+}
+
+/** `cachedLookup`, also saying where the value came from. */
+export async function cachedLookupFrom<T>(
+  req: DataRequest,
+  spec: LookupSpec<T>,
+): Promise<{ value: T | null; from: LookupSource }> {
   ensureListening();
   const s = state();
+  const connected = s.connected;
   const region = readRegion(req);
   const bookmark = req.consistency.bookmark;
   const hit = s.cache.get(spec.cacheKey);
-  if (hit && (bookmark === undefined || bookmark <= hit.seenLsn)) return hit.value as T;
+  if (hit && (bookmark === undefined || bookmark <= hit.seenLsn)) return { value: hit.value as T, from: 'cache' };
 
   const pin = pinned(spec.subjects, region);
   let value: T | null;
   let seenLsn: bigint;
+  let from: LookupSource = 'primary';
   if (pin) {
     if (!primaryHealth().up) {
       throw new AppError('primary_unavailable', 'this credential changed moments ago and the primary is unreachable', {
@@ -176,6 +242,7 @@ export async function cachedLookup<T>(req: DataRequest, spec: LookupSpec<T>): Pr
     const before = new Map(allReplicaHealth().map((h) => [h.region, h.replayLsn ?? 0n]));
     const r = await readFrom(req, spec.load, region);
     value = r.value;
+    from = r.servedBy;
     const replayed = before.get(r.servedBy.slice('replica:'.length)) ?? 0n;
     seenLsn =
       r.servedBy === 'primary'
@@ -183,12 +250,10 @@ export async function cachedLookup<T>(req: DataRequest, spec: LookupSpec<T>): Pr
         : replayed > (bookmark ?? 0n)
           ? replayed
           : (bookmark ?? 0n);
-    // The health monitor's lag is a sample, older than this request: a replica it calls caught up
-    // may still lack a row committed since (a key created a moment ago, then used at once), so a
-    // replica's miss is always checked on the primary. Bounded: misses are failed authentications,
-    // which the callers rate-limit per address.
-    if (value === null && spec.recheckMissOnPrimary && r.servedBy !== 'primary' && primaryHealth().up) {
-      value = await loadFromPrimary(spec);
+    // A bookmark needs no recheck: readFrom served it from a replica that had replayed it.
+    if (value === null) {
+      value = await recheckMiss(spec, r.servedBy, connected);
+      if (value !== null) from = 'primary';
     }
     // What the value depends on (its organization) is known only now: if that changed moments
     // ago, the replica may not have the change yet (e.g. a region taken from the organization).
@@ -198,6 +263,7 @@ export async function cachedLookup<T>(req: DataRequest, spec: LookupSpec<T>): Pr
       if (pinned(spec.subjectsOf(value), r.servedBy.slice('replica:'.length))) {
         seenLsn = primaryHealth().lsn ?? 0n;
         value = await loadFromPrimary(spec);
+        from = 'primary';
       }
     }
   }
@@ -210,7 +276,7 @@ export async function cachedLookup<T>(req: DataRequest, spec: LookupSpec<T>): Pr
       keys.add(spec.cacheKey);
     }
   }
-  return value;
+  return { value, from };
 }
 
 /** How many entries are cached (for tests and metrics). */
@@ -226,4 +292,5 @@ export async function resetIdentityCache(): Promise<void> {
   s.connected = false;
   s.cache.clear();
   s.pins.clear();
+  s.rechecks = { second: 0, count: 0 };
 }

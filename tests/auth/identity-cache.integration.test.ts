@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useDemoDatabase } from '../../dev/testing/app';
 import { query, topology, waitForReplay } from '../../dev/testing/db';
-import { cachedLookup, changed } from '../../server/auth/identity-cache';
+import { cachedLookup, changed, resetIdentityCache } from '../../server/auth/identity-cache';
 import { primary, type Db } from '../../server/db/client';
 import { primaryHealth, probeNow, replicaHealth } from '../../server/db/health';
 import { parseLsn } from '../../server/db/lsn';
@@ -176,6 +176,8 @@ describe('a primary connection lost during a look-up only the primary can answer
 
   it('a replica’s miss rechecked on the primary, the connection lost meanwhile: the same 503', async () => {
     const replicaAnswered: string[] = [];
+    // Not listening (yet): a new key's announcement may have been missed, so the miss is rechecked.
+    await resetIdentityCache();
     const failure = await failureOf(
       cachedLookup(
         { ...sfo1ReadFromLax1(), routing: undefined },
@@ -187,5 +189,25 @@ describe('a primary connection lost during a look-up only the primary can answer
     );
     expect(replicaAnswered).toEqual(['miss']);
     expect(isAppError(failure) && [failure.code, failure.status]).toEqual(['primary_unavailable', 503]);
+  });
+
+  it('a replica’s miss, with the listener up and nothing lagging, is not asked of the primary', async () => {
+    const asked: string[] = [];
+    const spec = {
+      cacheKey: `miss-quiet-${Date.now()}`,
+      subjects: [`test:miss-quiet-${Date.now()}`],
+      recheckMissOnPrimary: true,
+      load: async (db: Db) => {
+        asked.push(db === primary() ? 'primary' : 'replica');
+        return null;
+      },
+    };
+    await cachedLookup({ ...sfo1ReadFromLax1(), routing: undefined }, spec); // starts the listener
+    await new Promise((r) => setTimeout(r, 500));
+    for (const url of Object.values(urls.replicas)) await waitForReplay(urls.primary, url);
+    await probeNow();
+    asked.length = 0;
+    expect(await cachedLookup({ ...sfo1ReadFromLax1(), routing: undefined }, spec)).toBeNull();
+    expect(asked).toEqual(['replica']);
   });
 });

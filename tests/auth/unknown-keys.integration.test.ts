@@ -1,0 +1,103 @@
+// Unknown API keys over real HTTP (a loopback server in front of the API door, as
+// server/http/main.ts serves /v1): a flood of random well-formed keys costs the primary nothing
+// while nothing says a key may be new, and an unknown prefix answers in the time a known prefix
+// with a wrong secret does (no timing tells which prefixes exist).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomInt } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useDemoDatabase } from '../../dev/testing/app';
+import { query, waitForReplay } from '../../dev/testing/db';
+import { handleRest } from '../../server/api/adapters/rest';
+import { parseApiKey } from '../../server/api-keys/format';
+import { probeNow } from '../../server/db/health';
+import { serveApi } from '../../server/http/api-door';
+
+let urls: { primary: string; replicas: Record<string, string> };
+let knownKey: string;
+let base: string;
+let server: http.Server;
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const random62 = (n: number) => Array.from({ length: n }, () => BASE62[randomInt(62)]).join('');
+const randomKey = () => `mk_sfo1_${random62(12)}_${random62(43)}`;
+
+/** One GET /v1/me at sfo1's gateway with `key`: its status and how long it took (ms). */
+function call(key: string): Promise<{ status: number; ms: number }> {
+  const t = performance.now();
+  return new Promise((resolve, reject) => {
+    http
+      .get(
+        `${base}/v1/me`,
+        { headers: { host: `sfo1.localhost:${new URL(base).port}`, authorization: `Bearer ${key}` } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t }));
+        },
+      )
+      .on('error', reject);
+  });
+}
+
+/**
+ * Reads of api_keys the primary has recorded (index and sequential scans). A backend reports its
+ * counts when it goes idle, at most once a second, else within 10 s (PostgreSQL's
+ * PGSTAT_IDLE_INTERVAL): waiting that long first makes the count cover everything before.
+ */
+async function primaryApiKeyReads(): Promise<number> {
+  await new Promise((r) => setTimeout(r, 11_000));
+  const [row] = await query<{ n: string }>(
+    urls.primary,
+    `SELECT (coalesce(seq_scan, 0) + coalesce(idx_scan, 0))::text AS n FROM pg_stat_user_tables
+      WHERE schemaname = 'public' AND relname = 'api_keys'`,
+  );
+  return Number(row!.n);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+beforeAll(async () => {
+  let creds;
+  ({ credentials: creds, urls } = await useDemoDatabase('unknown_keys'));
+  knownKey = creds.api_keys.find((k) => k.org === 'acme' && k.region === 'sfo1')!.key;
+  for (const url of Object.values(urls.replicas)) await waitForReplay(urls.primary, url);
+  await probeNow();
+  // No X-Meridian-Peer: every caller is `unknown`, the one bucket the failure limit leaves
+  // unlimited (the worst case: nothing else bounds the flood).
+  server = http.createServer((req, res) => void serveApi(req, res, handleRest));
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  expect((await call(knownKey)).status).toBe(200); // warm: the listener is up, the key cached
+}, 120_000);
+
+afterAll(async () => {
+  await new Promise<void>((ok) => server?.close(() => ok()));
+});
+
+describe('unknown API keys', () => {
+  it('100 random well-formed keys cost the primary no read of api_keys', async () => {
+    const before = await primaryApiKeyReads();
+    for (let i = 0; i < 100; i++) expect((await call(randomKey())).status).toBe(401);
+    const after = await primaryApiKeyReads();
+    expect(after - before).toBe(0);
+  }, 60_000);
+
+  it('an unknown prefix answers in the time a known prefix with a wrong secret does', async () => {
+    const known = parseApiKey(knownKey)!;
+    const wrongSecret = () => `mk_sfo1_${known.prefix}_${random62(43)}`;
+    const unknown: number[] = [];
+    const knownWrong: number[] = [];
+    for (let i = 0; i < 10; i++) await call(i % 2 ? randomKey() : wrongSecret()); // warm both paths
+    // Interleaved, so load on the machine falls on both alike.
+    for (let i = 0; i < 150; i++) {
+      const a = await call(randomKey());
+      const b = await call(wrongSecret());
+      expect([a.status, b.status]).toEqual([401, 401]);
+      unknown.push(a.ms);
+      knownWrong.push(b.ms);
+    }
+    const ratio = median(unknown) / median(knownWrong);
+    expect(ratio, `medians: unknown ${median(unknown)} ms, known ${median(knownWrong)} ms`).toBeGreaterThan(0.6);
+    expect(ratio, `medians: unknown ${median(unknown)} ms, known ${median(knownWrong)} ms`).toBeLessThan(1.6);
+  }, 60_000);
+});
