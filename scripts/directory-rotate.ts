@@ -6,7 +6,7 @@
 //      written to the cell's keys file (mode 600); running cells re-read it on their next call.
 //   3. A signed call with the new key proves the directory takes it.
 //   4. `--finish` (once every process of the cell uses the new key) ends the grace at once:
-//      from then on the old version is refused (401 unknown_key_version).
+//      from then on the old version is refused (401 invalid_signature, like every refusal).
 // Configuration: DATABASE_URL, MERIDIAN_DIRECTORY_SECRET, MERIDIAN_CELL_KEYS_FILE and
 // MERIDIAN_DIRECTORY_URL; for the local demo each defaults to what `npm start` wrote under
 // MERIDIAN_DATA_DIR (.data).

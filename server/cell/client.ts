@@ -1,6 +1,7 @@
 // The cell's side of the signed calls to the directory (server/directory/signature.ts): signs
 // with the region's key from MERIDIAN_CELL_KEYS_FILE and sends to MERIDIAN_DIRECTORY_URL with a
-// short timeout. A refusal for an unknown key version re-reads the key file once (a rotation).
+// short timeout. A signature refusal re-reads the key file once: it may have been rotated (the
+// directory's 401 says nothing of why, so that a forger learns nothing either).
 import { directoryUrl } from '../env';
 import { signedHeaders } from '../directory/signature';
 import { cellKeys, forgetCellKeys } from './keys';
@@ -52,7 +53,7 @@ export async function callDirectory<T = unknown>(
     const answer = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
     if (res.ok) return answer as T;
     const code = answer?.error?.code ?? 'http_error';
-    if (code === 'unknown_key_version' && attempt === 0) {
+    if (res.status === 401 && code === 'invalid_signature' && attempt === 0) {
       forgetCellKeys();
       continue;
     }

@@ -7,8 +7,12 @@
 //   POST   /internal/v1/workspaces/{slug}/offer        {to, offer_id}   (the owner, a move's first half)
 //   POST   /internal/v1/workspaces/{slug}/accept       {offer_id}       (the named target, the second)
 //   DELETE /internal/v1/workspaces/{slug}/offer                          (the owner withdraws it)
-// The route and body are checked first (400/404, nothing read), then the signature and the
-// change run in one transaction on the primary, so a refusal changes nothing.
+// The route and body are checked first (400/404, nothing read), then the signature with no
+// database (server/directory/verify.ts); only an authentic call opens a transaction on the
+// primary, where its key version, its nonce and the change run together, so a refusal changes
+// nothing. A peer refused INTERNAL_REFUSALS times a minute gets 429 until the window passes
+// (counted in this process: a refusal must cost the primary nothing).
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { z } from 'zod';
 import { primary } from '../db/client';
 import { isConnectionError } from '../db/access';
@@ -16,7 +20,9 @@ import { AppError, isAppError } from '../errors';
 import { isRegionCode } from '../region/code';
 import { parseJson, readSmallBody } from './body';
 import { assertDirectoryHere } from './roles';
-import { verifySignedRequest } from './verify';
+import { clientAddress } from '../net/client-address';
+import { memoryLimiter, rateLimited, type LimitPolicy } from '../rate-limits/limiters';
+import { acceptAuthentic, verifySignature } from './verify';
 import {
   acceptWorkspace,
   AcceptBody,
@@ -78,21 +84,43 @@ function route(method: string, path: string, body: unknown): Op {
   throw new AppError('not_found', `no internal route ${method} ${path}`);
 }
 
+export const INTERNAL_REFUSALS: LimitPolicy = { name: 'directory_internal_fail_peer', points: 30, duration: 60 };
+const TOO_MANY = 'too many refused signed calls from your address: try again later';
+
 export async function handleInternalCall(req: Request, gatewayRegion: string): Promise<Response> {
   assertDirectoryHere(gatewayRegion);
+  // Behind a server that doesn't record the peer every caller is `unknown`: limiting that one
+  // bucket would let one forger lock every cell out, so it is not limited (refusals are cheap).
+  const peer = clientAddress(req.headers);
+  const limited = peer !== 'unknown';
+  const seen = limited ? await memoryLimiter(INTERNAL_REFUSALS).get(peer) : null;
+  if (seen && seen.consumedPoints > INTERNAL_REFUSALS.points) throw rateLimited(INTERNAL_REFUSALS, seen, TOO_MANY);
+  try {
+    return await handleSigned(req);
+  } catch (e) {
+    if (limited && isAppError(e) && e.status === 401) {
+      try {
+        await memoryLimiter(INTERNAL_REFUSALS).consume(peer);
+      } catch (res) {
+        if (res instanceof RateLimiterRes) throw rateLimited(INTERNAL_REFUSALS, res, TOO_MANY);
+      }
+    }
+    throw e;
+  }
+}
+
+async function handleSigned(req: Request): Promise<Response> {
   const url = new URL(req.url);
   const text = await readSmallBody(req);
   const op = route(req.method, url.pathname, parseJson(text));
+  const call = verifySignature({
+    method: req.method,
+    pathAndQuery: url.pathname + url.search,
+    headers: req.headers,
+    body: text,
+  });
   try {
-    const result = await primary().$transaction(async (tx) => {
-      const cell = await verifySignedRequest(tx, {
-        method: req.method,
-        pathAndQuery: url.pathname + url.search,
-        headers: req.headers,
-        body: text,
-      });
-      return op(tx, cell);
-    });
+    const result = await primary().$transaction(async (tx) => op(tx, await acceptAuthentic(tx, call)));
     return Response.json(result, { headers: { 'Cache-Control': 'no-store' } });
   } catch (e) {
     if (!isAppError(e) && isConnectionError(e)) {

@@ -1,8 +1,12 @@
-// Checking a signed cell → directory call, in the transaction that then applies it, so that a
-// refused call changes nothing: the headers' shape, the timestamp (±300 s), the key version (the
-// region's current one, or the previous one while a rotation is in progress), the HMAC, and the
-// nonce (recorded until its window passes; a nonce seen before is a replay). Expired nonces are
-// pruned by the same transaction. Every refusal is counted in /metrics by reason.
+// Checking a signed cell → directory call in two steps. First with no database at all: the
+// headers' shape, the HMAC under the key the headers name (derived from the directory's secret,
+// server/directory/keys.ts) and the timestamp (±300 s), so an unauthenticated caller costs the
+// primary nothing. Then, only for an authentic call, in the transaction that applies it (a refused
+// call changes nothing): the key version is still accepted (the region's current one, or the
+// previous one while a rotation is in progress) and the nonce is new (recorded until its window
+// passes; expired nonces are pruned by the same transaction). Every 401 has one body, whatever
+// failed, so a caller learns nothing of a region's key version or an open rotation; the reason is
+// counted in /metrics (directory_refusals_total) for the operator.
 import { AppError, type ErrorCode } from '../errors';
 import { isRegionCode } from '../region/code';
 import { metrics } from '../telemetry/metrics';
@@ -33,10 +37,27 @@ export function refuse(reason: RefusalReason, code: ErrorCode, message: string):
   return new AppError(code, message, { extra: { reason } });
 }
 
+/** The one answer to a call that is not authentic, whatever the reason (the file's header says why). */
+export const UNAUTHENTIC_MESSAGE =
+  'this call is not signed as the directory accepts: check the cell’s key file, its key version and its clock';
+
+function unauthentic(reason: RefusalReason): AppError {
+  metrics.directoryRefusals.inc({ reason });
+  return new AppError('invalid_signature', UNAUTHENTIC_MESSAGE);
+}
+
+/** A call whose signature verified: what the database step checks. */
+export interface AuthenticCall {
+  region: string;
+  version: number;
+  timestamp: number;
+  nonce: string;
+}
+
 const NONCE = /^[A-Za-z0-9_-]{16,64}$/;
 
-/** The cell's region when the call is authentic; throws a 401 refusal otherwise. */
-export async function verifySignedRequest(tx: Tx, req: SignedRequest, now = Date.now()): Promise<string> {
+/** The call's signing details when its HMAC verifies and its timestamp is in the window; no database. */
+export function verifySignature(req: SignedRequest, now = Date.now()): AuthenticCall {
   const region = req.headers.get(H.cell) ?? '';
   const versionText = req.headers.get(H.keyVersion) ?? '';
   const tsText = req.headers.get(H.timestamp) ?? '';
@@ -49,20 +70,22 @@ export async function verifySignedRequest(tx: Tx, req: SignedRequest, now = Date
     !NONCE.test(nonce) ||
     !/^v1=[0-9a-f]{64}$/.test(signature)
   ) {
-    throw refuse(
-      'malformed_headers',
-      'invalid_signature',
-      'a signed call needs X-Meridian-Cell, -Key-Version, -Timestamp, -Nonce and -Signature (v1=<hex>)',
-    );
+    throw unauthentic('malformed_headers');
   }
   const version = Number(versionText);
   const timestamp = Number(tsText);
+  const parts = { method: req.method, pathAndQuery: req.pathAndQuery, region, timestamp, nonce, body: req.body };
+  // Any version's key can be derived, so the HMAC is checked before asking which are accepted.
+  if (!signatureMatches(cellKey(region, version), parts, signature)) throw unauthentic('bad_signature');
   const skew = timestamp - Math.floor(now / 1000);
-  if (skew < -SIGNATURE_WINDOW_SECONDS)
-    throw refuse('stale_timestamp', 'stale_request', 'the timestamp is more than 300 s old');
-  if (skew > SIGNATURE_WINDOW_SECONDS)
-    throw refuse('future_timestamp', 'stale_request', 'the timestamp is more than 300 s ahead');
+  if (skew < -SIGNATURE_WINDOW_SECONDS) throw unauthentic('stale_timestamp');
+  if (skew > SIGNATURE_WINDOW_SECONDS) throw unauthentic('future_timestamp');
+  return { region, version, timestamp, nonce };
+}
 
+/** The cell's region when an authentic call's key version is accepted and its nonce is new. */
+export async function acceptAuthentic(tx: Tx, call: AuthenticCall, now = Date.now()): Promise<string> {
+  const { region, version, timestamp, nonce } = call;
   // A region that never registered has key version 1 (what a new cell is given).
   const row = await tx.directoryRegion.findUnique({
     where: { code: region },
@@ -70,13 +93,7 @@ export async function verifySignedRequest(tx: Tx, req: SignedRequest, now = Date
   });
   const current = row?.keyVersion ?? 1;
   const previousOk = row?.previousKeyVersion === version && (row.previousKeyUntil?.getTime() ?? 0) > now;
-  if (version !== current && !previousOk) {
-    throw refuse('unknown_key_version', 'unknown_key_version', `key version ${version} is not accepted for ${region}`);
-  }
-  const parts = { method: req.method, pathAndQuery: req.pathAndQuery, region, timestamp, nonce, body: req.body };
-  if (!signatureMatches(cellKey(region, version), parts, signature)) {
-    throw refuse('bad_signature', 'invalid_signature', 'the signature does not match this call');
-  }
+  if (version !== current && !previousOk) throw unauthentic('unknown_key_version');
 
   await tx.directoryNonce.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   // Kept until the timestamp's window has passed: after that the call is stale anyway.
@@ -84,6 +101,6 @@ export async function verifySignedRequest(tx: Tx, req: SignedRequest, now = Date
   const inserted = await tx.$executeRaw`
     INSERT INTO "directory"."nonces" ("nonce", "cell", "expires_at") VALUES (${nonce}, ${region}, ${expiresAt})
     ON CONFLICT ("nonce") DO NOTHING`;
-  if (inserted === 0) throw refuse('replayed_nonce', 'replayed_request', 'this nonce was used already');
+  if (inserted === 0) throw unauthentic('replayed_nonce');
   return region;
 }

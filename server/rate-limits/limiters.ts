@@ -20,9 +20,25 @@ export interface LimitPolicy {
 interface Store {
   pool?: pg.Pool;
   limiters: Map<string, RateLimiterPostgres>;
+  memory?: Map<string, RateLimiterMemory>;
 }
 
 const store = () => processSingleton<Store>('rate-limiters', () => ({ limiters: new Map() }));
+
+/**
+ * A limit held in this process only (each process allows `points`): for counting callers whose
+ * every refusal must cost the primary nothing, which the shared store on the primary would.
+ */
+export function memoryLimiter(policy: LimitPolicy): RateLimiterMemory {
+  const s = store();
+  s.memory ??= new Map();
+  let l = s.memory.get(policy.name);
+  if (!l) {
+    l = new RateLimiterMemory({ keyPrefix: policy.name, points: policy.points, duration: policy.duration });
+    s.memory.set(policy.name, l);
+  }
+  return l;
+}
 
 function pool(): pg.Pool {
   const s = store();
@@ -87,6 +103,7 @@ export async function resetRateLimiters(): Promise<void> {
   await s.pool?.end().catch(() => {});
   s.pool = undefined;
   s.limiters.clear();
+  s.memory?.clear();
 }
 
 /** The IETF RateLimit-Policy / RateLimit headers for an answer under `policy`. */

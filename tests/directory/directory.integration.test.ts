@@ -293,7 +293,7 @@ describe('signed calls', () => {
           timestamp: Math.floor(Date.now() / 1000) - 301,
         }),
       401,
-      'stale_request',
+      'invalid_signature',
       'stale_timestamp',
     ],
     [
@@ -303,14 +303,14 @@ describe('signed calls', () => {
           timestamp: Math.floor(Date.now() / 1000) + 301,
         }),
       401,
-      'stale_request',
+      'invalid_signature',
       'future_timestamp',
     ],
     [
       'unknown key version',
       () => signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, { version: 7 }),
       401,
-      'unknown_key_version',
+      'invalid_signature',
       'unknown_key_version',
     ],
     [
@@ -374,7 +374,7 @@ describe('signed calls', () => {
     const counted = await refusals('replayed_nonce');
     const again = await r.internal(copy);
     expect(again.status).toBe(401);
-    expect((await json(again)).error?.code).toBe('replayed_request');
+    expect((await json(again)).error?.code).toBe('invalid_signature');
     expect(await directorySnapshot()).toBe(before);
     expect(await refusals('replayed_nonce')).toBe(counted + 1);
   });
@@ -415,7 +415,7 @@ describe('signed calls', () => {
     const before = await directorySnapshot();
     const old = await put(1);
     expect(old.status).toBe(401);
-    expect((await json(old)).error?.code).toBe('unknown_key_version');
+    expect((await json(old)).error?.code).toBe('invalid_signature');
     expect(await directorySnapshot()).toBe(before);
     expect((await put(2)).status).toBe(200);
     // What the rotate command then does for the cell: its keys file gets the new version.

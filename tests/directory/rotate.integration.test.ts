@@ -88,7 +88,7 @@ it(
     expect(finished.stdout).toContain('only key version 2 is accepted');
     const old = await put(1);
     expect(old.status).toBe(401);
-    expect(((await old.json()) as { error: { code: string } }).error.code).toBe('unknown_key_version');
+    expect(((await old.json()) as { error: { code: string } }).error.code).toBe('invalid_signature');
     expect((await put(2)).status).toBe(200);
 
     // Bad input: exit 2 with the usage.
