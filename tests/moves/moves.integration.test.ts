@@ -251,6 +251,60 @@ describe('a full move of acme from sfo1 to lax1', () => {
       'http://lax1.localhost:3000',
     ]);
 
+    // The sign-in hand-over to the global address: no code is made at the region acme left.
+    const { GET: issueGet, POST: issuePost } = await import('../../app/sign-in/handoff/issue/route');
+    const state = 's'.repeat(43);
+    const issueAt = (host: string, method: 'GET' | 'POST') =>
+      (method === 'GET' ? issueGet : issuePost)(
+        new Request(`http://${host}/sign-in/handoff/issue${method === 'GET' ? `?state=${state}&next=%2Farc` : ''}`, {
+          method,
+          headers: {
+            host,
+            cookie: alice,
+            origin: `http://${host}`,
+            ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+          },
+          body: method === 'POST' ? `state=${state}&next=%2Farc` : undefined,
+        }),
+      );
+    const handoffsBefore = await primary().sessionHandoff.count();
+    const oldGet = await issueAt(sfo1, 'GET');
+    expect([oldGet.status, oldGet.headers.get('location')]).toEqual([
+      303,
+      `http://lax1.localhost:3000/sign-in/handoff/issue?state=${state}&next=%2Farc`,
+    ]);
+    const oldPost = await issueAt(sfo1, 'POST');
+    const oldPostBody = (await oldPost.json()) as Err;
+    expect([oldPost.status, oldPostBody.error.code, oldPostBody.error.base_url]).toEqual([
+      421,
+      'wrong_region',
+      'http://lax1.localhost:3000',
+    ]);
+    expect(await primary().sessionHandoff.count()).toBe(handoffsBefore);
+    // At its new home: the GET is a page that POSTs (nothing written), the POST makes the code.
+    const page = await issueAt(lax1, 'GET');
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<form id="handoff" method="post" action="\/sign-in\/handoff\/issue">/);
+    expect(await primary().sessionHandoff.count()).toBe(handoffsBefore);
+    const code = await issueAt(lax1, 'POST');
+    expect(code.status).toBe(303);
+    expect(code.headers.get('location')).toMatch(/^http:\/\/localhost:3000\/sign-in\/handoff\/finish\?code=/);
+    expect(await primary().sessionHandoff.count()).toBe(handoffsBefore + 1);
+    // A POST from another site (no Origin of ours) is refused.
+    const crossSite = await issuePost(
+      new Request(`http://${lax1}/sign-in/handoff/issue`, {
+        method: 'POST',
+        headers: {
+          host: lax1,
+          cookie: alice,
+          origin: 'http://evil.example',
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: `state=${state}`,
+      }),
+    );
+    expect(crossSite.status).toBe(403);
+
     // At lax1 alice sees all her projects, writes again, and makes a lax1 key that works.
     const projectsAfter = await rest<{ data: { id: string }[] }>('GET', '/v1/projects?limit=200', {
       headers: { cookie: alice },
