@@ -8,9 +8,12 @@ export function proxy(request: NextRequest) {
   const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
   const https = request.headers.get('x-forwarded-proto') === 'https';
   // The global page's form (without JavaScript) is answered with a redirect to a region's host,
-  // and form-action applies to redirects: allow `*.{MERIDIAN_HOST}` on this port too.
+  // and a region's sign-in hand-over form (POST /sign-in/handoff/issue) with one to the global
+  // address; form-action applies to redirects: allow `{MERIDIAN_HOST}` and `*.{MERIDIAN_HOST}`
+  // on this port too.
   const port = /:(\d+)$/.exec(request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? '')?.[1];
-  const regionHosts = `*.${process.env.MERIDIAN_HOST ?? 'localhost'}${port ? `:${port}` : ''}`;
+  const globalHost = `${process.env.MERIDIAN_HOST ?? 'localhost'}${port ? `:${port}` : ''}`;
+  const regionHosts = `*.${globalHost} ${globalHost}`;
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,

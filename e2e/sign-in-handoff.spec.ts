@@ -76,22 +76,33 @@ async function handoverTo(request: APIRequestContext, baseURL: string, email: st
   expect(start.headers()['location']!.startsWith(sfo1)).toBe(true);
   expect(issue).toMatch(/^\/sign-in\/handoff\/issue\?state=[A-Za-z0-9_-]{43}&next=/);
   const { csrfToken } = (await (await request.get(`${sfo1}/api/auth/csrf`)).json()) as { csrfToken: string };
-  const first = await request.get(`${sfo1}${issue}`, { maxRedirects: 0 });
-  expect(first.status()).toBe(303);
   const codeUrl = new RegExp(`^${baseURL}/sign-in/handoff/finish\\?code=[A-Za-z0-9_-]{43}&next=`);
-  if (codeUrl.test(first.headers()['location']!)) return { finish: first.headers()['location']!, sfo1, csrfToken };
+  // Signed in at sfo1, the GET is a page (nothing written) whose form POSTs the hand-over back.
+  const issueCode = async () => {
+    const page = await request.get(`${sfo1}${issue}`, { maxRedirects: 0 });
+    expect(page.status()).toBe(200);
+    expect(await page.text()).toContain('action="/sign-in/handoff/issue"');
+    const issued = await request.post(`${sfo1}/sign-in/handoff/issue`, {
+      form: Object.fromEntries(new URL(issue, sfo1).searchParams),
+      headers: { origin: sfo1 },
+      maxRedirects: 0,
+    });
+    expect(issued.status()).toBe(303);
+    expect(issued.headers()['location']).toMatch(codeUrl);
+    return { finish: issued.headers()['location']!, sfo1, csrfToken };
+  };
+  const first = await request.get(`${sfo1}${issue}`, { maxRedirects: 0 });
+  if (first.status() === 200) return issueCode();
 
   // Not signed in at sfo1 yet: its sign-in page first, coming back to the same issue path.
+  expect(first.status()).toBe(303);
   expect(new URL(first.headers()['location']!, sfo1).searchParams.get('callbackUrl')).toBe(issue);
   const signedIn = await request.post(`${sfo1}/api/auth/callback/credentials`, {
     form: { email, password: demoUser(email).password, csrfToken, callbackUrl: `${sfo1}${issue}` },
     maxRedirects: 0,
   });
   expect(signedIn.status()).toBe(302);
-  const issued = await request.get(`${sfo1}${issue}`, { maxRedirects: 0 });
-  expect(issued.status()).toBe(303);
-  expect(issued.headers()['location']).toMatch(codeUrl);
-  return { finish: issued.headers()['location']!, sfo1, csrfToken };
+  return issueCode();
 }
 
 const sessionCookie = (setCookie: string | undefined) => /authjs\.session-token=[^;]+/.exec(setCookie ?? '')?.[0];

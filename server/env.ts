@@ -171,6 +171,16 @@ const schema = z.object({
   MOVE_DRAIN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   /** How long a move's verify waits for the target's replica to reach the export's snapshot before retrying. */
   MOVE_REPLICA_WAIT_SECONDS: z.coerce.number().min(0.1).max(600).default(10),
+  /**
+   * A move's export bundle is stored as encrypted chunks whose rows take at most this many bytes
+   * each (one row, if a single row is larger): what export and verify hold of the workspace at once.
+   */
+  MOVE_CHUNK_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CHROMIUM_PATH: z.string().optional(),
 });

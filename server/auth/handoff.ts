@@ -7,9 +7,13 @@
 //   1. global  /sign-in/handoff/start   sets a random state in a cookie (host-only, 10 min) and
 //                                        sends the browser to the region;
 //   2. region  /sign-in/handoff/issue   once signed in there (its sign-in page first, unless the
-//                                        browser already is), stores a one-time code bound to the
-//                                        state's hash (a minute, only hashes at rest) and sends the
-//                                        browser to the global address — never to a client-named one;
+//                                        browser already is), a GET answers a page that POSTs
+//                                        back (by itself, or with one click without JavaScript);
+//                                        the POST (same origin only) stores a one-time code bound to
+//                                        the state's hash (a minute, only hashes at rest) and sends
+//                                        the browser to the global address — never to a client-named
+//                                        one. A workspace that moved away: the GET goes on to its
+//                                        new home, the POST is 421 wrong_region naming it;
 //   3. global  /sign-in/handoff/finish  consumes the code (one use, whatever the outcome), checks
 //                                        the state cookie against it and the user's session version,
 //                                        and sets its own session cookie.
@@ -27,9 +31,11 @@ import { cookieValue } from '../net/cookies';
 import { isHttps } from '../net/host';
 import { sameOriginPath } from '../net/redirect';
 import { recordAudit } from '../audit/audit';
+import { readSmallBody } from '../directory/body';
 import { slugSchema } from '../directory/workspaces';
+import { regionRegistry } from '../region/registry';
 import type { Identity } from './identity';
-import { SESSION_MAX_AGE } from './next-auth';
+import { SESSION_MAX_AGE } from './session-age';
 
 export const HANDOFF_STATE_COOKIE = 'meridian_handoff';
 export const HANDOFF_PATH = '/sign-in/handoff';
@@ -151,40 +157,116 @@ const IssueQuery = z.object({
   next: z.string().max(2048).optional(),
   workspace: slugSchema.optional(),
 });
+type IssueInput = z.infer<typeof IssueQuery>;
+
+const issueQueryOf = (q: IssueInput) =>
+  new URLSearchParams({
+    state: q.state,
+    ...(q.next !== undefined ? { next: q.next } : {}),
+    ...(q.workspace ? { workspace: q.workspace } : {}),
+  });
+
+const escapeHtml = (v: string) =>
+  v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** The step's page: a form that POSTs the hand-over back here; the nonce'd script sends it at once. */
+function issuePage(q: IssueInput, email: string, nonce: string | null): Response {
+  const fields = [...issueQueryOf(q)]
+    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
+    .join('');
+  const script = nonce
+    ? `<script nonce="${escapeHtml(nonce)}">document.getElementById('handoff').submit()</script>`
+    : '';
+  const html =
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Back to Meridian</title>` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1"></head><body>` +
+    `<form id="handoff" method="post" action="${HANDOFF_PATH}/issue">${fields}` +
+    `<p>Signed in as ${escapeHtml(email)}.</p><button type="submit">Continue to Meridian</button></form>` +
+    `${script}</body></html>`;
+  return new Response(html, {
+    status: 200,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' },
+  });
+}
+
+/** The workspace's home when it moved away from `here` (server/moves), else undefined. */
+async function movedHome(identity: Identity, here: string) {
+  if (identity.kind !== 'session' || !identity.org?.homeRegion || identity.org.homeRegion === here) return undefined;
+  const home = identity.org.homeRegion;
+  return { code: home, slug: identity.org.slug, baseUrl: (await regionRegistry()).get(home)?.baseUrl };
+}
+
+type IssueCheck =
+  | { done: Response }
+  | { input: IssueInput; next: string; region: string; identity: Extract<Identity, { kind: 'session' }> };
+
+/** What both methods check first: the input, the global address, being signed in (in the workspace). */
+function checkIssue(identity: Identity, input: unknown, here: { region: string | undefined }): IssueCheck {
+  const q = IssueQuery.safeParse(input);
+  if (!q.success) throw new AppError('invalid_request', 'state must be the 43-character value the global address made');
+  const next = sameOriginPath(q.data.next, globalUrl(), '/arc');
+  if (!here.region) return { done: see(`${globalUrl()}${next}`) }; // already at the global address
+  // Not signed in here yet (or, for a workspace, not acting in it): the region's sign-in page
+  // first, which comes back to the GET. Already signed in: straight on, nothing typed again.
+  const { workspace } = q.data;
+  if (identity.kind !== 'session' || (workspace && identity.org?.slug !== workspace)) {
+    const back = `${HANDOFF_PATH}/issue?${issueQueryOf(q.data)}`;
+    return { done: see(`/sign-in?${new URLSearchParams({ ...(workspace ? { workspace } : {}), callbackUrl: back })}`) };
+  }
+  return { input: q.data, next, region: here.region, identity };
+}
 
 /**
- * `GET /sign-in/handoff/issue` at a region's host: a browser signed in here goes back to the
- * global address with a code; one that isn't signs in first (and comes back here after).
+ * `GET /sign-in/handoff/issue` at a region's host: writes nothing. A browser signed in here gets
+ * the page that POSTs the hand-over; one that isn't signs in first (and comes back here after);
+ * one whose workspace moved away goes on to the same step at its new home.
  */
 export async function handleIssue(
   identity: Identity,
   req: Request,
   here: { region: string | undefined },
 ): Promise<Response> {
-  const url = new URL(req.url);
-  const q = IssueQuery.safeParse(Object.fromEntries(url.searchParams));
-  if (!q.success) throw new AppError('invalid_request', 'state must be the 43-character value the global address made');
-  const next = sameOriginPath(q.data.next, globalUrl(), '/arc');
-  if (!here.region) return see(`${globalUrl()}${next}`); // already at the global address
-  // Not signed in here yet (or, for a workspace, not acting in it): the region's sign-in page
-  // first, which comes back here. Already signed in: straight on, nothing typed again.
-  const { workspace } = q.data;
-  if (identity.kind !== 'session' || (workspace && identity.org?.slug !== workspace)) {
-    const back = `${url.pathname}${url.search}`;
-    return see(`/sign-in?${new URLSearchParams({ ...(workspace ? { workspace } : {}), callbackUrl: back })}`);
+  const c = checkIssue(identity, Object.fromEntries(new URL(req.url).searchParams), here);
+  if ('done' in c) return c.done;
+  const home = await movedHome(c.identity, c.region);
+  if (home?.baseUrl) return see(`${home.baseUrl.replace(/\/$/, '')}${HANDOFF_PATH}/issue?${issueQueryOf(c.input)}`);
+  const user = await primary().user.findUnique({ where: { id: c.identity.userId }, select: { email: true } });
+  if (!user) throw new AppError('unauthenticated', 'sign in again');
+  return issuePage(c.input, user.email, req.headers.get('x-nonce'));
+}
+
+/**
+ * `POST /sign-in/handoff/issue` (a form, from this origin: the request middleware checks it for a
+ * session): the one-time code, and the global address that consumes it. A workspace that moved
+ * away is 421 wrong_region naming its home: no code is made where it no longer lives.
+ */
+export async function handleIssuePost(
+  identity: Identity,
+  req: Request,
+  here: { region: string | undefined },
+): Promise<Response> {
+  const form = new URLSearchParams(await readSmallBody(req));
+  const c = checkIssue(identity, Object.fromEntries(form), here);
+  if ('done' in c) return c.done;
+  const home = await movedHome(c.identity, c.region);
+  if (home) {
+    throw new AppError('wrong_region', `the workspace ${home.slug} now lives in ${home.code}: sign in there`, {
+      extra: { region: home.code, workspace: home.slug, ...(home.baseUrl ? { base_url: home.baseUrl } : {}) },
+      headers: { 'Cache-Control': 'no-store' },
+    });
   }
-  const user = await primary().user.findUnique({ where: { id: identity.userId }, select: { sessionVersion: true } });
+  const user = await primary().user.findUnique({ where: { id: c.identity.userId }, select: { sessionVersion: true } });
   if (!user) throw new AppError('unauthenticated', 'sign in again');
   return see(
     await issueHandoff(
       {
-        userId: identity.userId,
-        orgId: identity.org?.id ?? null,
+        userId: c.identity.userId,
+        orgId: c.identity.org?.id ?? null,
         sessionVersion: user.sessionVersion,
-        region: here.region,
+        region: c.region,
       },
-      q.data.state,
-      next,
+      c.input.state,
+      c.next,
     ),
   );
 }

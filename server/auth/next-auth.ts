@@ -12,6 +12,7 @@ import { recordAudit } from '../audit/audit';
 import { clientAddress } from '../net/client-address';
 import { isGlobalAddress } from '../directory/page';
 import { endAllSessions } from './sessions';
+import { SESSION_MAX_AGE } from './session-age';
 import { checkCredentials, type SignedInUser } from './sign-in';
 import { findUserByEmail, membershipsOf } from './users';
 
@@ -24,7 +25,7 @@ class NotAtGlobalAddress extends CredentialsSignin {
   code = 'sign_in_at_region';
 }
 
-export const SESSION_MAX_AGE = 12 * 60 * 60;
+export { SESSION_MAX_AGE };
 
 export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() => ({
   secret: authSecret(),

@@ -76,7 +76,6 @@ type MoveRow = Awaited<ReturnType<typeof loadMove>>;
 function loadMove(db: Db, id: string) {
   return db.workspaceMove.findUnique({
     where: { id },
-    omit: { bundle: true },
     include: INCLUDE,
   });
 }
@@ -152,7 +151,6 @@ export async function listMoves(
         // Newest first; the cursor is the last move's ID (IDs are random: ordered by time, then ID).
         ...(f.cursor && isId(f.cursor, 'mov') ? await after(db, f.cursor) : {}),
       },
-      omit: { bundle: true },
       include: INCLUDE,
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: f.limit + 1,
@@ -312,7 +310,7 @@ export async function cancelMove(req: DataRequest, actor: { userId: string }, id
   await write(req, async (tx) => {
     const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM workspace_moves WHERE id = ${id} FOR UPDATE`;
     if (!locked) throw notFound(id);
-    const m = await tx.workspaceMove.findUniqueOrThrow({ where: { id }, include: INCLUDE, omit: { bundle: true } });
+    const m = await tx.workspaceMove.findUniqueOrThrow({ where: { id }, include: INCLUDE });
     if (!(OPEN as readonly string[]).includes(m.status)) {
       throw new AppError('conflict', `the move is ${m.status}: there is nothing to cancel`, {
         extra: { status: m.status },

@@ -126,10 +126,13 @@ export const MOVE_WORK: Record<string, StepWork> = {
             snapshotLsn: x.snapshotLsn,
             snapshotAt: x.snapshotAt,
             tables: x.tables.map((t) => ({ ...t, verified_count: null, verified_digest: null, match: null })),
-            bundle: new Uint8Array(x.sealed),
-            bundleBytes: x.sealed.length,
+            exportId: x.exportId,
+            bundleBytes: x.bytes,
+            bundleChunks: x.chunks,
           },
         });
+        // An earlier attempt that died half-way left chunks of its own.
+        await tx.workspaceMoveChunk.deleteMany({ where: { moveId: i.move_id, exportId: { not: x.exportId } } });
       },
     };
   },
@@ -137,14 +140,14 @@ export const MOVE_WORK: Record<string, StepWork> = {
   verify: async ({ db, run }) => {
     const i = input(run);
     if (await cancelRequested(db, i.move_id)) return { cancel: true };
-    const m = await db.workspaceMove.findUniqueOrThrow({ where: { id: i.move_id }, select: { bundle: true } });
-    if (!m.bundle) throw new StepFailure('the export bundle is gone');
+    const m = await db.workspaceMove.findUniqueOrThrow({ where: { id: i.move_id }, select: { exportId: true } });
+    if (!m.exportId) throw new StepFailure('the export bundle is gone');
     let checks;
     try {
       checks = await transfer.importBundle({
         moveId: i.move_id,
         target: i.to_region,
-        sealed: Buffer.from(m.bundle),
+        exportId: m.exportId,
         waitMs: env().MOVE_REPLICA_WAIT_SECONDS * 1000,
       });
     } catch (e) {
@@ -201,9 +204,10 @@ export const MOVE_WORK: Record<string, StepWork> = {
     const i = input(run);
     return {
       effect: async ({ tx, now }) => {
+        await dropBundle(tx, i.move_id);
         const m = await tx.workspaceMove.update({
           where: { id: i.move_id },
-          data: { step: 'purge', status: 'completed', bundle: null, finishedAt: now },
+          data: { step: 'purge', status: 'completed', finishedAt: now },
         });
         await recordAudit(tx, {
           action: 'operator.move.complete',
@@ -253,7 +257,7 @@ async function switchHome(tx: Tx, orgId: string, i: MoveInput, now: Date): Promi
 
 /** Deletes a move's export bundle (the rows it holds are the workspace's, encrypted). */
 async function dropBundle(tx: Tx, moveId: string): Promise<void> {
-  await tx.workspaceMove.update({ where: { id: moveId }, data: { bundle: null } });
+  await tx.workspaceMoveChunk.deleteMany({ where: { moveId } });
 }
 
 /**
@@ -369,7 +373,7 @@ async function settleAfterHandover(
  * the handover (the directory could not be asked then).
  */
 export async function settleMove(moveId: string): Promise<void> {
-  const m = await primary().workspaceMove.findUnique({ where: { id: moveId }, omit: { bundle: true } });
+  const m = await primary().workspaceMove.findUnique({ where: { id: moveId } });
   if (!m) throw new AppError('not_found', `no workspace move ${moveId}`);
   const unsettled = () =>
     new AppError(
@@ -387,7 +391,7 @@ export async function settleMove(moveId: string): Promise<void> {
   }
   await primary().$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM workspace_moves WHERE id = ${moveId} FOR UPDATE`;
-    const locked = await tx.workspaceMove.findUniqueOrThrow({ where: { id: moveId }, omit: { bundle: true } });
+    const locked = await tx.workspaceMove.findUniqueOrThrow({ where: { id: moveId } });
     if (locked.status !== 'failed' || !locked.handoverAt || locked.writableAt) throw unsettled();
     await settleAfterHandover(tx, m.orgId, i, locked, asked, 'settled by an operator', new Date());
   });
@@ -397,7 +401,7 @@ export const MOVE_HOOKS: RunEndHooks = {
   async ended(tx, run, outcome, reason, prepared) {
     const i = input(run);
     await tx.$queryRaw`SELECT id FROM workspace_moves WHERE id = ${i.move_id} FOR UPDATE`;
-    const m = await tx.workspaceMove.findUnique({ where: { id: i.move_id }, omit: { bundle: true } });
+    const m = await tx.workspaceMove.findUnique({ where: { id: i.move_id } });
     if (!m) return;
     const now = new Date();
     if (m.handoverAt) {

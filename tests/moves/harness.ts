@@ -77,7 +77,12 @@ export async function startMove(ops: string, slug: string, to: string) {
 }
 
 export async function moveState(id: string) {
-  return primary().workspaceMove.findUniqueOrThrow({ where: { id }, omit: { bundle: true } });
+  return primary().workspaceMove.findUniqueOrThrow({ where: { id } });
+}
+
+/** The move's stored bundle chunks (0 once it ended). */
+export function chunksOf(moveId: string) {
+  return primary().workspaceMoveChunk.count({ where: { moveId } });
 }
 
 /** Polls the move until `done` holds (or the timeout). */

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { callerFor, rest, type RestResponse } from '../../dev/testing/app';
 import { waitForReplay } from '../../dev/testing/db';
 import { primary } from '../../server/db/client';
+import { openChunk, type Manifest, type RowChunk } from '../../server/moves/bundle';
 import { resolveWorkspace } from '../../server/directory/resolve';
 import { failRun } from '../../server/workflows/engine';
 import type { Workers } from '../../server/workflows/worker';
@@ -14,6 +15,7 @@ import {
   cookieOf,
   ended,
   moveEnvironment,
+  chunksOf,
   moveState,
   setEnv,
   startMove,
@@ -80,6 +82,7 @@ describe('refusals', () => {
 
 describe('a full move of acme from sfo1 to lax1', () => {
   let moveId: string;
+  const CHUNK = 1024;
 
   it('holds the workspace read-only, waits for its runs, verifies every table and hands over', async () => {
     const acme = await primary().organization.findUniqueOrThrow({ where: { slug: 'acme' } });
@@ -109,6 +112,8 @@ describe('a full move of acme from sfo1 to lax1', () => {
     expect(create.status, JSON.stringify(create.body)).toBe(202);
 
     // Only the source's workers: the move stops after the export, its verify queued at lax1.
+    // Chunks of the smallest size: acme's bundle takes many, each bounded.
+    setEnv({ MOVE_CHUNK_BYTES: String(CHUNK) });
     await work('sfo1');
     const started = await startMove(env.ops, 'acme', 'lax1');
     moveId = started.id;
@@ -124,6 +129,21 @@ describe('a full move of acme from sfo1 to lax1', () => {
     ]);
     const exported = await waitForMove(moveId, stepDone('export'));
     expect(exported.move.status).toBe('copying');
+    const stored = await primary().workspaceMoveChunk.findMany({ where: { moveId }, orderBy: { seq: 'asc' } });
+    expect(stored.map((c) => c.seq)).toEqual([...Array(stored.length).keys()]);
+    expect(exported.move.bundleChunks).toBe(stored.length);
+    const manifest = openChunk<Manifest>(Buffer.from(stored[0]!.bytes), moveId, exported.move.exportId!, 0);
+    expect(manifest.chunks).toBe(stored.length - 1);
+    let rowsInChunks = 0;
+    for (const c of stored.slice(1)) {
+      const chunk = openChunk<RowChunk>(Buffer.from(c.bytes), moveId, exported.move.exportId!, c.seq);
+      rowsInChunks += chunk.rows.length;
+      // Within the limit, unless one row alone is larger.
+      if (chunk.rows.length > 1) expect(Buffer.byteLength(JSON.stringify(chunk.rows))).toBeLessThanOrEqual(CHUNK + 2);
+    }
+    const exportedRows = manifest.tables.reduce((n, t) => n + t.count, 0);
+    expect(rowsInChunks).toBe(exportedRows);
+    expect(stored.length).toBeGreaterThan(manifest.tables.filter((t) => t.count > 0).length + 1);
 
     // The cluster's run finished before the export began.
     const clusterRun = await primary().workflowRun.findUniqueOrThrow({ where: { id: create.body.run_id } });
@@ -201,9 +221,11 @@ describe('a full move of acme from sfo1 to lax1', () => {
     expect(count('projects')).toBe(projectsBefore.body.data.length);
     expect(count('clusters')).toBe(await primary().cluster.count({ where: { orgId: acme.id } }));
     expect(detail.body.read_only.seconds).toBeGreaterThan(0);
+    delete process.env.MOVE_CHUNK_BYTES;
+    setEnv({});
     expect(detail.body.cancellable).toBe(false);
     expect(done.move.bundleBytes).toBeGreaterThan(0);
-    expect((await primary().workspaceMove.findUniqueOrThrow({ where: { id: moveId } })).bundle).toBeNull();
+    expect(await chunksOf(moveId)).toBe(0);
 
     // The directory sends acme's people to lax1.
     expect(await resolveWorkspace('acme')).toMatchObject({ region: 'lax1', status: 'active' });
@@ -228,6 +250,60 @@ describe('a full move of acme from sfo1 to lax1', () => {
       'wrong_region',
       'http://lax1.localhost:3000',
     ]);
+
+    // The sign-in hand-over to the global address: no code is made at the region acme left.
+    const { GET: issueGet, POST: issuePost } = await import('../../app/sign-in/handoff/issue/route');
+    const state = 's'.repeat(43);
+    const issueAt = (host: string, method: 'GET' | 'POST') =>
+      (method === 'GET' ? issueGet : issuePost)(
+        new Request(`http://${host}/sign-in/handoff/issue${method === 'GET' ? `?state=${state}&next=%2Farc` : ''}`, {
+          method,
+          headers: {
+            host,
+            cookie: alice,
+            origin: `http://${host}`,
+            ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+          },
+          body: method === 'POST' ? `state=${state}&next=%2Farc` : undefined,
+        }),
+      );
+    const handoffsBefore = await primary().sessionHandoff.count();
+    const oldGet = await issueAt(sfo1, 'GET');
+    expect([oldGet.status, oldGet.headers.get('location')]).toEqual([
+      303,
+      `http://lax1.localhost:3000/sign-in/handoff/issue?state=${state}&next=%2Farc`,
+    ]);
+    const oldPost = await issueAt(sfo1, 'POST');
+    const oldPostBody = (await oldPost.json()) as Err;
+    expect([oldPost.status, oldPostBody.error.code, oldPostBody.error.base_url]).toEqual([
+      421,
+      'wrong_region',
+      'http://lax1.localhost:3000',
+    ]);
+    expect(await primary().sessionHandoff.count()).toBe(handoffsBefore);
+    // At its new home: the GET is a page that POSTs (nothing written), the POST makes the code.
+    const page = await issueAt(lax1, 'GET');
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<form id="handoff" method="post" action="\/sign-in\/handoff\/issue">/);
+    expect(await primary().sessionHandoff.count()).toBe(handoffsBefore);
+    const code = await issueAt(lax1, 'POST');
+    expect(code.status).toBe(303);
+    expect(code.headers.get('location')).toMatch(/^http:\/\/localhost:3000\/sign-in\/handoff\/finish\?code=/);
+    expect(await primary().sessionHandoff.count()).toBe(handoffsBefore + 1);
+    // A POST from another site (no Origin of ours) is refused.
+    const crossSite = await issuePost(
+      new Request(`http://${lax1}/sign-in/handoff/issue`, {
+        method: 'POST',
+        headers: {
+          host: lax1,
+          cookie: alice,
+          origin: 'http://evil.example',
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: `state=${state}`,
+      }),
+    );
+    expect(crossSite.status).toBe(403);
 
     // At lax1 alice sees all her projects, writes again, and makes a lax1 key that works.
     const projectsAfter = await rest<{ data: { id: string }[] }>('GET', '/v1/projects?limit=200', {
@@ -350,7 +426,7 @@ describe('a move that does not happen', () => {
     await work('lax1');
     const done = await waitForMove(m.id, ended);
     expect(done.move.status).toBe('cancelled');
-    expect((await primary().workspaceMove.findUniqueOrThrow({ where: { id: m.id } })).bundle).toBeNull();
+    expect(await chunksOf(m.id)).toBe(0);
     expect(done.steps.find((s) => s.name === 'verify')!.status).toBe('skipped');
     expect(done.steps.find((s) => s.name === 'handover')!.startedAt).toBeNull();
     await globexUnchanged();
@@ -390,7 +466,7 @@ describe('a move that does not happen', () => {
     expect(done.move.error).toMatch(/the directory refused the handover \(forbidden: .*not offered.*nothing moved/);
     expect(done.move.handoverAt).toBeNull();
     expect(done.steps.find((s) => s.name === 'handover')!.status).toBe('failed');
-    expect((await primary().workspaceMove.findUniqueOrThrow({ where: { id: m.id } })).bundle).toBeNull();
+    expect(await chunksOf(m.id)).toBe(0);
     await globexUnchanged();
   }, 60_000);
 });
@@ -428,7 +504,6 @@ describe('a move past its handover whose run ends', () => {
   // What the dead-letter queue does when the step's workers kept dying (server/workflows/worker.ts).
   const deadLetter = (runId: string) =>
     failRun(primary(), runId, 5, 'the worker running this step stopped responding 5 times');
-  const bundleOf = async (id: string) => (await primary().workspaceMove.findUniqueOrThrow({ where: { id } })).bundle;
   const bobWrites = async (region: string) =>
     (
       await rest('POST', '/v1/projects', {
@@ -445,7 +520,7 @@ describe('a move past its handover whose run ends', () => {
     const after = await moveState(move.id);
     expect([after.status, after.writableAt !== null]).toEqual(['completed', true]);
     expect(after.error).toMatch(/the run ended after the handover .*writable in lax1/);
-    expect(await bundleOf(move.id)).toBeNull();
+    expect(await chunksOf(move.id)).toBe(0);
     const org = await primary().organization.findUniqueOrThrow({ where: { slug: 'globex' } });
     expect([org.status, org.homeRegion]).toEqual(['active', 'lax1']);
     expect(await resolveWorkspace('globex')).toMatchObject({ region: 'lax1', status: 'active' });
@@ -463,7 +538,7 @@ describe('a move past its handover whose run ends', () => {
     const after = await moveState(move.id);
     expect(after.status).toBe('failed');
     expect(after.error).toContain(`npm run move -- --settle ${move.id}`);
-    expect(await bundleOf(move.id)).toBeNull();
+    expect(await chunksOf(move.id)).toBe(0);
     const org = await primary().organization.findUniqueOrThrow({ where: { slug: 'globex' } });
     expect(org.status).toBe('moving');
 

@@ -70,8 +70,7 @@ afterAll(async () => {
       const { id } = (await res.json()) as { id: string };
       await until(
         'acme back at sfo1',
-        async () =>
-          (await primary().workspaceMove.findUnique({ where: { id }, omit: { bundle: true } }))?.status === 'completed',
+        async () => (await primary().workspaceMove.findUnique({ where: { id } }))?.status === 'completed',
         120_000,
       );
     }
@@ -133,7 +132,7 @@ it('retries the step in hand while the primary is down and completes the same mo
   const done = await until(
     'the move to end',
     async () => {
-      const m = await primary().workspaceMove.findUnique({ where: { id }, omit: { bundle: true } });
+      const m = await primary().workspaceMove.findUnique({ where: { id } });
       return m && ['completed', 'failed', 'cancelled'].includes(m.status) ? m : undefined;
     },
     120_000,
