@@ -5,7 +5,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import { errorFromResponse, MeridianError } from './errors.js';
 import type { paths } from './generated/openapi.js';
 import { Run, type RunView, type WaitOptions } from './runs.js';
-import { addressForKey, DEFAULT_GLOBAL_URL, keyRegion, Transport, type RetryInfo } from './transport.js';
+import { addressForKey, baseDomainOf, DEFAULT_GLOBAL_URL, keyRegion, Transport, type RetryInfo } from './transport.js';
 
 type Json<R> = R extends { content: { 'application/json': infer T } } ? T : never;
 type Success<Op> = Op extends { responses: infer R }
@@ -94,7 +94,10 @@ export class MeridianClient {
     const globalUrl = opts.globalUrl ?? DEFAULT_GLOBAL_URL;
     const baseUrl = opts.baseUrl ?? (opts.apiKey ? addressForKey(opts.apiKey, globalUrl) : globalUrl);
     this.region = opts.region;
-    this.transport = new Transport({ ...opts, baseUrl });
+    // A 421 may move the client only within the deployment it was pointed at: under the global
+    // address's host when one was given, else under the one its own address sits in.
+    const baseDomain = opts.globalUrl || !opts.baseUrl ? baseDomainOf(globalUrl, true) : baseDomainOf(baseUrl, false);
+    this.transport = new Transport({ ...opts, baseUrl, baseDomain });
     // openapi-fetch builds URLs under this anchor; the transport swaps in its current address.
     const anchor = 'http://meridian.sdk/v1';
     this.api = createClient<paths>({

@@ -1,6 +1,7 @@
 // What every SDK request goes through, under openapi-fetch: the API key, the causal bookmark
 // carried from each response to the next request (read-your-writes), one 421 wrong_region
-// followed to the address the API names (and remembered), retries of 503/429 after Retry-After —
+// followed to the address the API names (and remembered) when that address is one of this
+// deployment's (see followable), retries of 503/429 after Retry-After —
 // reads always, mutations only with the Idempotency-Key the SDK generated for them, so a retry can
 // never create twice — and `*.localhost` addresses reached without DNS.
 import { randomUUID } from 'node:crypto';
@@ -9,6 +10,7 @@ import { MeridianError, retryAfterSeconds } from './errors.js';
 export const DEFAULT_GLOBAL_URL = 'http://localhost:3000';
 const KEY_RE = /^mk_([a-z]{3}[1-9][0-9]*|global)_[0-9A-Za-z]{12}_[0-9A-Za-z]{32,128}$/;
 const READS = new Set(['GET', 'HEAD']);
+const REGION_RE = /^[a-z]{3}[1-9][0-9]*$/;
 
 /** The region written in an API key (`sfo1` of `mk_sfo1_…`), `global`, or null when malformed. */
 export function keyRegion(apiKey: string): string | null {
@@ -38,11 +40,46 @@ export interface RetryInfo {
   url: string;
 }
 
+/**
+ * The host every address of a deployment sits under: the global address's host, whose regions
+ * are `{region}.{host}`. Given only a region's address (`sfo1.api.example.com`), its parent.
+ */
+export function baseDomainOf(url: string, isGlobal: boolean): string {
+  const host = new URL(url).hostname;
+  const [first, ...rest] = host.split('.');
+  return !isGlobal && first && REGION_RE.test(first) && rest.length ? rest.join('.') : host;
+}
+
+/**
+ * Whether the SDK may send its credential to `target`, an address a 421 named: an origin (no
+ * path, no user info) whose host is the base domain or `{region}.{base domain}`, over https —
+ * or over http only while the client's own address is http (the local demo), never down from
+ * https. Anything else is the server's (or a man in the middle's) word alone: not followed.
+ */
+export function followable(target: string, current: string, baseDomain: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(target);
+  } catch {
+    return false;
+  }
+  if (u.username || u.password || u.search || u.hash || (u.pathname !== '/' && u.pathname !== '')) return false;
+  const scheme = new URL(current).protocol;
+  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && scheme === 'http:')) return false;
+  const host = u.hostname.toLowerCase();
+  const domain = baseDomain.toLowerCase();
+  if (host === domain) return true;
+  if (!host.endsWith(`.${domain}`)) return false;
+  return REGION_RE.test(host.slice(0, -domain.length - 1));
+}
+
 export interface TransportOptions {
   apiKey?: string;
   /** For Atlas: a platform operator's session token, sent as the session cookie. */
   sessionToken?: string;
   baseUrl: string;
+  /** The host a 421 may send the client under (default: baseDomainOf(baseUrl)). */
+  baseDomain?: string;
   fetch?: (input: Request) => Promise<Response>;
   /** Retries after the first attempt (default 4). */
   maxRetries?: number;
@@ -57,11 +94,14 @@ export class Transport {
   baseUrl: string;
   /** The latest X-Meridian-Bookmark seen: sent on every request. */
   bookmark: string | undefined;
+  /** Where a 421 may send the credential: see followable. */
+  readonly baseDomain: string;
   private readonly opts: TransportOptions;
 
   constructor(opts: TransportOptions) {
     this.opts = opts;
     this.baseUrl = trimSlash(opts.baseUrl);
+    this.baseDomain = opts.baseDomain ?? baseDomainOf(opts.baseUrl, false);
   }
 
   /** openapi-fetch's `fetch`: `req.url` is under `anchor`, the address the client was built with. */
@@ -111,7 +151,7 @@ export class Transport {
       // quietly answer for another region than the one asked for.
       if (res.status === 421 && !followed && !namesRegion(headers, rel, body)) {
         const target = await wrongRegionTarget(res.clone());
-        if (target && trimSlash(target) !== this.baseUrl) {
+        if (target && trimSlash(target) !== this.baseUrl && followable(target, this.baseUrl, this.baseDomain)) {
           this.baseUrl = trimSlash(target); // remembered: later requests go straight there
           followed = true;
           attempt--; // following the API's pointer is not a retry

@@ -1,7 +1,8 @@
 // The `meridian` command as users run it (the built bin, its own config file, the real app of the
 // fault suite): every command in table and JSON form, the personas' commands as written, exit
-// codes, `--wait` following a run to ready, and the bash completion.
-import { spawnSync } from 'node:child_process';
+// codes, `--wait` following a run to ready, and the bash completion. Secrets: the key asked for
+// on a terminal is not echoed, `--key-stdin` reads a pipe, `--key` warns; the folder is 700.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionCookie } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { resetEnvCache } from '../../server/env';
-import { buildSdk, f, globalKey, key, meridian, startWorker, uniq, type CliResult } from './harness';
+import { BIN, buildSdk, f, globalKey, globalUrl, key, meridian, startWorker, uniq, type CliResult } from './harness';
 
 const REQUEST_ID = /req_[a-z0-9]+-\d+-[0-9a-f]{12}/;
 
@@ -39,6 +40,60 @@ interface Cluster {
   template: string;
   node_count: number;
   project_id: string;
+}
+
+/** The bin's environment as `meridian` (harness) builds it. */
+function cliEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const full: NodeJS.ProcessEnv = { ...process.env, MERIDIAN_URL: globalUrl(), NO_COLOR: '1' };
+  delete full.MERIDIAN_API_KEY;
+  delete full.FORCE_COLOR;
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) delete full[k];
+    else full[k] = v;
+  }
+  return full;
+}
+
+/** Runs the bin with `input` on its standard input (a pipe). */
+function withStdin(args: string[], env: Record<string, string | undefined>, input: string): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [BIN, ...args], { env: cliEnv(env) });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    p.on('close', (code) => resolve({ code: code ?? 99, stdout, stderr }));
+    p.stdin.end(input);
+  });
+}
+
+/**
+ * Runs the bin on a pseudo-terminal (`script`) and types `typed` once the prompt is up: resolves
+ * with everything the terminal showed (what a person would see, echo included).
+ */
+function onTerminal(
+  args: string[],
+  env: Record<string, string | undefined>,
+  typed: string,
+): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+    const p = spawn('script', ['-qfec', command, '/dev/null'], { env: cliEnv(env) });
+    let output = '';
+    let sent = false;
+    const timer = setTimeout(() => p.kill(), 60_000);
+    p.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+      if (!sent && output.includes('API key')) {
+        sent = true;
+        p.stdin.write(typed);
+      }
+    });
+    p.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 99, output });
+    });
+  });
 }
 
 beforeAll(async () => {
@@ -71,7 +126,7 @@ describe('login, whoami, config', () => {
     expect(JSON.parse(fs.readFileSync(cfg('bob'), 'utf8')).api_key).toBe(globalKey('globex'));
     const bad = await meridian(['login', '--key', key('acme', 'sfo1').slice(0, -4) + 'AAAA'], as('mallory'));
     expect(bad.code).toBe(4);
-    expect(bad.stderr).toMatch(/^error: unauthenticated: /);
+    expect(bad.stderr).toMatch(/^error: unauthenticated: /m);
     expect(bad.stderr).toMatch(REQUEST_ID);
     expect(fs.existsSync(cfg('mallory'))).toBe(false);
     expect(json(await meridian(['login', '--key', key('acme', 'sfo1'), '--json'], as('dave')))).toEqual({
@@ -80,6 +135,53 @@ describe('login, whoami, config', () => {
     });
     const notAKey = await meridian(['login', '--key', 'hunter2'], as('mallory'));
     expect(notAKey.code).toBe(1);
+  });
+
+  it('login asks for the key on a terminal without echoing it; --key-stdin reads a pipe; --key warns', async () => {
+    const k = key('acme', 'sfo1');
+    const secret = k.split('_').at(-1)!;
+    // A real terminal: `script` runs the bin on a pseudo-terminal, whose line discipline echoes
+    // what is typed unless the program turns echo off.
+    const tty = await onTerminal(['login'], as('erin'), `${k}\r`);
+    expect(tty.code, tty.output).toBe(0);
+    expect(tty.output).toContain('API key (mk_…): ');
+    expect(tty.output).toMatch(/logged in: acme/);
+    expect(tty.output).not.toContain(secret.slice(0, 12));
+    expect(JSON.parse(fs.readFileSync(cfg('erin'), 'utf8')).api_key).toBe(k);
+
+    const piped = await withStdin(['login', '--key-stdin'], as('frank'), `${k}\n`);
+    expect([piped.code, piped.stderr]).toEqual([0, '']);
+    expect(piped.stdout).not.toContain(secret);
+    expect(JSON.parse(fs.readFileSync(cfg('frank'), 'utf8')).api_key).toBe(k);
+
+    const flag = await meridian(['login', '--key', k], as('gina'));
+    expect(flag.code).toBe(0);
+    expect(flag.stderr).toMatch(/^warning: --key puts the secret in your shell history and in `ps`/);
+    const token = await meridian(['login', '--session-token', opsToken], as('gina'));
+    expect(token.stderr).toMatch(/^warning: --session-token puts the secret/);
+    const both = await meridian(['login', '--key', k, '--key-stdin'], as('gina'));
+    expect(both.code).toBe(1);
+  });
+
+  it('the default config folder is set to 700 even when it existed wider; the file is 600; no temporary file left', async () => {
+    const home = path.join(dir, 'xdg');
+    fs.mkdirSync(path.join(home, 'meridian'), { recursive: true, mode: 0o755 });
+    fs.chmodSync(path.join(home, 'meridian'), 0o755);
+    ok(
+      await withStdin(
+        ['login', '--key-stdin'],
+        { MERIDIAN_CONFIG: undefined, XDG_CONFIG_HOME: home },
+        `${key('acme', 'sfo1')}\n`,
+      ),
+    );
+    expect(fs.statSync(path.join(home, 'meridian')).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(home, 'meridian', 'config.json')).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(path.join(home, 'meridian'))).toEqual(['config.json']);
+    // A folder MERIDIAN_CONFIG names that does not exist yet is made 700, every level of it.
+    const nested = path.join(dir, 'deep', 'er', 'config.json');
+    ok(await meridian(['config', 'set', 'region', 'sfo1'], { MERIDIAN_CONFIG: nested }));
+    expect(fs.statSync(path.join(dir, 'deep')).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(dir, 'deep', 'er')).mode & 0o777).toBe(0o700);
   });
 
   it('whoami: table and JSON; MERIDIAN_API_KEY wins over the file', async () => {

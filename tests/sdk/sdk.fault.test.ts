@@ -1,8 +1,11 @@
 // The SDK against the real app (the fault suite's: production build, real primary + replicas):
 // its types match what the app serves; region keys need no region, a global key sees every
 // region; a 421 is followed once; the bookmark makes it read its writes under replica delay;
-// 503s during a primary restart are retried, a create landing exactly once; runs are waited for.
+// 503s during a primary restart are retried, a create landing exactly once; runs are waited for;
+// a 421 naming an address outside the deployment (or http from https) is not followed: no key sent.
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedTopology } from '../../dev/embedded-pg/servers';
@@ -265,5 +268,83 @@ describe('runs', () => {
     expect((await acme.clusters.get(created.cluster.id)).status).toBe('ready');
     const kube = await acme.clusters.kubeconfig(created.cluster.id);
     expect(kube.kubeconfig).toContain('apiVersion');
+  });
+});
+
+describe('a 421 is followed only within the deployment', () => {
+  /** A local server recording the Authorization header of every request it gets. */
+  async function recorder(answer: (req: http.IncomingMessage) => { status: number; body: unknown }) {
+    const seen: { host: string; auth: string | undefined }[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push({ host: req.headers.host ?? '', auth: req.headers.authorization });
+      const a = answer(req);
+      res.writeHead(a.status, { 'content-type': 'application/json' }).end(JSON.stringify(a.body));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    return { seen, port, close: () => new Promise<void>((r) => server.close(() => r())) };
+  }
+
+  it('not to another origin, a look-alike host or from https down to http; to a region of its own domain, yes', async () => {
+    const landing = await recorder(() => ({ status: 200, body: { kind: 'api_key' } }));
+    let pointTo = '';
+    const api = await recorder(() => ({
+      status: 421,
+      body: {
+        error: { code: 'wrong_region', message: 'elsewhere', request_id: 'req_x', region: 'lax1', base_url: pointTo },
+      },
+    }));
+    // Every name reaches one of the two local servers: the first, or (any other name) the recorder
+    // that must never see the key.
+    const route = (req: Request) => {
+      const u = new URL(req.url);
+      const port = u.hostname === 'sfo1.example.test' || u.hostname === 'localhost' ? api.port : landing.port;
+      return defaultFetch(new Request(`http://localhost:${port}${u.pathname}${u.search}`, req));
+    };
+    const k = key('globex', 'lax1');
+    try {
+      const cases: [string, string, string][] = [
+        // [the client's address, the global address, where the 421 points]
+        [`http://localhost:${api.port}`, `http://localhost:${api.port}`, `http://127.0.0.1:${landing.port}`],
+        [
+          `http://localhost:${api.port}`,
+          `http://localhost:${api.port}`,
+          `http://lax1.localhost.evil.test:${landing.port}`,
+        ],
+        ['https://sfo1.example.test', 'https://example.test', 'http://lax1.example.test'],
+        ['https://sfo1.example.test', 'https://example.test', 'https://lax1.example.test.evil.test'],
+        ['https://sfo1.example.test', 'https://example.test', 'https://evil.test'],
+        ['https://sfo1.example.test', 'https://example.test', 'https://user@lax1.example.test'],
+      ];
+      for (const [baseUrl, globalUrl, target] of cases) {
+        pointTo = target;
+        const c = new MeridianClient({ apiKey: k, baseUrl, globalUrl, fetch: route, maxRetries: 0 });
+        const err = await c.me().catch((e: unknown) => e);
+        expect([target, (err as MeridianError).status, (err as MeridianError).code]).toEqual([
+          target,
+          421,
+          'wrong_region',
+        ]);
+        expect(c.baseUrl).toBe(baseUrl);
+      }
+      expect(landing.seen).toEqual([]);
+      expect(api.seen.every((s) => s.auth === `Bearer ${k}`)).toBe(true);
+
+      // The same client pointed at a region of its own domain follows, with the key (the check
+      // above would pass on a client that never follows anything).
+      pointTo = 'https://lax1.example.test';
+      const c = new MeridianClient({
+        apiKey: k,
+        baseUrl: 'https://sfo1.example.test',
+        globalUrl: 'https://example.test',
+        fetch: route,
+        maxRetries: 0,
+      });
+      expect(await c.me()).toMatchObject({ kind: 'api_key' });
+      expect(c.baseUrl).toBe('https://lax1.example.test');
+      expect(landing.seen).toEqual([{ host: `localhost:${landing.port}`, auth: `Bearer ${k}` }]);
+    } finally {
+      await Promise.all([api.close(), landing.close()]);
+    }
   });
 });

@@ -2,6 +2,7 @@
 // session token, the default region and the global address. Environment variables win:
 // MERIDIAN_API_KEY, MERIDIAN_SESSION_TOKEN, MERIDIAN_REGION, MERIDIAN_URL; MERIDIAN_CONFIG moves
 // the file (default $XDG_CONFIG_HOME/meridian/config.json, else ~/.config/meridian/config.json).
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,13 +32,43 @@ export function readConfig(file = configPath()): CliConfig {
   }
 }
 
-/** Writes the whole file: created 600 (it may hold a secret), and set back to 600 if it was not. */
+/**
+ * Writes the whole file: a fresh temporary file beside it, created exclusively (`wx`: never an
+ * existing file or a planted symlink) with mode 600, then renamed over it. Folders it creates are
+ * 700 whatever the umask, and so is the default folder (~/.config/meridian) if it was not;
+ * a folder named by MERIDIAN_CONFIG that exists already is the user's business.
+ */
 export function writeConfig(config: CliConfig, file = configPath()): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-  fs.chmodSync(tmp, 0o600);
-  fs.renameSync(tmp, file);
+  const dir = path.dirname(file);
+  const created = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (created) {
+    // mkdir's mode is masked by the umask: set each folder it made, from the first to `dir`.
+    for (let d = dir; ; d = path.dirname(d)) {
+      fs.chmodSync(d, 0o700);
+      if (path.resolve(d) === path.resolve(created) || path.dirname(d) === d) break;
+    }
+  }
+  if (path.resolve(file) === path.resolve(configPath({ ...process.env, MERIDIAN_CONFIG: '' }))) {
+    fs.chmodSync(dir, 0o700);
+  }
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const fd = fs.openSync(tmp, 'wx', 0o600);
+  try {
+    fs.fchmodSync(fd, 0o600);
+    fs.writeFileSync(fd, `${JSON.stringify(config, null, 2)}\n`);
+    fs.fsyncSync(fd);
+  } catch (e) {
+    fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+  fs.closeSync(fd);
+  try {
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
 }
 
 /** What the commands use: the file overlaid with the environment. */

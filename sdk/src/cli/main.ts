@@ -2,7 +2,6 @@
 // Exit codes: 0 ok, 1 usage, 2 API error, 3 not found, 4 authentication or permission,
 // 5 unavailable (503, 429 after retries, or no answer).
 import { Argument, Command, CommanderError, Option } from 'commander';
-import { createInterface } from 'node:readline/promises';
 import {
   MeridianClient,
   MeridianError,
@@ -19,6 +18,7 @@ import { completionScript } from './completion.js';
 import { effectiveConfig, readConfig, SETTINGS, writeConfig, type Setting } from './config.js';
 import { dim, fields, print, printJson, status, table, type OutputMode } from './output.js';
 import { progressReporter } from './progress.js';
+import { firstLine, PromptCancelled, readSecret } from './secret.js';
 
 export const EXIT = { ok: 0, usage: 1, api: 2, notFound: 3, auth: 4, unavailable: 5 } as const;
 
@@ -183,33 +183,67 @@ export function buildProgram(): Command {
 
   program
     .command('login')
-    .description('store an API key (or an operator session token) in the config file (mode 600)')
-    .option('--key <key>', 'the API key (default: MERIDIAN_API_KEY, else asked for)')
-    .option('--session-token <token>', 'an Atlas operator’s session token instead of a key')
-    .action(async (opts: { key?: string; sessionToken?: string }, cmd: Command) => {
-      const current = readConfig();
-      let key = opts.key ?? (opts.sessionToken ? undefined : process.env.MERIDIAN_API_KEY);
-      if (!key && !opts.sessionToken) {
-        const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: false });
-        key = (await rl.question('API key (mk_…): ')).trim();
-        rl.close();
-      }
-      if (key && !keyRegion(key))
-        throw new CliError('that is not an API key (mk_{region}_… or mk_global_…)', EXIT.usage);
-      const client = new MeridianClient({
-        apiKey: key,
-        sessionToken: opts.sessionToken,
-        globalUrl: effectiveConfig().url,
-      });
-      const me = await client.me();
-      const next = key
-        ? { ...current, api_key: key, session_token: undefined }
-        : { ...current, session_token: opts.sessionToken, api_key: undefined };
-      writeConfig(next);
-      const who = me.organization?.slug ?? me.user?.email ?? '?';
-      if (globals(cmd).json) printJson({ organization: me.organization?.slug ?? null, kind: me.kind });
-      else if (!globals(cmd).quiet) print(`logged in: ${who}${key ? ` (${keyRegion(key)} key)` : ''}`);
-    });
+    .description(
+      'store an API key (or an operator session token) in the config file (mode 600): asked for without echo, or read from standard input',
+    )
+    .option('--key-stdin', 'read the API key from standard input (e.g. from a secrets manager)')
+    .option('--key <key>', 'the API key (visible in `ps` and your shell history: prefer the prompt or --key-stdin)')
+    .option('--session-token-stdin', 'read an Atlas operator’s session token from standard input')
+    .option('--session-token <token>', 'an Atlas operator’s session token instead of a key (visible like --key)')
+    .action(
+      async (
+        opts: { key?: string; keyStdin?: boolean; sessionToken?: string; sessionTokenStdin?: boolean },
+        cmd: Command,
+      ) => {
+        const current = readConfig();
+        const sources = [opts.key, opts.keyStdin, opts.sessionToken, opts.sessionTokenStdin].filter(
+          (o) => o !== undefined && o !== false,
+        );
+        if (sources.length > 1) {
+          throw new CliError('give one of --key, --key-stdin, --session-token, --session-token-stdin', EXIT.usage);
+        }
+        for (const [given, flag] of [
+          [opts.key, '--key'],
+          [opts.sessionToken, '--session-token'],
+        ] as const) {
+          if (given !== undefined) {
+            process.stderr.write(
+              `warning: ${flag} puts the secret in your shell history and in \`ps\` for anyone on this machine; ` +
+                `prefer \`meridian login\` (asked for, not echoed) or ${flag}-stdin\n`,
+            );
+          }
+        }
+        let key = opts.key;
+        let sessionToken = opts.sessionToken;
+        if (opts.keyStdin) key = await firstLine(process.stdin);
+        else if (opts.sessionTokenStdin) sessionToken = await firstLine(process.stdin);
+        else if (!sources.length) key = process.env.MERIDIAN_API_KEY;
+        if (!key && !sessionToken && !sources.length) {
+          try {
+            key = await readSecret('API key (mk_…): ', process.stdin, process.stderr);
+          } catch (e) {
+            if (e instanceof PromptCancelled) throw new CliError('cancelled', EXIT.usage);
+            throw e;
+          }
+        }
+        if (!key && !sessionToken) throw new CliError('no API key given', EXIT.usage);
+        if (key && !keyRegion(key))
+          throw new CliError('that is not an API key (mk_{region}_… or mk_global_…)', EXIT.usage);
+        const client = new MeridianClient({
+          apiKey: key,
+          sessionToken: key ? undefined : sessionToken,
+          globalUrl: effectiveConfig().url,
+        });
+        const me = await client.me();
+        const next = key
+          ? { ...current, api_key: key, session_token: undefined }
+          : { ...current, session_token: sessionToken, api_key: undefined };
+        writeConfig(next);
+        const who = me.organization?.slug ?? me.user?.email ?? '?';
+        if (globals(cmd).json) printJson({ organization: me.organization?.slug ?? null, kind: me.kind });
+        else if (!globals(cmd).quiet) print(`logged in: ${who}${key ? ` (${keyRegion(key)} key)` : ''}`);
+      },
+    );
 
   program
     .command('whoami')
