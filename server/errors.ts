@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   conflict: 409,
   insufficient_capacity: 409,
   region_draining: 409,
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
   wrong_region: 421,
