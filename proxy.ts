@@ -1,7 +1,7 @@
 // Next.js proxy (the successor of middleware), for pages only: a fresh CSP nonce per request,
 // so the one inline script of ours (the theme, app/layout.tsx) and Next's own bootstrap scripts
 // run and nothing injected does. The static security headers for every response, pages and API
-// alike, are in next.config.ts.
+// alike (HSTS over HTTPS among them), are in next.config.ts.
 import { NextResponse, type NextRequest } from 'next/server';
 
 export function proxy(request: NextRequest) {
@@ -33,7 +33,6 @@ export function proxy(request: NextRequest) {
   requestHeaders.set('Content-Security-Policy', csp); // Next reads the nonce for its scripts here
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set('Content-Security-Policy', csp);
-  if (https) response.headers.set('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
   return response;
 }
 

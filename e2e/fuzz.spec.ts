@@ -1,4 +1,5 @@
-// Property: whatever a client sends to any operation of /v1/openapi.json (hostile path
+// Property: whatever a client sends to any operation of /v1/openapi.json, and to the doors it
+// does not list (tRPC, the directory, its internal calls, the hand-over) (hostile path
 // parameters, query strings, headers, cookies and bodies), the server answers with a request ID
 // and, for errors, the contract's body, and never a 5xx other than 503. fast-check generates the
 // requests; each property runs a few hundred of them over real HTTP through the running server.
@@ -121,5 +122,78 @@ test('no operation of the public API answers 5xx (other than 503) or without the
   );
   console.log(
     `[fuzz] ${RUNS} requests over ${ops.length} operations; statuses ${JSON.stringify(Object.fromEntries(seen))}`,
+  );
+});
+
+/** The doors that are not in the OpenAPI document: tRPC, the directory and its internal calls, the hand-over. */
+const OTHER_DOORS: Operation[] = [
+  { method: 'GET', path: '/api/trpc/projects.list' },
+  { method: 'POST', path: '/api/trpc/projects.create' },
+  { method: 'POST', path: '/api/trpc/{x}' },
+  { method: 'POST', path: '/api/v1/directory/resolve' },
+  { method: 'POST', path: '/internal/v1/cells/{x}/heartbeat' },
+  { method: 'GET', path: '/internal/v1/{x}' },
+  { method: 'PUT', path: '/internal/v1/workspaces/{x}' },
+  { method: 'DELETE', path: '/internal/v1/workspaces/{x}/offer' },
+  { method: 'POST', path: '/sign-in/handoff/start' },
+  { method: 'GET', path: '/sign-in/handoff/start' },
+  { method: 'GET', path: '/sign-in/handoff/issue' },
+  { method: 'GET', path: '/sign-in/handoff/finish' },
+];
+
+test('no other door (tRPC, directory, internal, hand-over) answers 5xx (other than 503) or without a request ID', async ({
+  baseURL,
+}) => {
+  test.setTimeout(240_000);
+  const seen = new Map<number, number>();
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom(...OTHER_DOORS),
+      fc.array(nasty, { minLength: 1, maxLength: 2 }),
+      fc.dictionary(fc.constantFrom('input', 'state', 'next', 'code', 'workspace', 'region'), nasty, { maxKeys: 3 }),
+      fc.record(
+        {
+          'x-region': headerValue,
+          'x-meridian-signature': headerValue,
+          'x-meridian-timestamp': headerValue,
+          'x-meridian-nonce': headerValue,
+          'x-meridian-cell': headerValue,
+          cookie: headerValue,
+          origin: fc.constantFrom(baseURL!, 'https://elsewhere.example', 'null'),
+          'content-type': fc.constantFrom(
+            'application/json',
+            'application/x-www-form-urlencoded',
+            'text/plain',
+            'multipart/form-data',
+          ),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.oneof(
+        body,
+        fc.string({ maxLength: 20 }).map((s) => `workspace=${s}&region=${s}&next=${s}`),
+      ),
+      async (op, params, query, headers, payload) => {
+        const qs = new URLSearchParams(query as Record<string, string>).toString();
+        const url = `${fillPath(op.path, params)}${qs ? `?${qs}` : ''}`;
+        const res = await fetch(`${baseURL}${url}`, {
+          method: op.method,
+          headers,
+          redirect: 'manual',
+          body: op.method === 'GET' ? undefined : payload,
+        }).catch((e: Error) => {
+          throw new Error(`${op.method} ${url}: ${e.message}`);
+        });
+        seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
+        const text = await res.text();
+        const where = `${op.method} ${url} → ${res.status} ${text.slice(0, 200)}`;
+        expect(res.status >= 500 && res.status !== 503, where).toBe(false);
+        expect(res.headers.get('x-request-id'), where).toMatch(/^req_/);
+      },
+    ),
+    { numRuns: RUNS },
+  );
+  console.log(
+    `[fuzz] ${RUNS} requests over ${OTHER_DOORS.length} other doors; statuses ${JSON.stringify(Object.fromEntries(seen))}`,
   );
 });

@@ -78,6 +78,17 @@ const schema = z.object({
   MERIDIAN_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(256),
   /** How long a request past MERIDIAN_MAX_IN_FLIGHT may wait for a slot before 503 overloaded. */
   MERIDIAN_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+  /**
+   * How long a request's body may take to arrive once its headers have (408 request_timeout
+   * past it). Bodies are read before the request takes a slot: a slow one holds no slot.
+   */
+  MERIDIAN_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /**
+   * Requests one client address may have open in a gateway process at once (reading their body,
+   * queued or running); past it 429 rate_limited. The address is the socket's peer, or
+   * X-Forwarded-For as far as MERIDIAN_TRUSTED_PROXIES says.
+   */
+  MERIDIAN_MAX_PER_PEER: z.coerce.number().int().min(1).max(100_000).default(64),
   /** Bearer token for GET /metrics; unset: only loopback clients may scrape. */
   METRICS_TOKEN: z.string().min(16).optional(),
   /** A replica further behind than this (bytes of WAL not yet replayed) serves no reads. */

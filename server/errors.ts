@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   region_draining: 409,
   /** A per-organization quota (e.g. active API keys) is used up: free some, then retry. */
   limit_exceeded: 409,
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
   wrong_region: 421,

@@ -1,15 +1,14 @@
-// Reading a small request body for the directory's endpoints: too large is 413 before reading
-// it all, not JSON (when JSON is expected) is 400.
+// Reading a small request body for the directory's endpoints: past the limit is 413 as soon as
+// the body passes it (server/net/body.ts, the reader every door uses), not JSON (when JSON is
+// expected) is 400.
 import { AppError } from '../errors';
+import { readBoundedBody } from '../net/body';
 
 export const DIRECTORY_MAX_BODY_BYTES = 8 * 1024;
 
 export async function readSmallBody(req: Request, max = DIRECTORY_MAX_BODY_BYTES): Promise<string> {
-  const declared = Number(req.headers.get('content-length') ?? '0');
-  if (declared > max) throw new AppError('payload_too_large', `the body is over ${max} bytes`);
-  const text = req.body ? await new Response(req.body).text() : '';
-  if (Buffer.byteLength(text) > max) throw new AppError('payload_too_large', `the body is over ${max} bytes`);
-  return text;
+  const body = await readBoundedBody(req, max);
+  return body ? Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8') : '';
 }
 
 export function parseJson(text: string): unknown {

@@ -8,7 +8,7 @@
 //
 // What Next did for these requests, done here: the static security headers
 // (security-headers.ts), gzip when the client accepts it (reads only: compression.ts), and HEAD as
-// GET without the body.
+// GET without the body. The body arrives read, within its limits (main.ts, body.ts).
 // What stays with Next: OPTIONS (its automatic Allow) and other methods a route does not export,
 // a path with a trailing slash (its redirect), the OpenAPI document (its own route), and every
 // page and server action.
@@ -18,7 +18,8 @@ import { gzip } from 'node:zlib';
 import { env } from '../env';
 import { newRequestId } from '../ids';
 import { logger } from '../telemetry/logger';
-import { SECURITY_HEADERS } from './security-headers';
+import { isHostHeader } from './host-header';
+import { securityHeaders } from './security-headers';
 
 const REST_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const NOT_HERE = new Set(['/v1/openapi.json']);
@@ -47,72 +48,11 @@ function acceptsGzip(req: IncomingMessage): boolean {
   });
 }
 
-/** What the door reads and throws away of a body its answer did not need, at most. */
-const DISCARD_BYTES = 1 << 20;
-const DISCARD_MS = 5_000;
-const discarding = new WeakMap<IncomingMessage, Promise<void>>();
-
 /**
- * Reads and throws away the rest of a body the answer did not need (refused past the size limit,
- * or answered without reading it), so the answer reaches a client that is still sending: closing
- * the connection under its writes would reset it, and the client would see a broken pipe instead
- * of the 413. The connection closes after the answer. Bounded: past DISCARD_BYTES or DISCARD_MS
- * the connection is closed anyway.
+ * The request as the adapter reads it: the URL from the Host header (main.ts has refused one that
+ * is not a host), headers, and the body main.ts read before the request took its slot.
  */
-function discardRest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const known = discarding.get(req);
-  if (known) return known;
-  res.shouldKeepAlive = false;
-  const done = new Promise<void>((resolve) => {
-    if (req.complete || req.destroyed) return resolve();
-    let discarded = 0;
-    const stop = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(stop, DISCARD_MS);
-    req.on('data', (chunk: Buffer) => {
-      discarded += chunk.byteLength;
-      if (discarded > DISCARD_BYTES) stop();
-    });
-    req.on('end', stop);
-    req.on('error', stop);
-    req.on('close', stop);
-    req.resume();
-  });
-  discarding.set(req, done);
-  return done;
-}
-
-/** The body as a web stream that reads `req` as the adapter pulls; cancelled, the rest is discarded. */
-function bodyStream(req: IncomingMessage, res: ServerResponse): ReadableStream<Uint8Array> {
-  // Cancelled by the adapter, or the answer went without it: the rest is being discarded.
-  const discarded = () => discarding.has(req);
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        req.on('data', (chunk: Buffer) => {
-          if (discarded()) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 1) <= 0) req.pause();
-        });
-        req.on('end', () => discarded() || controller.close());
-        req.on('error', (e) => discarded() || controller.error(e));
-        req.pause(); // flows as the adapter pulls
-      },
-      pull() {
-        req.resume();
-      },
-      cancel() {
-        void discardRest(req, res);
-      },
-    },
-    { highWaterMark: 1 },
-  );
-}
-
-/** The request as the adapter reads it: Next's URL (the Host header's), headers, body as a stream. */
-function toRequest(req: IncomingMessage, res: ServerResponse): Request {
+function toRequest(req: IncomingMessage, body: Buffer | undefined): Request {
   const e = env();
   // As parsed (repeated headers joined), after main.ts replaced what the client may not set.
   const headers = new Headers();
@@ -121,18 +61,20 @@ function toRequest(req: IncomingMessage, res: ServerResponse): Request {
     else if (v) for (const one of v) headers.append(k, one);
   }
   const host = req.headers.host ?? `${e.MERIDIAN_BIND}:${e.PORT}`;
+  // A path or query in the Host would become the request's (main.ts refuses it first).
+  if (!isHostHeader(host)) throw new Error('not a host');
   const method = req.method === 'HEAD' ? 'GET' : req.method!;
-  const hasBody = method !== 'GET' && (method !== 'DELETE' || req.headers['content-length'] !== undefined);
+  // As before the body was read here: a POST, PUT or PATCH always has one (maybe empty).
+  const withBody = method !== 'GET' && (method !== 'DELETE' || body !== undefined);
   return new Request(`http://${host}${req.url}`, {
     method,
     headers,
-    ...(hasBody ? { body: bodyStream(req, res), duplex: 'half' } : {}),
-  } as RequestInit);
+    ...(withBody ? { body: (body ?? new Uint8Array(0)) as BodyInit } : {}),
+  });
 }
 
 async function send(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
-  const out: Record<string, string | string[]> = {};
-  for (const { key, value } of SECURITY_HEADERS) out[key] = value;
+  const out: Record<string, string | string[]> = securityHeaders(req.headers['x-forwarded-proto']);
   response.headers.forEach((value, key) => {
     if (key !== 'set-cookie') out[key] = value;
   });
@@ -146,14 +88,8 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
     out.vary = out.vary ? `${out.vary}, Accept-Encoding` : 'Accept-Encoding';
   }
   out['content-length'] = String(body.length);
-  // A body the answer did not read in full: the answer is written now, and the connection closes
-  // once the rest has arrived (discardRest).
-  const rest = req.complete ? undefined : discardRest(req, res);
   res.writeHead(response.status, out);
-  if (!rest) return void res.end(req.method === 'HEAD' ? undefined : body);
-  if (req.method !== 'HEAD') res.write(body);
-  await rest;
-  res.end();
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 /** Answers one API request; never throws (a failure of its own is a contract 500, logged). */
@@ -161,11 +97,12 @@ export async function serveApi(
   req: IncomingMessage,
   res: ServerResponse,
   handle: (request: Request) => Promise<Response>,
+  body: Buffer | undefined,
 ): Promise<void> {
   try {
     let request: Request;
     try {
-      request = toRequest(req, res);
+      request = toRequest(req, body);
     } catch {
       // A Host header that makes no URL.
       return await send(req, res, refusal(400, 'invalid_request', 'the Host header is not a valid host'));

@@ -3,6 +3,10 @@
 // X-Meridian-Peer (any client-sent copy is dropped first; see server/net/client-address.ts); a
 // URL that does not decode, which Next would answer with a 500, goes to the API's 400; and the
 // API (/v1 and /api/trpc) goes straight to its adapters, past Next's router (api-door.ts).
+// Before a request takes one of MERIDIAN_MAX_IN_FLIGHT slots (admission.ts), its Host must be a
+// host, its client under MERIDIAN_MAX_PER_PEER open requests (peers.ts), and its body must have
+// arrived within its size limit and MERIDIAN_BODY_TIMEOUT_MS (body.ts); every answer carries an
+// X-Request-Id (request-id.ts).
 // Refuses to start without AUTH_SECRET. Load balancers probe `/api/livez` (liveness: the process
 // answers) and `/api/readyz` (readiness: serving and not draining; answered here, no database).
 // On SIGTERM/SIGINT: readiness turns 503 at once, the server keeps serving for
@@ -12,10 +16,8 @@
 import http from 'node:http';
 import next from 'next';
 import { assertAuthSecret, env } from '../env';
-import { newRequestId } from '../ids';
-import { metrics } from '../telemetry/metrics';
-import { Admission } from './admission';
-import { PEER_HEADER, trustPeerHeader } from '../net/client-address';
+import { Admission, type Ticket } from './admission';
+import { clientAddress, PEER_HEADER, trustPeerHeader } from '../net/client-address';
 import { isDecodable, MALFORMED_URL_HEADER, MALFORMED_URL_PATH } from '../net/url';
 import { isCell } from '../directory/roles';
 import { startCellRegistration } from '../cell/registration';
@@ -27,6 +29,13 @@ import { answerMutationsUncompressed } from './compression';
 import { apiDoorRoute, serveApi } from './api-door';
 import { handleRest } from '../api/adapters/rest';
 import { handleTrpc } from '../api/adapters/trpc-http';
+import { AppError } from '../errors';
+import { bodyLimit } from './body-limits';
+import { readRequestBody, replayBody } from './body';
+import { isHostHeader } from './host-header';
+import { PeerLimit } from './peers';
+import { refuse } from './refusal';
+import { ensureRequestId } from './request-id';
 
 /** Readiness, answered by this server itself: a draining process must not get new work. */
 function readiness(res: http.ServerResponse, draining: boolean): void {
@@ -44,25 +53,23 @@ function readiness(res: http.ServerResponse, draining: boolean): void {
 }
 
 /** 503 for a request the gateway had no room for: retryable at once, says so. */
-function overloaded(res: http.ServerResponse): void {
-  const requestId = newRequestId(env().MERIDIAN_GATEWAY_REGION);
-  metrics.errors.inc({ code: 'overloaded', transport: 'http' });
-  res.writeHead(503, {
-    'Content-Type': 'application/json',
-    'Retry-After': '1',
-    'X-Request-Id': requestId,
-    'X-Region': env().MERIDIAN_GATEWAY_REGION,
-    'X-Region-Source': 'gateway',
+const overloaded = () =>
+  new AppError('overloaded', 'this gateway is at capacity: retry in a moment', { retryAfter: 1 });
+
+/** 429 for a client with MERIDIAN_MAX_PER_PEER requests open already. */
+function overPeerCap(cap: number): AppError {
+  return new AppError('rate_limited', `at most ${cap} requests at once from one address: retry in a moment`, {
+    retryAfter: 1,
+    headers: { 'RateLimit-Policy': `"in-flight";q=${cap}`, RateLimit: `"in-flight";r=0;t=1` },
   });
-  res.end(
-    JSON.stringify({
-      error: {
-        code: 'overloaded',
-        message: 'this gateway is at capacity: retry in a moment',
-        request_id: requestId,
-      },
-    }),
-  );
+}
+
+/** The client's address as the rate limits see it (server/net/client-address.ts). */
+function peerOf(req: http.IncomingMessage): string {
+  const headers = new Headers({ [PEER_HEADER]: req.socket.remoteAddress ?? '' });
+  const forwarded = req.headers['x-forwarded-for'];
+  if (typeof forwarded === 'string') headers.set('x-forwarded-for', forwarded);
+  return clientAddress(headers);
 }
 
 async function main(): Promise<void> {
@@ -83,11 +90,16 @@ async function main(): Promise<void> {
     queueLimit: e.MERIDIAN_MAX_IN_FLIGHT * 4,
     waitMs: e.MERIDIAN_QUEUE_WAIT_MS,
   });
+  const peers = new PeerLimit(e.MERIDIAN_MAX_PER_PEER);
   const server = http.createServer((req, res) => {
+    ensureRequestId(res, e.MERIDIAN_GATEWAY_REGION);
     delete req.headers[PEER_HEADER];
     delete req.headers[MALFORMED_URL_HEADER];
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? '';
     answerMutationsUncompressed(req);
+    if (!isHostHeader(req.headers.host)) {
+      return void refuse(req, res, new AppError('invalid_request', 'the Host header is not a host[:port]'));
+    }
     if (!isDecodable(req.url ?? '/')) {
       // Next would answer 500 decoding it; our API door answers the contract's 400 instead.
       req.headers[MALFORMED_URL_HEADER] = '1';
@@ -97,13 +109,35 @@ async function main(): Promise<void> {
     if (stopping) res.shouldKeepAlive = false; // draining: the client's next request goes elsewhere
     // Load balancers' probes are answered whatever the load: they must see a live process.
     if (req.url === '/api/livez' || req.url === '/api/health') return void handle(req, res);
+    const peer = peerOf(req);
+    if (!peers.enter(peer)) return void refuse(req, res, overPeerCap(e.MERIDIAN_MAX_PER_PEER));
+    // From now until the connection closes, whatever happens in between (the client may go while
+    // its body arrives, while queued or while served), its places are given back exactly once.
+    let ticket: Ticket | undefined;
+    let closed = false;
+    res.once('close', () => {
+      closed = true;
+      peers.leave(peer);
+      ticket?.leave();
+    });
     const api = apiDoorRoute(req);
-    void admission.acquire().then((admitted) => {
-      if (!admitted) return overloaded(res);
-      res.once('close', () => admission.release());
+    void readRequestBody(req, {
+      limit: bodyLimit(req.url ?? '/', e.MERIDIAN_MAX_BODY_BYTES),
+      timeoutMs: e.MERIDIAN_BODY_TIMEOUT_MS,
+    }).then(async (read) => {
+      if (closed || read.kind === 'gone') return;
+      // A body past its deadline: the rest is not worth waiting long for.
+      if (read.kind === 'refused') return refuse(req, res, read.error, read.error.status === 408 ? 1_000 : 5_000);
+      // The slot is taken once the whole request is here.
+      ticket = admission.enter();
+      const outcome = await ticket.outcome;
+      if (outcome === 'left' || closed) return;
+      if (outcome === 'refused') return refuse(req, res, overloaded());
+      const body = read.kind === 'read' ? read.body : undefined;
       // The API straight to its adapters (api-door.ts); everything else through Next.
-      if (api) void serveApi(req, res, api === 'rest' ? handleRest : handleTrpc);
-      else void handle(req, res);
+      if (api) return serveApi(req, res, api === 'rest' ? handleRest : handleTrpc, body);
+      if (body) replayBody(req, body);
+      void handle(req, res);
     });
   });
   // Slow clients can't hold connections open forever.

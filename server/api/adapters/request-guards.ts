@@ -3,6 +3,7 @@
 // and query that decode, and JSON where a body is expected. Each failure is a contract error.
 import { env } from '../../env';
 import { AppError } from '../../errors';
+import { readBoundedBody as readBody } from '../../net/body';
 import { isDecodable, MALFORMED_URL_HEADER } from '../../net/url';
 
 export function assertDecodable(url: URL, headers?: Headers): void {
@@ -11,49 +12,9 @@ export function assertDecodable(url: URL, headers?: Headers): void {
   }
 }
 
-function tooLarge(limit: number): AppError {
-  return new AppError('payload_too_large', `request bodies are limited to ${limit} bytes`, {
-    extra: { limit_bytes: limit },
-  });
-}
-
-/**
- * The request's body read into memory, at most `limit` bytes (undefined: no body): a larger
- * Content-Length is refused before reading, and a body that streams past the limit (chunked, or
- * a lying length) is refused as soon as it does.
- */
-export async function readBoundedBody(
-  req: Request,
-  limit = env().MERIDIAN_MAX_BODY_BYTES,
-): Promise<Uint8Array | undefined> {
-  if (!req.body) return undefined;
-  const declared = req.headers.get('content-length');
-  if (declared !== null && (!/^\d+$/.test(declared) || Number(declared) > limit)) {
-    await req.body.cancel().catch(() => {});
-    if (!/^\d+$/.test(declared)) throw new AppError('invalid_request', 'Content-Length is not a number');
-    throw tooLarge(limit);
-  }
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    body.set(c, at);
-    at += c.byteLength;
-  }
-  return body;
+/** The request's body read into memory, at most `limit` bytes (server/net/body.ts). */
+export function readBoundedBody(req: Request, limit = env().MERIDIAN_MAX_BODY_BYTES): Promise<Uint8Array | undefined> {
+  return readBody(req, limit);
 }
 
 /** The request with its body read into memory (readBoundedBody), for handlers that read it again. */

@@ -16,6 +16,7 @@ const TABLE: { trpc: TRPCError['code']; status: number; code?: ErrorCode }[] = [
   { trpc: 'FORBIDDEN', status: 403, code: 'forbidden' },
   { trpc: 'NOT_FOUND', status: 404, code: 'not_found' },
   { trpc: 'METHOD_NOT_SUPPORTED', status: 405, code: 'method_not_allowed' },
+  { trpc: 'TIMEOUT', status: 408, code: 'request_timeout' },
   { trpc: 'CONFLICT', status: 409, code: 'conflict' },
   { trpc: 'PAYLOAD_TOO_LARGE', status: 413, code: 'payload_too_large' },
   { trpc: 'UNSUPPORTED_MEDIA_TYPE', status: 415, code: 'unsupported_media_type' },

@@ -1,0 +1,41 @@
+// The answers the gateway's server gives itself, before any handler runs (a Host that is no host,
+// a body too large or too slow, a client past its cap, no room): the contract's error body with
+// its request ID, the security headers, and the connection closed cleanly after a body that was
+// not read in full.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { env } from '../env';
+import { errorBody, type AppError } from '../errors';
+import { newRequestId } from '../ids';
+import { metrics } from '../telemetry/metrics';
+import { discardRest, hasBody } from './body';
+import { securityHeaders } from './security-headers';
+
+export async function refuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  err: AppError,
+  // How long the rest of an unread body is read and thrown away before the connection closes.
+  discardMs = 5_000,
+): Promise<void> {
+  const region = env().MERIDIAN_GATEWAY_REGION;
+  const requestId = newRequestId(region);
+  metrics.errors.inc({ code: err.code, transport: 'http' });
+  const body = JSON.stringify(errorBody(err, requestId));
+  const headers: Record<string, string> = {
+    ...securityHeaders(req.headers['x-forwarded-proto']),
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Cache-Control': 'no-store',
+    'X-Request-Id': requestId,
+    'X-Region': region,
+    'X-Region-Source': 'gateway',
+    ...(err.retryAfter ? { 'Retry-After': String(err.retryAfter) } : {}),
+    ...err.headers,
+  };
+  if (!hasBody(req) || req.complete) return void res.writeHead(err.status, headers).end(body);
+  const rest = discardRest(req, res, discardMs);
+  res.writeHead(err.status, { ...headers, Connection: 'close' });
+  res.write(body);
+  await rest;
+  res.end();
+}
