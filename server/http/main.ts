@@ -1,6 +1,7 @@
 // The gateway's HTTP server: Next.js's request handler behind a plain Node server of our own,
 // so that the one thing Next does not pass on, the socket's peer address, reaches the app as
-// X-Meridian-Peer (any client-sent copy is dropped first; see server/net/client-address.ts); a
+// X-Meridian-Peer (any client-sent copy is dropped first; see server/net/client-address.ts), and
+// with no trusted proxy the X-Forwarded-* a client sent are dropped (server/net/host.ts); a
 // URL that does not decode, which Next would answer with a 500, goes to the API's 400; and the
 // API (/v1 and /api/trpc) goes straight to its adapters, past Next's router (api-door.ts).
 // Refuses to start without AUTH_SECRET. Load balancers probe `/api/livez` (liveness: the process
@@ -16,6 +17,7 @@ import { newRequestId } from '../ids';
 import { metrics } from '../telemetry/metrics';
 import { Admission } from './admission';
 import { PEER_HEADER, trustPeerHeader } from '../net/client-address';
+import { CLIENT_FORWARDING_HEADERS } from '../net/host';
 import { isDecodable, MALFORMED_URL_HEADER, MALFORMED_URL_PATH } from '../net/url';
 import { isCell } from '../directory/roles';
 import { startCellRegistration } from '../cell/registration';
@@ -84,6 +86,8 @@ async function main(): Promise<void> {
     waitMs: e.MERIDIAN_QUEUE_WAIT_MS,
   });
   const server = http.createServer((req, res) => {
+    // With no proxy of ours in front, a client wrote these (server/net/host.ts).
+    if (e.MERIDIAN_TRUSTED_PROXIES === 0) for (const h of CLIENT_FORWARDING_HEADERS) delete req.headers[h];
     delete req.headers[PEER_HEADER];
     delete req.headers[MALFORMED_URL_HEADER];
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? '';
