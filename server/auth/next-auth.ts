@@ -3,13 +3,19 @@
 // the token: the request middleware reloads them on every request and refuses a token whose
 // session version is stale (server/api/middleware/session.ts). Signing out ends every session of
 // the user (server/auth/sessions.ts). Configured lazily, so nothing reads the secret at build time.
+// A sign-in refused by the rate limits is the contract's 429 rate_limited with Retry-After, not
+// Auth.js's usual redirect (the body keeps Auth.js's `url`, which its browser client reads).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import NextAuth, { CredentialsSignin } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { primary } from '../db/client';
-import { authSecret } from '../env';
-import { isAppError } from '../errors';
+import { authSecret, env } from '../env';
+import { errorBody, isAppError, type AppError } from '../errors';
+import { newRequestId } from '../ids';
 import { recordAudit } from '../audit/audit';
 import { clientAddress } from '../net/client-address';
+import { requestHost } from '../net/host';
+import { hostRegion } from '../region/host';
 import { isGlobalAddress } from '../directory/page';
 import { endAllSessions } from './sessions';
 import { SESSION_MAX_AGE } from './session-age';
@@ -27,13 +33,19 @@ class NotAtGlobalAddress extends CredentialsSignin {
 
 export { SESSION_MAX_AGE };
 
-export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() => ({
+/** The rate-limit refusal a sign-in request's authorize() met, for its route to answer. */
+const refusals = new AsyncLocalStorage<{ refused?: AppError }>();
+
+const nextAuth = NextAuth(() => ({
   secret: authSecret(),
-  trustHost: true, // behind our server the Host header names the gateway
+  // Our server (server/http/main.ts) passes on X-Forwarded-Host/-Proto only from a trusted
+  // proxy of ours; otherwise Next fills them in from the Host header and the socket.
+  trustHost: true,
   // A wrong password is an expected outcome (audited, rate-limited), not a server error.
   logger: {
     error(error: Error) {
-      if (['CredentialsSignin', 'RateLimited', 'NotAtGlobalAddress'].includes(error.name)) return;
+      // By `type`, which Auth.js sets on the class: the production build renames classes.
+      if (error instanceof CredentialsSignin || (error as { type?: string }).type === 'CredentialsSignin') return;
       console.error(error);
     },
   },
@@ -55,7 +67,11 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() 
           await auditSignIn(raw, address, user);
           return user;
         } catch (e) {
-          if (isAppError(e) && e.code === 'rate_limited') throw new RateLimited();
+          if (isAppError(e) && e.code === 'rate_limited') {
+            const seen = refusals.getStore();
+            if (seen) seen.refused = e;
+            throw new RateLimited();
+          }
           throw e;
         }
       },
@@ -104,6 +120,39 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() 
     },
   },
 }));
+
+export const { auth, signIn, signOut, unstable_update } = nextAuth;
+
+type AuthRoute = (req: Parameters<typeof nextAuth.handlers.POST>[0]) => Promise<Response>;
+
+/** Auth.js's routes, a sign-in the rate limits refused answered 429 with Retry-After. */
+export const handlers: { GET: AuthRoute; POST: AuthRoute } = {
+  GET: (req) => nextAuth.handlers.GET(req),
+  POST: async (req) => {
+    const seen: { refused?: AppError } = {};
+    const res = await refusals.run(seen, () => nextAuth.handlers.POST(req));
+    return seen.refused ? await refusedSignIn(req, seen.refused, res) : res;
+  },
+};
+
+async function refusedSignIn(req: Request, err: AppError, authjs: Response): Promise<Response> {
+  const { label, wellFormed } = hostRegion(requestHost(req.headers), env().MERIDIAN_HOST);
+  const requestId = newRequestId(wellFormed && label ? label : env().MERIDIAN_GATEWAY_REGION);
+  // Auth.js answers its browser client `{url}` (X-Auth-Return-Redirect), anyone else a redirect.
+  const url = authjs.headers.get('location') ?? ((await authjs.json().catch(() => ({}))) as { url?: string }).url;
+  const headers = new Headers({
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-store',
+    'X-Request-Id': requestId,
+    ...err.headers,
+    ...(err.retryAfter !== undefined ? { 'Retry-After': String(err.retryAfter) } : {}),
+  });
+  for (const cookie of authjs.headers.getSetCookie()) headers.append('Set-Cookie', cookie);
+  return new Response(JSON.stringify({ ...errorBody(err, requestId), ...(url ? { url } : {}) }), {
+    status: err.status,
+    headers,
+  });
+}
 
 /** Every sign-in attempt, success or failure, is in the audit trail (no password, ever). */
 async function auditSignIn(raw: unknown, address: string, user: SignedInUser | null): Promise<void> {

@@ -1,14 +1,20 @@
 // Email + password sign-in, hardened against guessing. Before the (deliberately slow) argon2id
-// check, each attempt atomically takes a point from its client address (30 per 15 min) and from
-// its email + address pair (10 per 15 min), so concurrent attempts cannot all slip through; a
-// success gives them back. Failures per email across all addresses never lock the account:
-// past 10 they slow every attempt for that email down (up to 5 s), so an attacker spread over
-// many addresses cannot lock the owner out, and gets very few guesses. An unknown email is
-// checked against a dummy hash, so timing reveals nothing. Limits live in PostgreSQL, shared by
-// every gateway process and kept across restarts.
+// check, each attempt atomically takes a point from its client address (30 per 15 min; an IPv6
+// client by its /64) and from its email + address pair (10 per 15 min), so concurrent attempts
+// cannot all slip through; a success gives them back. Per email, across every address, a gate
+// lets one attempt be checked at a time, and past 10 failures in 15 minutes stays shut a while
+// after each further failure (0.25 s more each time, up to 30 s): attempts that find it shut are
+// refused at once, 429 with Retry-After, never held open. So guesses at one email spread over
+// any number of addresses and connections come one at a time and ever more slowly (about 95 in
+// 15 minutes at most), and the account is never locked: its owner waits at most the Retry-After.
+// An unknown email is checked against a dummy hash, so timing reveals nothing. Limits live in
+// PostgreSQL, shared by every gateway process and kept across restarts.
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { primary } from '../db/client';
-import { consumeOrRefuse, limiter, type LimitPolicy } from '../rate-limits/limiters';
+import { AppError } from '../errors';
+import { addressBucket } from '../net/client-address';
+import { consumeOrRefuse, limiter, limitKey, rateLimitHeaders, type LimitPolicy } from '../rate-limits/limiters';
 import { hashPassword, verifyPassword } from './password';
 import { findUserByEmail } from './users';
 
@@ -23,16 +29,23 @@ const Credentials = z.object({
     .or(z.literal('').transform(() => undefined)),
 });
 
+/** How long the gate's lease outlives an attempt whose process died while checking it. */
+const GATE_LEASE_S = 10;
+
 export const SIGN_IN_LIMITS = {
   byAddress: { name: 'signin_ip', points: 30, duration: 15 * 60 },
   byEmailAndAddress: { name: 'signin_email_ip', points: 10, duration: 15 * 60 },
-  /** A failure counter per email (never refuses): past FREE_FAILURES it slows attempts down. */
+  /** Failures per email from every address (a counter, never refuses by itself): it paces the gate. */
   byEmail: { name: 'signin_email', points: 1_000_000, duration: 15 * 60 },
+  /** Per email: one attempt checked at a time (a lease), shut for gateClosedMs after a failure. */
+  emailGate: { name: 'signin_email_gate', points: 1, duration: GATE_LEASE_S },
 } satisfies Record<string, LimitPolicy>;
 
 const FREE_FAILURES = 10;
-const DELAY_PER_FAILURE_MS = 250;
-const MAX_DELAY_MS = 5_000;
+const CLOSED_PER_FAILURE_MS = 250;
+const MAX_CLOSED_MS = 30_000;
+/** What a shut gate holds: more than any number of attempts that pile onto a lease. */
+const SHUT = 1_000_000;
 
 let dummyHash: Promise<string> | undefined;
 const dummy = () => (dummyHash ??= hashPassword('meridian-dummy-password-for-unknown-emails'));
@@ -46,52 +59,88 @@ export interface SignedInUser {
   orgId?: string;
 }
 
-/** How long an attempt for an email with `failures` recent failures waits before it is checked. */
-export function slowdownMs(failures: number): number {
-  return Math.min(MAX_DELAY_MS, Math.max(0, failures - FREE_FAILURES) * DELAY_PER_FAILURE_MS);
+/** How long an email's gate stays shut after its `failures`-th recent failure. */
+export function gateClosedMs(failures: number): number {
+  return Math.min(MAX_CLOSED_MS, Math.max(0, failures - FREE_FAILURES) * CLOSED_PER_FAILURE_MS);
 }
 
 const TOO_MANY = 'too many sign-in attempts: try again later';
 
+/** Takes the email's gate, or refuses: another attempt is being checked, or it is shut a while. */
+async function enterGate(email: string): Promise<void> {
+  const policy = SIGN_IN_LIMITS.emailGate;
+  try {
+    await limiter(policy).consume(email);
+  } catch (e) {
+    if (!(e instanceof RateLimiterRes)) throw e;
+    // Shut after a failure: for as long as it stays shut. Held by an attempt being checked: a
+    // second, about what a check takes (the lease's own expiry is only for a process that died).
+    const shut = e.consumedPoints > SHUT;
+    const retryAfter = shut ? Math.max(1, Math.ceil(e.msBeforeNext / 1000)) : 1;
+    throw new AppError('rate_limited', TOO_MANY, { retryAfter, headers: rateLimitHeaders(policy, e) });
+  }
+}
+
+/** Gives the gate back: open at once, or shut for `closedMs`. */
+async function leaveGate(email: string, closedMs: number): Promise<void> {
+  const gate = limiter(SIGN_IN_LIMITS.emailGate);
+  await (closedMs > 0 ? gate.set(email, SHUT, closedMs / 1000) : gate.delete(email)).catch(() => {});
+}
+
 /** The user for these credentials, or null. Throws rate_limited when over the limits. */
 export async function checkCredentials(raw: unknown, address: string): Promise<SignedInUser | null> {
   const parsed = Credentials.safeParse(raw);
-  const email = parsed.success ? parsed.data.email : '';
-  const pair = `${email}|${address}`;
-  await consumeOrRefuse(SIGN_IN_LIMITS.byAddress, address, TOO_MANY);
-  if (email) await consumeOrRefuse(SIGN_IN_LIMITS.byEmailAndAddress, pair, TOO_MANY);
-  const failures = email ? ((await limiter(SIGN_IN_LIMITS.byEmail).get(email))?.consumedPoints ?? 0) : 0;
-  const wait = slowdownMs(failures);
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  const bucket = addressBucket(address);
+  await consumeOrRefuse(SIGN_IN_LIMITS.byAddress, bucket, TOO_MANY);
+  if (!parsed.success) {
+    await verifyPassword(await dummy(), ''); // the same work as any other failure
+    return null;
+  }
+  const email = limitKey(parsed.data.email);
+  const pair = limitKey(`${email}|${bucket}`);
+  await enterGate(email);
+  let closedMs = 0;
+  try {
+    // After the gate: an attempt refused there costs this address's budget for the email nothing.
+    await consumeOrRefuse(SIGN_IN_LIMITS.byEmailAndAddress, pair, TOO_MANY);
+    const user = await verify(parsed.data);
+    if (user) {
+      await Promise.all([
+        limiter(SIGN_IN_LIMITS.byAddress).reward(bucket, 1),
+        limiter(SIGN_IN_LIMITS.byEmailAndAddress).delete(pair),
+        limiter(SIGN_IN_LIMITS.byEmail).delete(email),
+      ]).catch(() => {});
+      return user;
+    }
+    const failures = await limiter(SIGN_IN_LIMITS.byEmail)
+      .penalty(email, 1)
+      .then((r) => r.consumedPoints)
+      .catch(() => 0);
+    closedMs = gateClosedMs(failures);
+    return null;
+  } finally {
+    await leaveGate(email, closedMs);
+  }
+}
 
-  const user = parsed.success ? await findUserByEmail(primary(), email) : null;
-  const ok = await verifyPassword(user?.passwordHash ?? (await dummy()), parsed.success ? parsed.data.password : '');
+/** The argon2id check and, for a sign-in that names a workspace, the membership there. */
+async function verify(creds: z.infer<typeof Credentials>): Promise<SignedInUser | null> {
+  const user = await findUserByEmail(primary(), creds.email);
+  const ok = await verifyPassword(user?.passwordHash ?? (await dummy()), creds.password);
   // A sign-in that names a workspace needs a membership there. Looked up whatever the password,
   // so a workspace that doesn't exist (a directory decoy) fails exactly like a wrong password.
-  const workspace = parsed.success ? parsed.data.workspace : undefined;
-  const membership = workspace
+  const membership = creds.workspace
     ? await primary().membership.findFirst({
-        where: { userId: user?.id ?? '', organization: { slug: workspace, status: { not: 'suspended' } } },
+        where: { userId: user?.id ?? '', organization: { slug: creds.workspace, status: { not: 'suspended' } } },
         select: { orgId: true },
       })
     : null;
-  if (user && ok && (!workspace || membership)) {
-    await Promise.all([
-      limiter(SIGN_IN_LIMITS.byAddress).reward(address, 1),
-      limiter(SIGN_IN_LIMITS.byEmailAndAddress).delete(pair),
-      limiter(SIGN_IN_LIMITS.byEmail).delete(email),
-    ]).catch(() => {});
-    return {
-      id: user.id,
-      email: user.email,
-      name: user.name,
-      sessionVersion: user.sessionVersion,
-      ...(membership ? { orgId: membership.orgId } : {}),
-    };
-  }
-  if (email)
-    await limiter(SIGN_IN_LIMITS.byEmail)
-      .penalty(email, 1)
-      .catch(() => {});
-  return null;
+  if (!user || !ok || (creds.workspace && !membership)) return null;
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    sessionVersion: user.sessionVersion,
+    ...(membership ? { orgId: membership.orgId } : {}),
+  };
 }

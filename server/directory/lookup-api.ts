@@ -5,7 +5,7 @@
 // RateLimit headers, a refusal is 429 with Retry-After: 60.
 import { z } from 'zod';
 import { AppError, isAppError } from '../errors';
-import { clientAddress } from '../net/client-address';
+import { addressBucket, clientAddress } from '../net/client-address';
 import { isHttps } from '../net/host';
 import { consumeWithHeaders, type LimitPolicy } from '../rate-limits/limiters';
 import { parseJson, readSmallBody } from './body';
@@ -40,7 +40,7 @@ export async function handleLookup(ctx: LookupContext, req: Request): Promise<Re
   try {
     await consumeWithHeaders(
       LOOKUP_LIMIT,
-      clientAddress(req.headers),
+      addressBucket(clientAddress(req.headers)),
       'too many workspace look-ups from this address: try again in a minute',
       ctx.setHeader,
       60,

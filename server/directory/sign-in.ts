@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { globalUrl } from '../env';
 import { isAppError } from '../errors';
 import { issuePath, newHandoffState } from '../auth/handoff';
-import { clientAddress } from '../net/client-address';
+import { addressBucket, clientAddress } from '../net/client-address';
 import { sameOriginPath } from '../net/redirect';
 import { isRegionCode } from '../region/code';
 import { regionRegistry } from '../region/registry';
@@ -53,7 +53,13 @@ export async function startSignIn(req: Request, setHeader: (k: string, v: string
     if (!slugSchema.safeParse(workspace).success) return back('invalid', { workspace: workspace.slice(0, 63) });
     try {
       // A workspace look-up here is a directory look-up: the same limit and the same decoys.
-      await consumeWithHeaders(LOOKUP_LIMIT, clientAddress(req.headers), 'too many look-ups', setHeader, 60);
+      await consumeWithHeaders(
+        LOOKUP_LIMIT,
+        addressBucket(clientAddress(req.headers)),
+        'too many look-ups',
+        setHeader,
+        60,
+      );
       const found = await resolveWorkspace(workspace);
       if (found.status === 'down') return back('region_down', { workspace, region: found.name });
       address = found.address;

@@ -1,6 +1,7 @@
 // The gateway's HTTP server: Next.js's request handler behind a plain Node server of our own,
 // so that the one thing Next does not pass on, the socket's peer address, reaches the app as
-// X-Meridian-Peer (any client-sent copy is dropped first; see server/net/client-address.ts); a
+// X-Meridian-Peer (any client-sent copy is dropped first; see server/net/client-address.ts), and
+// with no trusted proxy the X-Forwarded-* a client sent are dropped (server/net/host.ts); a
 // URL that does not decode, which Next would answer with a 500, goes to the API's 400; and the
 // API (/v1 and /api/trpc) goes straight to its adapters, past Next's router (api-door.ts).
 // Before a request takes one of MERIDIAN_MAX_IN_FLIGHT slots (admission.ts), its Host must be a
@@ -17,7 +18,8 @@ import http from 'node:http';
 import next from 'next';
 import { assertAuthSecret, env } from '../env';
 import { Admission, type Ticket } from './admission';
-import { clientAddress, PEER_HEADER, trustPeerHeader } from '../net/client-address';
+import { addressBucket, clientAddress, PEER_HEADER, trustPeerHeader } from '../net/client-address';
+import { CLIENT_FORWARDING_HEADERS } from '../net/host';
 import { isDecodable, MALFORMED_URL_HEADER, MALFORMED_URL_PATH } from '../net/url';
 import { isCell } from '../directory/roles';
 import { startCellRegistration } from '../cell/registration';
@@ -64,12 +66,12 @@ function overPeerCap(cap: number): AppError {
   });
 }
 
-/** The client's address as the rate limits see it (server/net/client-address.ts). */
+/** The client's address as the rate limits see it (server/net/client-address.ts): IPv6 by /64. */
 function peerOf(req: http.IncomingMessage): string {
   const headers = new Headers({ [PEER_HEADER]: req.socket.remoteAddress ?? '' });
   const forwarded = req.headers['x-forwarded-for'];
   if (typeof forwarded === 'string') headers.set('x-forwarded-for', forwarded);
-  return clientAddress(headers);
+  return addressBucket(clientAddress(headers));
 }
 
 async function main(): Promise<void> {
@@ -93,6 +95,8 @@ async function main(): Promise<void> {
   const peers = new PeerLimit(e.MERIDIAN_MAX_PER_PEER);
   const server = http.createServer((req, res) => {
     ensureRequestId(res, e.MERIDIAN_GATEWAY_REGION);
+    // With no proxy of ours in front, a client wrote these (server/net/host.ts).
+    if (e.MERIDIAN_TRUSTED_PROXIES === 0) for (const h of CLIENT_FORWARDING_HEADERS) delete req.headers[h];
     delete req.headers[PEER_HEADER];
     delete req.headers[MALFORMED_URL_HEADER];
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? '';

@@ -1,13 +1,18 @@
 // Rate limits shared by every gateway process: rate-limiter-flexible's PostgreSQL store (the
 // `rate_limits` table, made by a migration) on a small pool of its own on the primary, with an
-// in-memory limiter as insurance while the primary is unreachable (limits then hold per
-// process instead of vanishing). Refusals are 429 rate_limited with Retry-After and the IETF
+// in-memory limiter as insurance while the primary is unreachable or the pool saturated (limits
+// then hold per process instead of vanishing). Falling back is never silent: each operation the
+// insurance answers counts in meridian_rate_limit_fallback_total, and a warning is logged (at
+// most one per limit every 10 s). Refusals are 429 rate_limited with Retry-After and the IETF
 // RateLimit-Policy / RateLimit headers.
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { primaryUrl } from '../db/topology';
 import { AppError } from '../errors';
 import { processSingleton } from '../process-singletons';
+import { logger } from '../telemetry/logger';
+import { metrics } from '../telemetry/metrics';
 
 export interface LimitPolicy {
   /** Names the limit in keys and in the RateLimit headers. */
@@ -55,6 +60,63 @@ function pool(): pg.Pool {
   return s.pool;
 }
 
+const WARN_EVERY_MS = 10_000;
+
+/**
+ * The insurance limiter: rate-limiter-flexible calls it only for an operation the store failed,
+ * so each call here is a fallback, counted and (now and then) logged.
+ */
+class InsuranceLimiter extends RateLimiterMemory {
+  private lastWarned = 0;
+  private since = 0;
+
+  constructor(private readonly policy: LimitPolicy) {
+    super({ points: policy.points, duration: policy.duration });
+  }
+
+  override consume(...a: Parameters<RateLimiterMemory['consume']>) {
+    this.fellBack('consume');
+    return super.consume(...a);
+  }
+  override penalty(...a: Parameters<RateLimiterMemory['penalty']>) {
+    this.fellBack('penalty');
+    return super.penalty(...a);
+  }
+  override reward(...a: Parameters<RateLimiterMemory['reward']>) {
+    this.fellBack('reward');
+    return super.reward(...a);
+  }
+  override get(...a: Parameters<RateLimiterMemory['get']>) {
+    this.fellBack('get');
+    return super.get(...a);
+  }
+  override set(...a: Parameters<RateLimiterMemory['set']>) {
+    this.fellBack('set');
+    return super.set(...a);
+  }
+  override block(...a: Parameters<RateLimiterMemory['block']>) {
+    this.fellBack('block');
+    return super.block(...a);
+  }
+  override delete(...a: Parameters<RateLimiterMemory['delete']>) {
+    this.fellBack('delete');
+    return super.delete(...a);
+  }
+
+  private fellBack(operation: string): void {
+    metrics.rateLimitFallbacks.inc({ limit: this.policy.name, operation });
+    this.since++;
+    const now = Date.now();
+    if (now - this.lastWarned < WARN_EVERY_MS) return;
+    logger.warn(
+      { limit: this.policy.name, operation, fallbacks: this.since },
+      'rate limits fell back to this process’s memory: the shared store (primary) failed or its pool is saturated',
+    );
+    this.lastWarned = now;
+    this.since = 0;
+  }
+}
+
 export function limiter(policy: LimitPolicy): RateLimiterPostgres {
   const s = store();
   let l = s.limiters.get(policy.name);
@@ -68,11 +130,19 @@ export function limiter(policy: LimitPolicy): RateLimiterPostgres {
       keyPrefix: policy.name,
       points: policy.points,
       duration: policy.duration,
-      insuranceLimiter: new RateLimiterMemory({ points: policy.points, duration: policy.duration }),
+      insuranceLimiter: new InsuranceLimiter(policy),
     });
     s.limiters.set(policy.name, l);
   }
   return l;
+}
+
+/**
+ * `key` as it fits the table's key column (255 with the limit's name in front): a long one (an
+ * email of 254 characters, say) by its hash, which would otherwise fail in the store, every time.
+ */
+export function limitKey(key: string): string {
+  return key.length <= 200 ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`;
 }
 
 /** The contract's 429 for a refused `res` under `policy`. */

@@ -26,6 +26,7 @@ interface Metrics {
   decisionRecordsWritten: client.Counter;
   decisionRecordsDropped: client.Counter<'reason'>;
   decisionRecordsBuffered: client.Gauge;
+  rateLimitFallbacks: client.Counter<'limit' | 'operation'>;
 }
 
 function create(): Metrics {
@@ -158,6 +159,12 @@ function create(): Metrics {
     decisionRecordsBuffered: new client.Gauge({
       name: 'meridian_decision_records_buffered',
       help: 'Decision records waiting in this process for the next batched write.',
+      registers: [registry],
+    }),
+    rateLimitFallbacks: new client.Counter({
+      name: 'meridian_rate_limit_fallback_total',
+      help: 'Rate-limit operations answered by this process’s memory because the shared store (the primary) failed or its pool was saturated: limits then hold per process, not shared.',
+      labelNames: ['limit', 'operation'],
       registers: [registry],
     }),
   };

@@ -5,7 +5,7 @@ import { scopeGrants, type ApiKeyScope } from '../../api-keys/format';
 import { recordKeyUse } from '../../api-keys/usage';
 import { ANONYMOUS, isOperator, type Identity } from '../../auth/identity';
 import { AppError } from '../../errors';
-import { clientAddress } from '../../net/client-address';
+import { addressBucket, clientAddress } from '../../net/client-address';
 import type { Context } from '../context';
 import { sessionIdentity } from './session';
 
@@ -16,7 +16,7 @@ export async function authenticate(ctx: Context): Promise<Identity> {
   if (authorization) {
     const m = /^Bearer\s+(\S+)$/i.exec(authorization);
     if (!m) throw new AppError('unauthenticated', 'the Authorization header must be "Bearer <API key>"');
-    const identity = await authenticateApiKeyFor(ctx, m[1]!, clientAddress(ctx.req.headers));
+    const identity = await authenticateApiKeyFor(ctx, m[1]!, addressBucket(clientAddress(ctx.req.headers)));
     recordKeyUse(identity.keyId);
     return identity;
   }
