@@ -210,10 +210,37 @@ export class MeridianClient {
       );
       return { ...accepted, run: new Run(this, accepted.run_id) };
     },
+    /** A kubeconfig with a credential of its own (each call issues one; a cluster keeps 10 active). */
     kubeconfig: (id: string, opts: RegionOption = {}) =>
       this.unwrap(
         this.api.GET('/compute/clusters/{id}/kubeconfig', {
           params: { path: { id } },
+          headers: this.headers(opts.region, false),
+        }),
+      ),
+    /** A new kubeconfig, every other credential of the cluster revoked. */
+    rotateKubeconfig: (id: string, opts: RegionOption = {}) =>
+      this.unwrap(
+        this.api.POST('/compute/clusters/{id}/kubeconfig/rotate', {
+          params: { path: { id } },
+          // Nothing to send, but the API takes a JSON body (Content-Type) on every POST.
+          body: {} as never,
+          headers: this.headers(opts.region, false),
+        }),
+      ),
+    /** The credentials issued for the cluster's kubeconfigs, newest first (never a secret). */
+    kubeconfigCredentials: (id: string, opts: RegionOption = {}) =>
+      this.unwrap(
+        this.api.GET('/compute/clusters/{id}/kubeconfig/credentials', {
+          params: { path: { id } },
+          headers: this.headers(opts.region, false),
+        }),
+      ),
+    /** Revokes one credential (kcr_…): its kubeconfig stops working at once. */
+    revokeKubeconfigCredential: (id: string, credentialId: string, opts: RegionOption = {}) =>
+      this.unwrap(
+        this.api.DELETE('/compute/clusters/{id}/kubeconfig/credentials/{credential_id}', {
+          params: { path: { id, credential_id: credentialId } },
           headers: this.headers(opts.region, false),
         }),
       ),

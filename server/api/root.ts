@@ -12,6 +12,7 @@ import { atlasRequestsRouter } from './routers/atlas/requests';
 import { atlasServersRouter } from './routers/atlas/servers';
 import { apiKeysRouter } from './routers/api-keys';
 import { clustersRouter } from './routers/clusters';
+import { kubernetesRouter } from './routers/kubernetes';
 import { meRouter } from './routers/me';
 import { notificationsRouter } from './routers/notifications';
 import { organizationRouter } from './routers/organization';
@@ -32,7 +33,7 @@ export const appRouter = router({
   me: meRouter,
   apiKeys: apiKeysRouter,
   organization: organizationRouter,
-  compute: router({ clusters: clustersRouter, templates: templatesRouter }),
+  compute: router({ clusters: clustersRouter, templates: templatesRouter, kubernetes: kubernetesRouter }),
   notifications: notificationsRouter,
   workflowRuns: workflowRunsRouter,
   requests: requestsRouter,

@@ -1,11 +1,15 @@
-// A cluster's kubeconfig. The credential is derived from the server secret and the cluster ID
-// (HMAC), so nothing secret is stored and it changes if the secret is rotated.
-import { createHmac } from 'node:crypto';
-import { read } from '../db/access';
+// A cluster's kubeconfig and the credentials in it. Every kubeconfig issued (a download, or a
+// rotation) carries a credential of its own, `mkc_{12 base62 prefix}_{43 base62 secret}`: only
+// a hash of the secret is stored (kubeconfig_credentials), each is revocable on its own, and a
+// rotation issues one and revokes every older one of the cluster. What checks them is the
+// cluster's API server, through Kubernetes' webhook token authentication: it POSTs a TokenReview
+// to /v1/compute/kubernetes/token-review, answered by `reviewKubeconfigToken`.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { isConnectionError, primaryUnavailable, read, write } from '../db/access';
+import { primary } from '../db/client';
 import type { DataRequest } from '../db/request-state';
-import { authSecret } from '../env';
 import { AppError } from '../errors';
-import { getCluster } from './repository';
+import { newId, randomBase62 } from '../ids';
 
 export interface KubeconfigCluster {
   id: string;
@@ -13,12 +17,37 @@ export interface KubeconfigCluster {
   region: string;
 }
 
+export const KUBE_TOKEN_RE = /^mkc_([0-9A-Za-z]{12})_([0-9A-Za-z]{43})$/;
+/** Active credentials a cluster keeps at most: issuing one more revokes the oldest (`superseded`). */
+export const MAX_ACTIVE_CREDENTIALS = 10;
+/** The groups a kubeconfig's user is in on its cluster: these credentials are cluster-admin. */
+export const KUBE_GROUPS = ['system:masters', 'system:authenticated'];
+
 export function clusterEndpoint(c: KubeconfigCluster): string {
   return `https://${c.id.toLowerCase().replace('_', '-')}.${c.region}.k8s.meridian.internal:6443`;
 }
 
-export function kubeconfig(c: KubeconfigCluster, secret: string): string {
-  const token = createHmac('sha256', secret).update(`kubeconfig:${c.id}`).digest('base64url');
+function hashKubeSecret(secret: string): string {
+  return createHash('sha256').update(`meridian-kubeconfig:${secret}`).digest('hex');
+}
+
+/** A miss is compared against this, so a miss and a wrong secret cost the same. */
+const DECOY_HASH = hashKubeSecret('decoy-secret-that-matches-nothing');
+
+function secretMatches(secret: string, storedHash: string): boolean {
+  const a = Buffer.from(hashKubeSecret(secret), 'hex');
+  const b = Buffer.from(storedHash, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A new credential: the token the kubeconfig carries, and what is stored of it. */
+export function mintKubeToken(): { token: string; prefix: string; secretHash: string } {
+  const prefix = randomBase62(12);
+  const secret = randomBase62(43);
+  return { token: `mkc_${prefix}_${secret}`, prefix, secretHash: hashKubeSecret(secret) };
+}
+
+export function kubeconfig(c: KubeconfigCluster, token: string): string {
   const ctx = `${c.name}@${c.region}`;
   return [
     'apiVersion: v1',
@@ -41,14 +70,198 @@ export function kubeconfig(c: KubeconfigCluster, secret: string): string {
   ].join('\n');
 }
 
-/** The kubeconfig of a ready cluster of the organization: 404 when not theirs, 409 before ready. */
-export async function clusterKubeconfig(req: DataRequest, orgId: string, id: string) {
-  const cluster = await read(req, (db) => getCluster(db, orgId, id));
-  if (!cluster) throw new AppError('not_found', `no cluster ${id}`);
-  if (cluster.status !== 'ready') {
-    throw new AppError('conflict', `${cluster.id} is ${cluster.status}: a kubeconfig exists once it is ready`, {
-      extra: { status: cluster.status },
+export interface CredentialView {
+  id: string;
+  cluster_id: string;
+  /** The token's public part (`mkc_{prefix}_…`): enough to recognise it, never the secret. */
+  token_prefix: string;
+  created_at: string;
+  created_by: string | null;
+  revoked_at: string | null;
+  revoked_reason: RevokedReason | null;
+}
+
+export type RevokedReason = 'revoked' | 'rotated' | 'superseded';
+
+interface CredentialRow {
+  id: string;
+  clusterId: string;
+  prefix: string;
+  createdAt: Date;
+  createdBy: string | null;
+  revokedAt: Date | null;
+  revokedReason: string | null;
+}
+
+function view(r: CredentialRow): CredentialView {
+  return {
+    id: r.id,
+    cluster_id: r.clusterId,
+    token_prefix: `mkc_${r.prefix}_…`,
+    created_at: r.createdAt.toISOString(),
+    created_by: r.createdBy,
+    revoked_at: r.revokedAt?.toISOString() ?? null,
+    revoked_reason: r.revokedReason as RevokedReason | null,
+  };
+}
+
+const noCluster = (id: string) => new AppError('not_found', `no cluster ${id}`);
+
+/**
+ * A new kubeconfig for a ready cluster of the organization, with a credential of its own: 404
+ * when not theirs, 409 before ready. `rotate` revokes every other credential of the cluster in
+ * the same transaction; otherwise the oldest go past MAX_ACTIVE_CREDENTIALS.
+ */
+export async function issueKubeconfig(
+  req: DataRequest,
+  orgId: string,
+  id: string,
+  opts: { createdBy: string | null; rotate: boolean },
+): Promise<{ cluster_id: string; credential_id: string; kubeconfig: string; revoked: number }> {
+  const minted = mintKubeToken();
+  const credentialId = newId('kcr');
+  const { cluster, revoked } = await write(req, async (tx) => {
+    // The cluster's row lock serializes issues and rotations of one cluster (the cap holds).
+    const [row] = await tx.$queryRaw<{ id: string; name: string; region: string; status: string }[]>`
+      SELECT id, name, region, status::text AS status FROM "public"."clusters"
+       WHERE id = ${id} AND org_id = ${orgId} AND status <> 'deleted' FOR UPDATE`;
+    if (!row) throw noCluster(id);
+    if (row.status !== 'ready') {
+      throw new AppError('conflict', `${row.id} is ${row.status}: a kubeconfig exists once it is ready`, {
+        extra: { status: row.status },
+      });
+    }
+    const now = new Date();
+    let revoked = 0;
+    if (opts.rotate) {
+      revoked = (
+        await tx.kubeconfigCredential.updateMany({
+          where: { clusterId: id, revokedAt: null },
+          data: { revokedAt: now, revokedReason: 'rotated' },
+        })
+      ).count;
+    } else {
+      const active = await tx.kubeconfigCredential.findMany({
+        where: { clusterId: id, revokedAt: null },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        select: { id: true },
+      });
+      const over = active.slice(MAX_ACTIVE_CREDENTIALS - 1).map((c) => c.id);
+      if (over.length > 0) {
+        revoked = (
+          await tx.kubeconfigCredential.updateMany({
+            where: { id: { in: over } },
+            data: { revokedAt: now, revokedReason: 'superseded' },
+          })
+        ).count;
+      }
+    }
+    await tx.kubeconfigCredential.create({
+      data: {
+        id: credentialId,
+        clusterId: id,
+        orgId,
+        prefix: minted.prefix,
+        secretHash: minted.secretHash,
+        createdBy: opts.createdBy,
+      },
     });
+    return { cluster: row, revoked };
+  });
+  return {
+    cluster_id: cluster.id,
+    credential_id: credentialId,
+    kubeconfig: kubeconfig(cluster, minted.token),
+    revoked,
+  };
+}
+
+/** A cluster's credentials, newest first (at most 100): 404 when the cluster is not theirs. */
+export async function listKubeconfigCredentials(
+  req: DataRequest,
+  orgId: string,
+  id: string,
+): Promise<{ data: CredentialView[] }> {
+  const rows = await read(req, async (db) => {
+    const cluster = await db.cluster.findFirst({
+      where: { id, orgId, status: { not: 'deleted' } },
+      select: { id: true },
+    });
+    if (!cluster) return undefined;
+    return db.kubeconfigCredential.findMany({
+      where: { clusterId: id, orgId },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: 100,
+    });
+  });
+  if (!rows) throw noCluster(id);
+  return { data: rows.map(view) };
+}
+
+/** Revokes one credential of the cluster (again: a no-op answering the same); 404 when not theirs. */
+export async function revokeKubeconfigCredential(
+  req: DataRequest,
+  orgId: string,
+  id: string,
+  credentialId: string,
+): Promise<CredentialView> {
+  const row = await write(req, async (tx) => {
+    const where = { id: credentialId, clusterId: id, orgId, cluster: { status: { not: 'deleted' as const } } };
+    await tx.kubeconfigCredential.updateMany({
+      where: { ...where, revokedAt: null },
+      data: { revokedAt: new Date(), revokedReason: 'revoked' },
+    });
+    return tx.kubeconfigCredential.findFirst({ where });
+  });
+  if (!row) throw new AppError('not_found', `no kubeconfig credential ${credentialId} of cluster ${id}`);
+  return view(row);
+}
+
+export interface TokenReviewStatus {
+  authenticated: boolean;
+  user?: { username: string; uid: string; groups: string[]; extra: Record<string, string[]> };
+  audiences?: string[];
+  error?: string;
+}
+
+/**
+ * What a cluster's API server asks of a bearer token (a Kubernetes TokenReview): authenticated
+ * only for an active credential of a cluster that is not deleted, and only when `audiences`
+ * names that cluster (its ID or its endpoint), so one cluster's token never opens another.
+ * Read on the primary: a revocation counts at once. A miss costs what a wrong secret does.
+ */
+export async function reviewKubeconfigToken(token: string, audiences: readonly string[]): Promise<TokenReviewStatus> {
+  const m = KUBE_TOKEN_RE.exec(token);
+  let row;
+  try {
+    row = m
+      ? await primary().kubeconfigCredential.findUnique({
+          where: { prefix: m[1]! },
+          include: { cluster: { select: { id: true, name: true, region: true, status: true, orgId: true } } },
+        })
+      : null;
+  } catch (e) {
+    if (isConnectionError(e)) throw primaryUnavailable(e);
+    throw e;
   }
-  return { cluster_id: cluster.id, kubeconfig: kubeconfig(cluster, authSecret()) };
+  const matches = secretMatches(m?.[2] ?? '', row?.secretHash ?? DECOY_HASH);
+  if (!row || !matches || row.revokedAt || row.cluster.status === 'deleted') {
+    return { authenticated: false, error: 'invalid, revoked or unknown kubeconfig token' };
+  }
+  const names = [row.cluster.id, clusterEndpoint(row.cluster)];
+  const audience = audiences.find((a) => names.includes(a));
+  if (!audience) return { authenticated: false, error: 'this token is for another cluster' };
+  return {
+    authenticated: true,
+    user: {
+      username: `meridian:kubeconfig:${row.id}`,
+      uid: row.id,
+      groups: KUBE_GROUPS,
+      extra: {
+        'meridian.dev/org': [row.cluster.orgId],
+        'meridian.dev/created-by': row.createdBy ? [row.createdBy] : [],
+      },
+    },
+    audiences: [audience],
+  };
 }

@@ -17,6 +17,7 @@ export const ID_PREFIXES = [
   'ntf',
   'mov',
   'alr',
+  'kcr',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

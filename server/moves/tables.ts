@@ -34,6 +34,7 @@ export const MOVE_TABLES: MoveTable[] = [
   { name: 'api_keys', where: 'org_id = p.org', orderBy: 'id', volatile: ['last_used_at'] },
   { name: 'clusters', where: 'org_id = p.org', orderBy: 'id' },
   { name: 'allocations', where: 'cluster_id IN (SELECT id FROM clusters WHERE org_id = p.org)', orderBy: 'id' },
+  { name: 'kubeconfig_credentials', where: 'org_id = p.org', orderBy: 'id' },
   // The move's own run changes while it moves: it is the one run left out.
   { name: 'workflow_runs', where: `id IN ${RUNS}`, orderBy: 'id' },
   { name: 'workflow_steps', where: `run_id IN ${RUNS}`, orderBy: 'run_id, position' },

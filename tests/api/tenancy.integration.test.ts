@@ -3,7 +3,9 @@
 // fails the suite. Every Atlas procedure refuses customers with 403.
 import { TRPCError } from '@trpc/server';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { mintKubeToken } from '../../server/clusters/kubeconfig';
 import { primary } from '../../server/db/client';
+import { newId } from '../../server/ids';
 import type { DemoCredentials } from '../../dev/demo/seed';
 import { callerFor, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
 import { topology, waitForReplay } from '../../dev/testing/db';
@@ -106,6 +108,40 @@ const CASES: Record<string, (api: Caller) => Promise<void>> = {
     expect(code(await api.compute.clusters.kubeconfig({ id: fx.acme.clusterId }).catch((e: unknown) => e))).toBe(
       'not_found',
     );
+  },
+  'compute.clusters.rotateKubeconfig': async (api) => {
+    const before = await primary().kubeconfigCredential.count({ where: { clusterId: fx.acme.clusterId } });
+    expect(code(await api.compute.clusters.rotateKubeconfig({ id: fx.acme.clusterId }).catch((e: unknown) => e))).toBe(
+      'not_found',
+    );
+    expect(await primary().kubeconfigCredential.count({ where: { clusterId: fx.acme.clusterId } })).toBe(before);
+  },
+  'compute.clusters.kubeconfigCredentials': async (api) => {
+    expect(
+      code(await api.compute.clusters.kubeconfigCredentials({ id: fx.acme.clusterId }).catch((e: unknown) => e)),
+    ).toBe('not_found');
+  },
+  'compute.clusters.revokeKubeconfigCredential': async (api) => {
+    // One of acme's credentials, active: globex must not be able to revoke it.
+    const minted = mintKubeToken();
+    const cred = await primary().kubeconfigCredential.create({
+      data: {
+        id: newId('kcr'),
+        clusterId: fx.acme.clusterId,
+        orgId: fx.acme.orgId,
+        prefix: minted.prefix,
+        secretHash: minted.secretHash,
+      },
+    });
+    const id = cred.id;
+    expect(
+      code(
+        await api.compute.clusters
+          .revokeKubeconfigCredential({ id: fx.acme.clusterId, credential_id: id })
+          .catch((e: unknown) => e),
+      ),
+    ).toBe('not_found');
+    expect((await primary().kubeconfigCredential.findUniqueOrThrow({ where: { id } })).revokedAt).toBeNull();
   },
   'compute.templates.list': async (api) => {
     const list = await api.compute.templates.list({});

@@ -216,7 +216,7 @@ describe('a full move of acme from sfo1 to lax1', () => {
 
     const detail = await rest<MoveBody>('GET', `/v1/atlas/moves/${moveId}`, { headers: { cookie: env.ops } });
     expect(detail.status).toBe(200);
-    expect(detail.body.tables.length).toBe(15);
+    expect(detail.body.tables.length).toBe(16);
     for (const t of detail.body.tables) {
       expect(t.match, t.name).toBe(true);
       expect(t.verified_count, t.name).toBe(t.count);

@@ -474,10 +474,78 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Credentials for a ready cluster (kubeconfig YAML) */
+        /** Credentials for a ready cluster (kubeconfig YAML). Each call issues a credential of its own (listed under …/kubeconfig/credentials, revocable one by one); a cluster keeps at most 10 active, and an 11th revokes the oldest. */
         get: operations["compute-clusters-kubeconfig"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compute/clusters/{id}/kubeconfig/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The credentials issued for a cluster’s kubeconfigs, newest first (never a secret) */
+        get: operations["compute-clusters-kubeconfigCredentials"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compute/clusters/{id}/kubeconfig/credentials/{credential_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one kubeconfig credential: its token stops working at once (again: no change) */
+        delete: operations["compute-clusters-revokeKubeconfigCredential"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compute/clusters/{id}/kubeconfig/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new kubeconfig for a ready cluster, and every other credential of the cluster revoked in the same change (revoked says how many) */
+        post: operations["compute-clusters-rotateKubeconfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compute/kubernetes/token-review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Kubernetes webhook token authentication for a cluster’s API server: authenticated only for an active kubeconfig credential of a cluster named in spec.audiences (its ID or endpoint) */
+        post: operations["compute-kubernetes-tokenReview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4462,7 +4530,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         cluster_id: string;
+                        /** @description kcr_…: the credential this kubeconfig carries */
+                        credential_id: string;
                         kubeconfig: string;
+                        /** @description Other credentials of the cluster this revoked (a rotation: all of them) */
+                        revoked: number;
                     };
                 };
             };
@@ -4500,6 +4572,295 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "compute-clusters-kubeconfigCredentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            cluster_id: string;
+                            created_at: string;
+                            /** @description user:usr_… or key:key_… */
+                            created_by: string | null;
+                            id: string;
+                            revoked_at: string | null;
+                            revoked_reason: ("revoked" | "rotated" | "superseded") | null;
+                            /** @description The token’s public part (mkc_{prefix}_…), never the secret */
+                            token_prefix: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "compute-clusters-revokeKubeconfigCredential": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                credential_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cluster_id: string;
+                        created_at: string;
+                        /** @description user:usr_… or key:key_… */
+                        created_by: string | null;
+                        id: string;
+                        revoked_at: string | null;
+                        revoked_reason: ("revoked" | "rotated" | "superseded") | null;
+                        /** @description The token’s public part (mkc_{prefix}_…), never the secret */
+                        token_prefix: string;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "compute-clusters-rotateKubeconfig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cluster_id: string;
+                        /** @description kcr_…: the credential this kubeconfig carries */
+                        credential_id: string;
+                        kubeconfig: string;
+                        /** @description Other credentials of the cluster this revoked (a rotation: all of them) */
+                        revoked: number;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "compute-kubernetes-tokenReview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    apiVersion?: string;
+                    /** @constant */
+                    kind?: "TokenReview";
+                    spec: {
+                        audiences?: string[];
+                        token: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        apiVersion: string;
+                        /** @constant */
+                        kind: "TokenReview";
+                        status: {
+                            audiences?: string[];
+                            authenticated: boolean;
+                            error?: string;
+                            user?: {
+                                extra: {
+                                    [key: string]: string[];
+                                };
+                                groups: string[];
+                                uid: string;
+                                username: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
                 };
             };
             /** @description Internal server error */

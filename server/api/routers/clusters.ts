@@ -1,10 +1,11 @@
 // Arc clusters: list (one region, or every region of the organization at once), get, create,
-// delete, kubeconfig, and the defaults the create form shows. The work is in server/clusters.
+// delete, kubeconfig (issue, rotate, list and revoke its credentials), and the defaults the
+// create form shows. The work is in server/clusters.
 import { z } from 'zod';
 import { LISTED_CLUSTER_STATUSES } from '~/lib/cluster-status';
 import { clusterCreateDefaults, createCluster } from '../../clusters/create';
 import { deleteCluster } from '../../clusters/delete';
-import { clusterKubeconfig } from '../../clusters/kubeconfig';
+import { issueKubeconfig, listKubeconfigCredentials, revokeKubeconfigCredential } from '../../clusters/kubeconfig';
 import { clusterWithLatestRun, listClustersInRegions } from '../../clusters/list';
 import { DEFAULT_TEMPLATE_ID, DEFAULT_VERSION, KUBERNETES_VERSIONS, TEMPLATE_IDS } from '../../clusters/templates';
 import type { Context } from '../context';
@@ -27,6 +28,23 @@ const Cluster = z.object({
 });
 
 const Accepted = z.object({ cluster: Cluster, run_id: z.string() });
+
+const Kubeconfig = z.object({
+  cluster_id: z.string(),
+  credential_id: z.string().describe('kcr_…: the credential this kubeconfig carries'),
+  kubeconfig: z.string(),
+  revoked: z.number().describe('Other credentials of the cluster this revoked (a rotation: all of them)'),
+});
+
+const KubeconfigCredential = z.object({
+  id: z.string(),
+  cluster_id: z.string(),
+  token_prefix: z.string().describe('The token’s public part (mkc_{prefix}_…), never the secret'),
+  created_at: z.string(),
+  created_by: z.string().nullable().describe('user:usr_… or key:key_…'),
+  revoked_at: z.string().nullable(),
+  revoked_reason: z.enum(['revoked', 'rotated', 'superseded']).nullable(),
+});
 
 /** 202 Accepted points at the run that does the work (on replays too). */
 function located<T extends { run_id: string }>(ctx: Context, accepted: T): T {
@@ -172,14 +190,64 @@ export const clustersRouter = router({
       openapi: {
         method: 'GET',
         path: '/compute/clusters/{id}/kubeconfig',
-        summary: 'Credentials for a ready cluster (kubeconfig YAML)',
+        summary:
+          'Credentials for a ready cluster (kubeconfig YAML). Each call issues a credential of its own (listed under …/kubeconfig/credentials, revocable one by one); a cluster keeps at most 10 active, and an 11th revokes the oldest.',
         tags: ['arc'],
       },
     })
     .input(z.object({ id: z.string() }))
-    .output(z.object({ cluster_id: z.string(), kubeconfig: z.string() }))
+    .output(Kubeconfig)
     .query(async ({ ctx, input }) => {
       ctx.req.setHeader('Cache-Control', 'no-store');
-      return clusterKubeconfig(ctx, ctx.org.id, input.id);
+      return issueKubeconfig(ctx, ctx.org.id, input.id, { createdBy: ctx.principal ?? null, rotate: false });
     }),
+
+  rotateKubeconfig: orgProcedure
+    .meta({
+      resource: { param: 'id', prefix: 'cls' },
+      scope: 'admin',
+      openapi: {
+        method: 'POST',
+        path: '/compute/clusters/{id}/kubeconfig/rotate',
+        summary:
+          'A new kubeconfig for a ready cluster, and every other credential of the cluster revoked in the same change (revoked says how many)',
+        tags: ['arc'],
+      },
+    })
+    .input(z.object({ id: z.string() }))
+    .output(Kubeconfig)
+    .mutation(async ({ ctx, input }) => {
+      ctx.req.setHeader('Cache-Control', 'no-store');
+      return issueKubeconfig(ctx, ctx.org.id, input.id, { createdBy: ctx.principal ?? null, rotate: true });
+    }),
+
+  kubeconfigCredentials: orgProcedure
+    .meta({
+      resource: { param: 'id', prefix: 'cls' },
+      scope: 'admin',
+      openapi: {
+        method: 'GET',
+        path: '/compute/clusters/{id}/kubeconfig/credentials',
+        summary: 'The credentials issued for a cluster’s kubeconfigs, newest first (never a secret)',
+        tags: ['arc'],
+      },
+    })
+    .input(z.object({ id: z.string() }))
+    .output(z.object({ data: z.array(KubeconfigCredential) }))
+    .query(({ ctx, input }) => listKubeconfigCredentials(ctx, ctx.org.id, input.id)),
+
+  revokeKubeconfigCredential: orgProcedure
+    .meta({
+      resource: { param: 'id', prefix: 'cls' },
+      scope: 'admin',
+      openapi: {
+        method: 'DELETE',
+        path: '/compute/clusters/{id}/kubeconfig/credentials/{credential_id}',
+        summary: 'Revoke one kubeconfig credential: its token stops working at once (again: no change)',
+        tags: ['arc'],
+      },
+    })
+    .input(z.object({ id: z.string(), credential_id: z.string().max(100) }))
+    .output(KubeconfigCredential)
+    .mutation(({ ctx, input }) => revokeKubeconfigCredential(ctx, ctx.org.id, input.id, input.credential_id)),
 });

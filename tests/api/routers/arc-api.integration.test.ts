@@ -301,7 +301,7 @@ describe('DELETE /v1/compute/clusters/{id} and kubeconfig', () => {
     expect(res.body.cluster_id).toBe(ready.id);
     expect(res.body.kubeconfig).toContain('kind: Config');
     expect(res.body.kubeconfig).toContain(`.${ready.region}.k8s.meridian.internal:6443`);
-    expect(res.body.kubeconfig).toMatch(/token: [A-Za-z0-9_-]{43}\n/);
+    expect(res.body.kubeconfig).toMatch(/token: mkc_[0-9A-Za-z]{12}_[0-9A-Za-z]{43}\n/);
     const created = await rest<Accepted>('POST', '/v1/compute/clusters', { headers: { cookie: alice }, body: body() });
     const pending = await rest<ErrorOut>('GET', `/v1/compute/clusters/${created.body.cluster.id}/kubeconfig`, {
       headers: { cookie: alice, 'X-Meridian-Bookmark': created.headers.get('X-Meridian-Bookmark')! },

@@ -1,0 +1,59 @@
+// What a cluster's Kubernetes API server asks Meridian: whether a bearer token is one of the
+// cluster's kubeconfig credentials (webhook token authentication: a TokenReview in, the same
+// TokenReview with its status out). The caller is the API server, not a Meridian user, so
+// there is no caller look-up; a 256-bit secret is the only thing that authenticates.
+import { z } from 'zod';
+import { reviewKubeconfigToken } from '../../clusters/kubeconfig';
+import { publicProcedure, router } from '../trpc';
+
+const API_VERSION = 'authentication.k8s.io/v1';
+
+export const kubernetesRouter = router({
+  tokenReview: publicProcedure
+    .meta({
+      region: 'gateway',
+      authenticate: false,
+      openapi: {
+        method: 'POST',
+        path: '/compute/kubernetes/token-review',
+        protect: false,
+        summary:
+          'Kubernetes webhook token authentication for a cluster’s API server: authenticated only for an active kubeconfig credential of a cluster named in spec.audiences (its ID or endpoint)',
+        tags: ['kubernetes'],
+      },
+    })
+    .input(
+      z.object({
+        apiVersion: z.string().max(100).optional(),
+        kind: z.literal('TokenReview').optional(),
+        spec: z.object({
+          token: z.string().max(512),
+          audiences: z.array(z.string().max(300)).max(16).optional(),
+        }),
+      }),
+    )
+    .output(
+      z.object({
+        apiVersion: z.string(),
+        kind: z.literal('TokenReview'),
+        status: z.object({
+          authenticated: z.boolean(),
+          user: z
+            .object({
+              username: z.string(),
+              uid: z.string(),
+              groups: z.array(z.string()),
+              extra: z.record(z.string(), z.array(z.string())),
+            })
+            .optional(),
+          audiences: z.array(z.string()).optional(),
+          error: z.string().optional(),
+        }),
+      }),
+    )
+    .mutation(async ({ input }) => ({
+      apiVersion: API_VERSION,
+      kind: 'TokenReview' as const,
+      status: await reviewKubeconfigToken(input.spec.token, input.spec.audiences ?? []),
+    })),
+});
