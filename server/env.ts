@@ -166,6 +166,38 @@ const schema = z.object({
   MERIDIAN_DIRECTORY_SECRET: z.string().min(32).optional(),
   /** A cell's signing keys, `{"sfo1": {"version": 1, "key": "<hex>"}}` (mode 600; re-read when it changes). */
   MERIDIAN_CELL_KEYS_FILE: z.string().optional(),
+  /**
+   * Addresses the directory accepts from a region's cell besides `{region}.{MERIDIAN_HOST}`:
+   * `sfo1=https://sfo1.example.com,sfo1=https://sf.example.net` (a region may be listed more than
+   * once; a region listed here may register only these).
+   */
+  DIRECTORY_REGION_ADDRESSES: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const out: Record<string, string[]> = {};
+      for (const part of (raw ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)) {
+        const eq = part.indexOf('=');
+        const code = part.slice(0, eq);
+        let origin: string | undefined;
+        try {
+          const u = new URL(part.slice(eq + 1));
+          if (/^https?:$/.test(u.protocol) && !u.username && !u.password && u.pathname === '/' && !u.search)
+            origin = u.origin;
+        } catch {
+          origin = undefined;
+        }
+        if (eq < 1 || !regionCode.safeParse(code).success || !origin) {
+          ctx.addIssue({ code: 'custom', message: `expected region=http(s) origin, got "${part}"` });
+          return z.NEVER;
+        }
+        (out[code] ??= []).push(origin);
+      }
+      return out;
+    }),
   /** How often a cell re-registers its regions with the directory. */
   DIRECTORY_HEARTBEAT_SECONDS: z.coerce.number().min(1).max(3600).default(120),
   /** This process's name in its log lines (`gateway-sfo1-2`, `worker-lax1`), set by launchers. */

@@ -16,8 +16,10 @@ import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { z } from 'zod';
 import { primary } from '../db/client';
 import { isConnectionError } from '../db/access';
+import { env, globalUrl } from '../env';
 import { AppError, isAppError } from '../errors';
 import { isRegionCode } from '../region/code';
+import { addressProblem, type AddressRules } from './addresses';
 import { parseJson, readSmallBody } from './body';
 import { assertDirectoryHere } from './roles';
 import { clientAddress } from '../net/client-address';
@@ -50,6 +52,15 @@ function parseBody<T>(schema: z.ZodType<T>, body: unknown, shape: string): T {
   return parsed.data;
 }
 
+function addressRules(): AddressRules {
+  const e = env();
+  return {
+    host: e.MERIDIAN_HOST,
+    globalScheme: new URL(globalUrl()).protocol === 'https:' ? 'https:' : 'http:',
+    listed: e.DIRECTORY_REGION_ADDRESSES,
+  };
+}
+
 function route(method: string, path: string, body: unknown): Op {
   const parts = path.split('/').filter(Boolean); // internal, v1, …
   const [, , kind, id, action] = parts;
@@ -61,7 +72,18 @@ function route(method: string, path: string, body: unknown): Op {
         extra: { details: entry.error.issues.map((i) => ({ path: i.path, message: i.message })) },
       });
     }
-    return (tx, cell) => registerRegion(tx, cell, id, entry.data);
+    return (tx, cell) => {
+      // After the signature: the browsers the directory sends on go to this address, so it must
+      // be one of this deployment's, whichever cell signed it.
+      // (Another region's entry is registerRegion's refusal, 403, whatever its address.)
+      const problem = cell === id ? addressProblem(id, entry.data.address, addressRules()) : null;
+      if (problem) {
+        throw new AppError('invalid_request', `address: ${problem}`, {
+          extra: { details: [{ path: ['address'], message: problem }] },
+        });
+      }
+      return registerRegion(tx, cell, id, entry.data);
+    };
   }
   if (kind === 'workspaces' && id !== undefined) {
     if (!SLUG.test(id)) throw new AppError('invalid_request', `"${id}" is not a workspace slug`);

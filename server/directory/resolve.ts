@@ -1,8 +1,14 @@
 // "Find your workspace": slug → {region, name, address, status}, without telling a stranger
 // which workspaces exist. Known and unknown slugs do the same work: one query that returns every
 // registered region with a flag for the slug's home region (the same rows either way), and the
-// decoy HMAC computed every time; an unknown (or only reserved) slug then gets the region the
-// HMAC picks, stable for that slug, with that region's status, exactly as a real one would.
+// decoy HMACs computed every time; an unknown (or only reserved) slug then gets the region the
+// HMACs pick, stable for that slug, with that region's status, exactly as a real one would.
+// What a watcher could compare over time stays alike too: the answer never says `moving` (a
+// decoy could never say it; the region itself answers a moving workspace's sign-in with
+// workspace_moving), and the decoy is chosen by rendezvous hashing (the region whose HMAC of
+// slug and region code is highest), so adding a region moves only the decoys the new region now
+// wins, about 1 in n+1 and only to it, instead of reshuffling every decoy while real workspaces
+// stay put.
 import { Prisma } from '../db/generated/client';
 import { primary } from '../db/client';
 import { isConnectionError } from '../db/access';
@@ -13,7 +19,7 @@ export interface Resolution {
   region: string;
   name: string;
   address: string;
-  /** The region's status (active | draining | down), or `moving` while the workspace moves. */
+  /** The region's status (active | draining | down), for a workspace that moves as for any other. */
   status: string;
 }
 
@@ -26,7 +32,6 @@ interface Row {
 }
 
 export async function resolveWorkspace(slug: string): Promise<Resolution> {
-  const hash = decoyHash(slug);
   let rows: Row[];
   try {
     rows = await primary().$queryRaw<Row[]>(Prisma.sql`
@@ -45,13 +50,22 @@ export async function resolveWorkspace(slug: string): Promise<Resolution> {
   }
   if (rows.length === 0)
     throw new AppError('directory_unavailable', 'no region has registered with the directory yet', { retryAfter: 30 });
-  const decoy = rows[hash.readUInt32BE(0) % rows.length]!;
+  const decoy = rendezvous(slug, rows);
   const home = rows.find((r) => r.workspace_status !== null);
   const chosen = home ?? decoy;
-  return {
-    region: chosen.code,
-    name: chosen.name,
-    address: chosen.base_url,
-    status: home?.workspace_status === 'moving' ? 'moving' : chosen.status,
-  };
+  return { region: chosen.code, name: chosen.name, address: chosen.base_url, status: chosen.status };
+}
+
+/** The row whose keyed hash of (slug, region code) is highest: one HMAC per region, every time. */
+export function rendezvous<T extends { code: string }>(slug: string, rows: readonly T[]): T {
+  let best = rows[0]!;
+  let bestScore: Buffer | undefined;
+  for (const r of rows) {
+    const score = decoyHash(`${slug}\u0000${r.code}`);
+    if (!bestScore || Buffer.compare(score, bestScore) > 0) {
+      best = r;
+      bestScore = score;
+    }
+  }
+  return best;
 }

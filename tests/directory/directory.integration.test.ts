@@ -1,6 +1,7 @@
 // The global directory (issue 11) against a real primary + replicas: cells register over real
 // HTTP with signed calls, look-ups go through the real route handler (the request middleware,
-// the rate limiter on PostgreSQL), and every refused signed call is shown to change nothing.
+// the rate limiter on PostgreSQL), and every refused signed call is shown to change nothing. A
+// cell registers only an address of its own region's; decoys look like real answers over time.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
@@ -13,6 +14,7 @@ import { registerWithDirectory } from '../../server/cell/registration';
 import { withReservedSlug } from '../../server/cell/workspaces';
 import { finishRotation, rotateCellKey } from '../../server/directory/rotation';
 import { cellKey } from '../../server/directory/keys';
+import { resolveWorkspace } from '../../server/directory/resolve';
 import { writeCellKey } from '../../server/cell/keys';
 import { directoryServer, directorySnapshot, lookupRequest, provisionKeys, routes, signedRequest } from './harness';
 
@@ -497,5 +499,86 @@ describe('slugs are unique across regions', () => {
     );
     expect(results.map((x) => x.status).sort()).toEqual([200, 409, 409]);
     expect(await primary().directoryWorkspace.count({ where: { slug: 'contested' } })).toBe(1);
+  });
+});
+
+describe('registered addresses', () => {
+  // sfo1's cell: its key was never rotated here.
+  let name = '';
+  const put = async (address: string) => {
+    name ||= (await primary().directoryRegion.findUniqueOrThrow({ where: { code: 'sfo1' } })).name;
+    return r.internal(signedRequest('sfo1', 'PUT', '/internal/v1/regions/sfo1', { name, address, status: 'active' }));
+  };
+
+  it('a cell may register only {region}.{MERIDIAN_HOST} (or a listed origin): anything else is 400, nothing changed', async () => {
+    const before = await directorySnapshot();
+    for (const address of [
+      'http://evil.test',
+      'http://sfo1.localhost.evil.test:3000',
+      'http://lax1.localhost:3000',
+      'http://sfo1.localhost:3000/sign-in',
+      'http://user@sfo1.localhost:3000',
+      'http://sfo1.localhost:3000/?next=x',
+      'ftp://sfo1.localhost',
+    ]) {
+      const res = await put(address);
+      const body = await json(res);
+      expect([address, res.status, body.error?.code]).toEqual([address, 400, 'invalid_request']);
+      expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+    }
+    expect(await directorySnapshot()).toBe(before);
+    expect((await put('http://sfo1.localhost:3000')).status).toBe(200);
+    expect((await put('https://sfo1.localhost')).status).toBe(200);
+
+    process.env.DIRECTORY_REGION_ADDRESSES = 'sfo1=https://sf.example.com,sfo1=https://sf2.example.com';
+    resetEnvCache();
+    try {
+      expect((await put('https://sf.example.com')).status).toBe(200);
+      expect((await put('https://sf2.example.com/')).status).toBe(200);
+      expect((await put('http://sfo1.localhost:3000')).status).toBe(400); // a listed region: only its list
+    } finally {
+      delete process.env.DIRECTORY_REGION_ADDRESSES;
+      resetEnvCache();
+    }
+    expect((await put('http://sfo1.localhost:3000')).status).toBe(200);
+  });
+});
+
+describe('decoys stay like real answers over time', () => {
+  it('a workspace that is moving resolves like any other (a decoy could never say "moving")', async () => {
+    await primary().directoryWorkspace.update({ where: { slug: 'globex' }, data: { status: 'moving' } });
+    try {
+      const res = await r.resolve(lookupRequest({ slug: 'globex' }, '198.51.100.60'));
+      expect(await res.json()).toEqual({
+        region: 'sfo1',
+        name: expect.any(String),
+        address: 'http://sfo1.localhost:3000',
+        status: 'active',
+      });
+    } finally {
+      await primary().directoryWorkspace.update({ where: { slug: 'globex' }, data: { status: 'active' } });
+    }
+  });
+
+  it('adding a region moves only the decoys it now wins, and only to it; real workspaces stay', async () => {
+    const slugs = Array.from({ length: 300 }, (_, i) => `nobody-at-all-${i}`);
+    const before = await Promise.all(slugs.map((s) => resolveWorkspace(s)));
+    const knownBefore = await Promise.all(['acme', 'globex'].map((s) => resolveWorkspace(s)));
+    await primary().directoryRegion.create({
+      data: { code: 'fra1', name: 'Frankfurt', baseUrl: 'http://fra1.localhost:3000', status: 'active' },
+    });
+    try {
+      const after = await Promise.all(slugs.map((s) => resolveWorkspace(s)));
+      const moved = after.filter((a, i) => a.region !== before[i]!.region);
+      // Every decoy that changed went to the new region (a reshuffle would move most, anywhere).
+      expect(new Set(moved.map((m) => m.region))).toEqual(new Set(['fra1']));
+      // About 1 in 4 (75 of 300): bounds wide enough for any keyed hash.
+      expect(moved.length).toBeGreaterThan(30);
+      expect(moved.length).toBeLessThan(130);
+      expect(await Promise.all(['acme', 'globex'].map((s) => resolveWorkspace(s)))).toEqual(knownBefore);
+    } finally {
+      await primary().directoryRegion.delete({ where: { code: 'fra1' } });
+    }
+    expect(await Promise.all(slugs.map((s) => resolveWorkspace(s)))).toEqual(before);
   });
 });

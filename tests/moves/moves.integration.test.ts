@@ -155,7 +155,7 @@ describe('a full move of acme from sfo1 to lax1', () => {
     const exportStep = exported.steps.find((s) => s.name === 'export')!;
     expect(clusterRun.finishedAt!.getTime()).toBeLessThanOrEqual(exportStep.startedAt!.getTime());
 
-    // Read-only on every door; reads go on; the directory says "moving".
+    // Read-only on every door; reads go on; the directory says what it says of any workspace.
     const mutation = await rest<Err>('POST', '/v1/projects', {
       headers: { cookie: alice },
       host: sfo1,
@@ -182,7 +182,7 @@ describe('a full move of acme from sfo1 to lax1', () => {
     });
     expect(readWhileMoving.status).toBe(200);
     expect(readWhileMoving.body.data.length).toBe(projectsBefore.body.data.length);
-    expect(await resolveWorkspace('acme')).toMatchObject({ region: 'sfo1', status: 'moving' });
+    expect(await resolveWorkspace('acme')).toMatchObject({ region: 'sfo1', status: 'active' });
 
     // bob belongs to acme and globex: his settings are in acme's bundle, so a change made while
     // acting in globex waits too (else it would fail acme's verify).
