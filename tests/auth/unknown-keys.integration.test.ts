@@ -64,7 +64,7 @@ beforeAll(async () => {
   await probeNow();
   // No X-Meridian-Peer: every caller is `unknown`, the one bucket the failure limit leaves
   // unlimited (the worst case: nothing else bounds the flood).
-  server = http.createServer((req, res) => void serveApi(req, res, handleRest));
+  server = http.createServer((req, res) => void serveApi(req, res, handleRest, undefined));
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   expect((await call(knownKey)).status).toBe(200); // warm: the listener is up, the key cached
