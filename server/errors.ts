@@ -7,6 +7,7 @@ export const ERROR_STATUS = {
   unauthenticated: 401,
   invalid_signature: 401,
   region_not_allowed: 403,
+  organization_suspended: 403,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,

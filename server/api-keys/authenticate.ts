@@ -12,6 +12,7 @@ import { limiter, rateLimited, type LimitPolicy } from '../rate-limits/limiters'
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../errors';
 import { ORG_CONTEXT_INCLUDE, toOrgContext } from '../organizations/context';
+import { assertNotSuspended } from '../organizations/suspension';
 import { regionRegistry } from '../region/registry';
 import { apiKeySecretMatches, GLOBAL_KEY_REGION, hashApiKeySecret, parseApiKey } from './format';
 import type { Identity } from '../auth/identity';
@@ -49,6 +50,8 @@ export async function authenticateApiKey(
     if (row) await refusedKnown();
     throw new AppError('unauthenticated', 'the API key is not valid');
   }
+  // Said only after the secret verified, like every 403 here.
+  assertNotSuspended(row.organization);
   if (row.movedTo) {
     // The workspace moved away from this key's region (server/moves): the key is valid, but at
     // the new home only. Said after the secret verified, like the 403 below.

@@ -27,6 +27,7 @@ import { z } from 'zod';
 import { primary } from '../db/client';
 import { authSecret, globalUrl } from '../env';
 import { AppError, isAppError } from '../errors';
+import { assertOrganizationActive } from '../organizations/suspension';
 import { cookieValue } from '../net/cookies';
 import { isHttps } from '../net/host';
 import { sameOriginPath } from '../net/redirect';
@@ -121,6 +122,7 @@ export async function finishHandoff(
     select: { id: true, email: true, name: true, sessionVersion: true },
   });
   if (!user || user.sessionVersion !== row.session_version) throw refused('the session it came from has ended');
+  await assertOrganizationActive(row.org_id);
 
   const secure = isHttps(headers);
   const name = secure ? '__Secure-authjs.session-token' : 'authjs.session-token';

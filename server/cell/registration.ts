@@ -1,6 +1,6 @@
 // A cell tells the directory about itself: at start and every DIRECTORY_HEARTBEAT_SECONDS, each
 // region it holds a key for registers its name, address and status, then its organizations'
-// slugs (reserve + activate, both idempotent). When the directory can't be reached the cell
+// slugs (reserve + activate, both idempotent; a suspended organization's: reserve + suspend). When the directory can't be reached the cell
 // keeps serving: it logs a warning and retries with exponential backoff (1 s, 2 s, … up to the
 // heartbeat), never failing a request over it.
 import { primary } from '../db/client';
@@ -10,7 +10,7 @@ import { regionRegistry } from '../region/registry';
 import { logger } from '../telemetry/logger';
 import { callDirectory } from './client';
 import { cellKeys } from './keys';
-import { activateSlug, homeRegionOf, reserveSlug } from './workspaces';
+import { activateSlug, homeRegionOf, reserveSlug, suspendSlug } from './workspaces';
 
 interface State {
   timer?: NodeJS.Timeout;
@@ -28,8 +28,14 @@ export async function registerWithDirectory(): Promise<{ regions: string[]; work
   const order = registry.all().map((r) => r.code);
   const regions = Object.keys(cellKeys()).filter((r) => registry.has(r));
   const orgs = await primary().organization.findMany({
-    where: { status: 'active' },
-    select: { slug: true, defaultRegion: true, homeRegion: true, allowedRegions: { select: { region: true } } },
+    where: { status: { in: ['active', 'suspended'] } },
+    select: {
+      slug: true,
+      status: true,
+      defaultRegion: true,
+      homeRegion: true,
+      allowedRegions: { select: { region: true } },
+    },
     orderBy: { slug: 'asc' },
   });
   const workspaces: string[] = [];
@@ -51,6 +57,10 @@ export async function registerWithDirectory(): Promise<{ regions: string[]; work
       );
       if (home !== code) continue;
       await reserveSlug(code, org.slug);
+      if (org.status === 'suspended') {
+        await suspendSlug(code, org.slug);
+        continue;
+      }
       await activateSlug(code, org.slug);
       workspaces.push(org.slug);
     }

@@ -26,6 +26,11 @@ export async function activateSlug(region: string, slug: string): Promise<void> 
   await callDirectory(region, 'POST', `${path(slug)}/activate`);
 }
 
+/** The organization is suspended: its slug stays held but resolves like an unknown one. */
+export async function suspendSlug(region: string, slug: string): Promise<void> {
+  await callDirectory(region, 'POST', `${path(slug)}/suspend`);
+}
+
 /** A move's first half: the owning region offers the workspace to `to` (server/moves). */
 export async function offerSlug(region: string, slug: string, to: string, moveId: string): Promise<void> {
   await callDirectory(region, 'POST', `${path(slug)}/offer`, { to, offer_id: moveId });

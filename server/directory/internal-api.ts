@@ -3,6 +3,7 @@
 //   PUT    /internal/v1/regions/{region}               {name, address, status}
 //   POST   /internal/v1/workspaces/{slug}/reserve
 //   POST   /internal/v1/workspaces/{slug}/activate
+//   POST   /internal/v1/workspaces/{slug}/suspend                (resolves like an unknown slug)
 //   DELETE /internal/v1/workspaces/{slug}
 //   POST   /internal/v1/workspaces/{slug}/offer        {to, offer_id}   (the owner, a move's first half)
 //   POST   /internal/v1/workspaces/{slug}/accept       {offer_id}       (the named target, the second)
@@ -36,6 +37,7 @@ import {
   releaseWorkspace,
   reserveWorkspace,
   SLUG,
+  suspendWorkspace,
   withdrawOffer,
 } from './workspaces';
 import type { Tx } from '../db/access';
@@ -91,6 +93,8 @@ function route(method: string, path: string, body: unknown): Op {
       return (tx, cell) => reserveWorkspace(tx, cell, id);
     if (parts.length === 5 && method === 'POST' && action === 'activate')
       return (tx, cell) => activateWorkspace(tx, cell, id);
+    if (parts.length === 5 && method === 'POST' && action === 'suspend')
+      return (tx, cell) => suspendWorkspace(tx, cell, id);
     if (parts.length === 4 && method === 'DELETE') return (tx, cell) => releaseWorkspace(tx, cell, id);
     if (parts.length === 5 && method === 'POST' && action === 'offer') {
       const b = parseBody(OfferBody, body, 'an offer is {to, offer_id}');

@@ -104,6 +104,22 @@ export async function activateWorkspace(tx: Tx, cell: string, slug: string) {
   return view(updated);
 }
 
+/**
+ * The organization is suspended: back to `reserved`, the one status the look-up treats exactly
+ * like an unknown slug (decoy region, same work), while the slug stays held. Activating it again
+ * (the heartbeat's or a reinstatement's `activate`) makes it resolve as before. An open offer goes.
+ */
+export async function suspendWorkspace(tx: Tx, cell: string, slug: string) {
+  const w = await ownWorkspace(tx, cell, slug);
+  if (w.status === 'reserved' && w.offeredTo === null) return view(w);
+  const updated = await tx.directoryWorkspace.update({
+    where: { slug },
+    data: { status: 'reserved', offeredTo: null, offerId: null, offeredAt: null, sequence: { increment: 1 } },
+  });
+  await event(tx, cell, 'suspended', updated);
+  return view(updated);
+}
+
 /** The create failed (or the organization is gone): the slug is free again. */
 export async function releaseWorkspace(tx: Tx, cell: string, slug: string) {
   const w = await ownWorkspace(tx, cell, slug);

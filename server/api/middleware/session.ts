@@ -9,6 +9,7 @@ import { decode, type JWT } from 'next-auth/jwt';
 import type { Identity } from '../../auth/identity';
 import { sessionSubject } from '../../auth/users';
 import { cachedLookup } from '../../auth/identity-cache';
+import { assertNotSuspended } from '../../organizations/suspension';
 import { authSecret } from '../../env';
 import { cookieValue } from '../../net/cookies';
 import { processSingleton } from '../../process-singletons';
@@ -49,6 +50,8 @@ export async function sessionIdentity(ctx: Context): Promise<Identity | undefine
     });
     // Signed out since (or ended by a password or membership change): the token is dead.
     if (!subject || subject.user.sessionVersion !== (typeof token.sv === 'number' ? token.sv : 0)) return undefined;
+    // A suspended organization's people are refused everywhere; operators are not (they reinstate it).
+    if (subject.user.platformRole !== 'operator') assertNotSuspended(subject.membership?.org);
     return {
       kind: 'session',
       userId: subject.user.id,
