@@ -5,23 +5,19 @@
 // long a key keeps working after a suspension written straight into the database elsewhere.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionCookie, useDemoDatabase } from '../../dev/testing/app';
 import { query, waitForReplay } from '../../dev/testing/db';
 import { handleRest } from '../../server/api/adapters/rest';
 import { HANDOFF_STATE_COOKIE } from '../../server/auth/handoff';
 import { registerWithDirectory } from '../../server/cell/registration';
 import { primary } from '../../server/db/client';
-import { decoyHash } from '../../server/directory/keys';
+import { rendezvous } from '../../server/directory/resolve';
 import { resetEnvCache } from '../../server/env';
 import { serveApi } from '../../server/http/api-door';
 import { PEER_HEADER, trustPeerHeader } from '../../server/net/client-address';
 import { setOrganizationSuspended } from '../../server/organizations/suspension';
 import { directoryServer, provisionKeys } from '../directory/harness';
-
-// Auth.js's full module (its Next.js integration) does not load outside Next; the hand-over needs
-// only its session lifetime from it. The hand-over itself, its routes and the JWT are the real ones.
-vi.mock('../../server/auth/next-auth', () => ({ SESSION_MAX_AGE: 12 * 60 * 60 }));
 
 let urls: { primary: string; replicas: Record<string, string> };
 let base: string;
@@ -35,7 +31,7 @@ type Handler = (req: Request) => Promise<Response>;
 
 async function gateway(): Promise<http.Server> {
   const finish = (await import('../../app/sign-in/handoff/finish/route')).GET as Handler;
-  const issue = (await import('../../app/sign-in/handoff/issue/route')).GET as Handler;
+  const issue = (await import('../../app/sign-in/handoff/issue/route')).POST as Handler;
   const resolve = (await import('../../app/api/v1/directory/resolve/route')).POST as Handler;
   const routes: Record<string, Handler> = {
     '/sign-in/handoff/finish': finish,
@@ -45,10 +41,10 @@ async function gateway(): Promise<http.Server> {
   return http.createServer((req, res) => {
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? '';
     const handler = routes[(req.url ?? '/').split('?')[0]!];
-    if (!handler) return void serveApi(req, res, handleRest);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (!handler) return void serveApi(req, res, handleRest, Buffer.concat(chunks));
       const headers = new Headers();
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
       const body = Buffer.concat(chunks);
@@ -76,10 +72,14 @@ interface Answer {
 function call(
   method: string,
   path: string,
-  o: { host?: string; headers?: Record<string, string>; body?: unknown } = {},
+  o: { host?: string; headers?: Record<string, string>; body?: unknown; form?: Record<string, string> } = {},
 ): Promise<Answer> {
   const port = new URL(base).port;
-  const text = o.body === undefined ? undefined : JSON.stringify(o.body);
+  const text = o.form
+    ? new URLSearchParams(o.form).toString()
+    : o.body === undefined
+      ? undefined
+      : JSON.stringify(o.body);
   return new Promise((resolve, reject) => {
     const r = http.request(
       `${base}${path}`,
@@ -87,7 +87,7 @@ function call(
         method,
         headers: {
           host: `${o.host ?? 'localhost'}:${port}`,
-          ...(text ? { 'content-type': 'application/json' } : {}),
+          ...(text ? { 'content-type': o.form ? 'application/x-www-form-urlencoded' : 'application/json' } : {}),
           ...o.headers,
         },
       },
@@ -116,11 +116,13 @@ const withKey = () =>
 const withSession = () => call('GET', '/v1/me', { host: 'sfo1.localhost', headers: { cookie: aliceCookie } });
 const lookUp = () => call('POST', '/api/v1/directory/resolve', { body: { slug: 'acme' } });
 const STATE = 'S'.repeat(43);
-/** The hand-over's first half at sfo1's host: 303 to the global address with a code (or a refusal). */
+/** The hand-over's first half at sfo1's host (the page's POST, same origin): 303 to the global
+ * address with a code (or a refusal). */
 const issue = () =>
-  call('GET', `/sign-in/handoff/issue?state=${STATE}&next=/arc`, {
+  call('POST', '/sign-in/handoff/issue', {
     host: 'sfo1.localhost',
-    headers: { cookie: aliceCookie },
+    headers: { cookie: aliceCookie, origin: `http://sfo1.localhost:${new URL(base).port}` },
+    form: { state: STATE, next: '/arc' },
   });
 /** Its second half at the global address, with the browser's state cookie. */
 const finish = (location: string) => {
@@ -209,11 +211,11 @@ describe('a suspended organization', () => {
       expect([name, answer.status, answer.body.error?.code]).toEqual([name, 403, 'organization_suspended']);
     }
     // The directory answers as for an unknown slug: the decoy its keyed hash picks, same shape.
-    const regions = (await primary().directoryRegion.findMany({ orderBy: { code: 'asc' } })).map((r) => r.code);
+    const regions = await primary().directoryRegion.findMany({ orderBy: { code: 'asc' } });
     const after = await lookUp();
     expect(after.status).toBe(200);
     expect(Object.keys(after.body).sort()).toEqual(Object.keys(before.body).sort());
-    expect(after.body.region).toBe(regions[decoyHash('acme').readUInt32BE(0) % regions.length]);
+    expect(after.body.region).toBe(rendezvous('acme', regions).code);
     expect((await primary().directoryWorkspace.findUniqueOrThrow({ where: { slug: 'acme' } })).status).toBe('reserved');
     // The slug stays held: another region cannot take it.
     await registerWithDirectory(); // the heartbeat keeps it suspended
