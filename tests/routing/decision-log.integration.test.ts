@@ -102,9 +102,11 @@ describe('decision log', () => {
       slowest = Math.max(slowest, performance.now() - t);
     }
     const total = performance.now() - started;
-    // Synchronous and cheap: 15,000 calls in well under a second, none of them waiting.
+    // Synchronous and cheap: 15,000 calls in well under a second, none of them waiting (a wait
+    // for the database would last a connection attempt; a GC pause on a busy 2-core machine can
+    // take tens of milliseconds, so the bound leaves room for one).
     expect(total).toBeLessThan(1_000);
-    expect(slowest).toBeLessThan(50);
+    expect(slowest).toBeLessThan(250);
     await flushDecisions(2_000); // fails (connection refused) and gives up at once, without throwing
     expect(decisionLogStats().buffered).toBe(MAX_BUFFERED);
     expect((await dropped('buffer_full')) - before).toBe(5_000);
