@@ -337,7 +337,16 @@ describe('clusters, as the personas write it', () => {
       await meridian(['clusters', 'kubeconfig', ready.cluster.id, '--json'], as('alice')),
     );
     expect(kube.cluster_id).toBe(ready.cluster.id);
-    expect(kube.kubeconfig.endsWith('\n') ? kube.kubeconfig : `${kube.kubeconfig}\n`).toBe(yaml);
+    // Every kubeconfig carries a credential of its own (server/clusters/kubeconfig.ts): the same
+    // document but for its token.
+    const token = /mkc_[A-Za-z0-9]+_[A-Za-z0-9]+/g;
+    const asTable = yaml.replace(token, 'mkc_…');
+    expect(yaml.match(token)).toHaveLength(1);
+    expect(kube.kubeconfig.match(token)).toHaveLength(1);
+    expect(kube.kubeconfig.match(token)![0]).not.toBe(yaml.match(token)![0]);
+    expect((kube.kubeconfig.endsWith('\n') ? kube.kubeconfig : `${kube.kubeconfig}\n`).replace(token, 'mkc_…')).toBe(
+      asTable,
+    );
 
     const run = json<{ id: string; status: string; steps: unknown[] }>(
       await meridian(['runs', 'get', ready.run_id, '--json'], as('alice')),
