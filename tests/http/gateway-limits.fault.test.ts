@@ -30,6 +30,8 @@ beforeAll(async () => {
       MERIDIAN_QUEUE_WAIT_MS: '4000',
       MERIDIAN_BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS),
       MERIDIAN_MAX_PER_PEER: String(PER_PEER),
+      // Behind a proxy of ours, so X-Forwarded-Proto (the HSTS case) is believed.
+      MERIDIAN_TRUSTED_PROXIES: '1',
       // Its cell registers with the suite's directory, not with itself: that call would take its one slot.
       MERIDIAN_DIRECTORY_URL: faults.baseUrl,
     },
