@@ -189,9 +189,18 @@ describe('after sign-in and through the hand-over, `next`', () => {
       expect(issueUrl.host).toBe(at('sfo1'));
       const state = issueUrl.searchParams.get('state')!;
       // 2. sfo1, signed in there, issues a code: asked with the raw `next` too, not only start's.
-      const issue = await send('GET', `/sign-in/handoff/issue?${new URLSearchParams({ state, next })}`, at('sfo1'), {
-        cookie: await sessionCookie(user.id, null),
-      });
+      // (The page's form POSTs it, same origin: the GET writes nothing.)
+      const issue = await send(
+        'POST',
+        '/sign-in/handoff/issue',
+        at('sfo1'),
+        {
+          cookie: await sessionCookie(user.id, null),
+          origin: `http://${at('sfo1')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        new URLSearchParams({ state, next }).toString(),
+      );
       expect(issue.status, issue.body).toBe(303);
       const finishUrl = target(issue, at('sfo1'));
       expect(finishUrl.host).toBe(at());
