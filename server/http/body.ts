@@ -59,6 +59,9 @@ export function readRequestBody(req: IncomingMessage, opts: { limit: number; tim
  * replaced by those of a stream holding the body, so Next reads it as if from the socket.
  */
 export function replayBody(req: IncomingMessage, body: Buffer): void {
+  // The whole body is here: Next gets it as a body of known length, not a chunked one still open.
+  delete req.headers['transfer-encoding'];
+  req.headers['content-length'] = String(body.byteLength);
   const replay = new Readable({ read() {} });
   replay.push(body);
   replay.push(null);
