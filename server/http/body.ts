@@ -63,14 +63,17 @@ export function replayBody(req: IncomingMessage, body: Buffer): void {
   delete req.headers['transfer-encoding'];
   req.headers['content-length'] = String(body.byteLength);
   const replay = new Readable({ read() {} });
-  replay.push(body);
-  replay.push(null);
   const target = req as unknown as Record<string, unknown>;
   for (const key in replay) {
     let v = (replay as unknown as Record<string, unknown>)[key];
     if (typeof v === 'function') v = v.bind(req);
     target[key] = v;
   }
+  // Pushed through the request, not the stream it borrowed from: a push schedules its 'readable'
+  // event on the stream it was called on, and an async iterator over the request ignores events
+  // from any other (its listener then throws "callback is not a function" and the read hangs).
+  req.push(body);
+  req.push(null);
 }
 
 /** What is read and thrown away of a body the answer did not need, at most. */
