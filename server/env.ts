@@ -1,5 +1,5 @@
 // The one place that reads process.env: every setting Meridian has, parsed once by zod.
-// The README's configuration table documents exactly these variables.
+// docs/configuration.md documents exactly these variables (checked by env.docs.test.ts).
 import { z } from 'zod';
 
 const regionCode = z.string().regex(/^[a-z]{3}[1-9][0-9]*$/, 'region codes are IATA + number, e.g. sfo1');
@@ -229,6 +229,9 @@ const schema = z.object({
 });
 
 export type Env = z.infer<typeof schema>;
+
+/** Every variable the schema knows, by name (docs/configuration.md is checked against it). */
+export const envVariables: Readonly<Record<string, z.ZodType>> = schema.shape;
 
 let cached: Env | undefined;
 
