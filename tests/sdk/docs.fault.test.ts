@@ -1,4 +1,4 @@
-// The README's SDK and CLI examples, run as written against the real app: only the secrets
+// The SDK and CLI examples of sdk/README.md, run as written against the real app: only the secrets
 // (`mk_…_…`), the example cluster ID (`cls_…`) and cluster names (made unique) are filled in.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,10 +13,10 @@ let dir: string;
 let worker: ReturnType<typeof startWorker> | undefined;
 
 function section(): string {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('### SDK and command line');
+  const readme = fs.readFileSync(path.join(ROOT, 'sdk/README.md'), 'utf8');
+  const start = readme.indexOf('\n## Examples');
   expect(start).toBeGreaterThan(0);
-  const end = readme.indexOf('\n### ', start + 1);
+  const end = readme.indexOf('\n## ', start + 1);
   return readme.slice(start, end);
 }
 
@@ -24,7 +24,7 @@ function blocks(lang: string): string[] {
   return [...section().matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
 }
 
-/** A README command line, its comment dropped and its names made unique. */
+/** An example's command line, its comment dropped and its names made unique. */
 function commandLine(line: string): string[] {
   const code = line.replace(/\s{2,}#.*$/, '').trim();
   return code
@@ -43,7 +43,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe('README: SDK and command line', () => {
+describe('sdk/README.md: examples', () => {
   it('the single-region and the multi-region shell examples run as written', async () => {
     const [single, multi] = blocks('sh');
     expect(single).toContain('meridian clusters create --name prod ');
