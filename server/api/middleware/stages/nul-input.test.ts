@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../errors';
+import { AppError } from '../../../errors';
 import { assertNoNul, nulPath } from './nul-input';
 
 describe('NUL characters in input', () => {
