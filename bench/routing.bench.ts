@@ -3,7 +3,7 @@
 // registry, request ID, resolution, span, metrics, log line) against a bare Next route
 // handler, both served by the same `next start`, measured in one run.
 import { resolveRegion, type ResolveInput } from '../server/region/resolve';
-import { resolveRequestRegion } from '../server/api/middleware/resolve-region';
+import { resolveRequestRegion } from '../server/api/middleware/stages/resolve-region';
 import { ANONYMOUS } from '../server/auth/identity';
 import { benchRegistry, summarize, type Benchmark, type BenchResult } from './lib';
 import { load, startBenchServer } from './server';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../errors';
-import { assertNoNul, nulPath } from './nul-input';
+import { AppError } from '../../../errors';
+import { stateFor } from '../stage.fixture';
+import { assertNoNul, nulInput, nulPath } from './nul-input';
 
 describe('NUL characters in input', () => {
   it('finds them in strings, nested values and keys, and says where', () => {
@@ -20,5 +21,17 @@ describe('NUL characters in input', () => {
     })();
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).code).toBe('invalid_request');
+  });
+});
+
+describe('stage nulInput', () => {
+  it('reads the raw input into the state, and refuses one holding a NUL', async () => {
+    const s = stateFor({ type: 'mutation', input: { name: 'ok' } });
+    await nulInput.run(s);
+    expect(s.rawInput).toEqual({ name: 'ok' });
+    await expect(nulInput.run(stateFor({ type: 'mutation', input: { name: 'a\u0000' } }))).rejects.toMatchObject({
+      code: 'invalid_request',
+      extra: { details: [{ path: ['name'] }] },
+    });
   });
 });

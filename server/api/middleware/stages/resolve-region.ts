@@ -1,14 +1,16 @@
-// Runs the resolution cascade for one request: gathers its inputs (host, X-Region, ?region=,
-// body, the caller's defaults, the resource in the path), looks the resource up only if the
-// cascade gets that far, and turns the outcome into a RegionContext or an AppError.
-import { isOperator, type Identity } from '../../auth/identity';
-import { AppError } from '../../errors';
-import { isId, type IdPrefix } from '../../ids';
-import type { RegionRegistry } from '../../region/registry';
-import { resolveRegion, traceCascade, type CascadeTraceStep, type ResolveInput } from '../../region/resolve';
-import { storedRegion } from '../../region/resource-region';
-import type { RegionContext, RequestMeta } from '../context';
-import { subdomainLabel } from './gateway';
+// Stage `resolve`: runs the resolution cascade (server/region/resolve.ts) for one request:
+// gathers its inputs (host, X-Region, ?region=, body, the caller's defaults, the resource in the
+// path), looks the resource up only if the cascade gets that far, and turns the outcome into a
+// RegionContext or an AppError.
+import { isOperator, type Identity } from '../../../auth/identity';
+import { AppError } from '../../../errors';
+import { isId, type IdPrefix } from '../../../ids';
+import type { RegionRegistry } from '../../../region/registry';
+import { resolveRegion, traceCascade, type CascadeTraceStep, type ResolveInput } from '../../../region/resolve';
+import { storedRegion } from '../../../region/resource-region';
+import type { RegionContext, RequestMeta } from '../../context';
+import { subdomainLabel } from '../gateway-region';
+import type { Stage } from '../stage';
 
 export interface ResourceParam {
   /** The input member that holds the resource ID (from the path for REST). */
@@ -131,3 +133,25 @@ export async function resolveRequestRegion(args: ResolveRequestArgs): Promise<Re
       return { region: result.region, source: result.source };
   }
 }
+
+export const resolve: Stage = {
+  name: 'resolve',
+  async run(s) {
+    const { ctx, meta } = s;
+    s.resolveStartedAt = performance.now();
+    s.resolved =
+      meta?.region === 'gateway'
+        ? { region: ctx.gatewayRegion, source: 'gateway' }
+        : await resolveRequestRegion({
+            req: ctx.req,
+            identity: ctx.identity,
+            registry: s.registry,
+            gatewayRegion: ctx.gatewayRegion,
+            rawInput: s.rawInput,
+            mutation: s.type === 'mutation',
+            resource: meta?.resource,
+            allowedRegions: s.policyContent?.allowed_regions,
+            trace: s.cascade,
+          });
+  },
+};

@@ -1,0 +1,25 @@
+// Stage `workspaceWritable` (workspace moves, server/moves): while a move holds the organization
+// (`status = moving`) every mutation, on every door, answers 503 workspace_moving with
+// Retry-After; reads go on. Reads only what the identity carries (its organization, loaded with
+// the key or session and dropped by NOTIFY when it changes): no query.
+import type { Identity } from '../../../auth/identity';
+import { AppError } from '../../../errors';
+import type { Stage } from '../stage';
+
+export const MOVING_RETRY_AFTER_SECONDS = 120;
+
+export function assertWorkspaceWritable(identity: Identity): void {
+  if (identity.kind === 'anonymous' || identity.org?.status !== 'moving') return;
+  throw new AppError(
+    'workspace_moving',
+    `the workspace ${identity.org.slug} is moving to another region: it is read-only for a few minutes`,
+    { retryAfter: MOVING_RETRY_AFTER_SECONDS },
+  );
+}
+
+export const workspaceWritable: Stage = {
+  name: 'workspaceWritable',
+  run({ ctx, type }) {
+    if (type === 'mutation') assertWorkspaceWritable(ctx.identity);
+  },
+};
