@@ -24,8 +24,7 @@ import { acceptSlug, offerSlug, withdrawSlugOffer } from '../cell/workspaces';
 import { DirectoryCallError } from '../cell/client';
 import { recordAudit } from '../audit/audit';
 import { AppError } from '../errors';
-import { StepFailure } from '../workflows/steps';
-import type { RunEndHooks, StepRun, StepWork } from '../workflows/work';
+import { StepFailure, type StepRun, type StepWork, type WorkflowDefinition } from '../workflows/definition';
 import { BundleInvalid, sharedPrimaryTransfer, type WorkspaceTransfer } from './transfer';
 import { publishMoveHandover } from '../routing/handover';
 
@@ -42,10 +41,8 @@ const input = (run: StepRun) => run.input as MoveInput;
 /** The transfer in use: with today's shared primary, export + verify on the target's replica. */
 const transfer: WorkspaceTransfer = sharedPrimaryTransfer;
 
-/** Verify and handover are the target's work; everything else the source's. */
-export function moveStepRegion(run: StepRun, step: string): string {
-  return step === 'verify' || step === 'handover' ? input(run).to_region : run.region;
-}
+/** Verify and handover are the target's work (its workers take them); everything else the source's. */
+const atTarget = (run: StepRun) => input(run).to_region;
 
 /** A cancel asked for before the handover: the run ends here, and the hooks undo the move. */
 async function cancelRequested(db: Db, moveId: string): Promise<boolean> {
@@ -65,7 +62,7 @@ const noteStep = (moveId: string, step: string) => async (s: { tx: Tx }) => {
   await s.tx.workspaceMove.update({ where: { id: moveId }, data: { step } });
 };
 
-export const MOVE_WORK: Record<string, StepWork> = {
+const MOVE_WORK = {
   offer: async ({ db, run }) => {
     const i = input(run);
     if (await cancelRequested(db, i.move_id)) return { cancel: true };
@@ -221,7 +218,7 @@ export const MOVE_WORK: Record<string, StepWork> = {
       },
     };
   },
-};
+} satisfies Record<string, StepWork>;
 
 /**
  * The switch, in one transaction after the directory accepted: the organization's home is the
@@ -397,13 +394,24 @@ export async function settleMove(moveId: string): Promise<void> {
   });
 }
 
-export const MOVE_HOOKS: RunEndHooks = {
-  async ended(tx, run, outcome, reason, prepared) {
+export const moveWorkspaceWorkflow: WorkflowDefinition = {
+  kind: 'move-workspace',
+  steps: [
+    { name: 'offer', work: MOVE_WORK.offer },
+    { name: 'read_only', work: MOVE_WORK.read_only },
+    { name: 'drain_runs', work: MOVE_WORK.drain_runs },
+    { name: 'export', work: MOVE_WORK.export },
+    { name: 'verify', work: MOVE_WORK.verify, region: atTarget },
+    // Past the point of no return: they retry through anything transient (see the file's header).
+    { name: 'handover', work: MOVE_WORK.handover, region: atTarget, retriesForever: true },
+    { name: 'purge', work: MOVE_WORK.purge, retriesForever: true },
+  ],
+
+  async ended(tx, run, { outcome, reason, now, prepared }) {
     const i = input(run);
     await tx.$queryRaw`SELECT id FROM workspace_moves WHERE id = ${i.move_id} FOR UPDATE`;
     const m = await tx.workspaceMove.findUnique({ where: { id: i.move_id } });
     if (!m) return;
-    const now = new Date();
     if (m.handoverAt) {
       const asked = (prepared as { settlement: Settlement; why?: string } | undefined) ?? { settlement: 'unknown' };
       await settleAfterHandover(tx, run.orgId!, i, m, asked, reason, now);
