@@ -1,5 +1,6 @@
 // The registry holds every workflow a domain defines, each once, with the steps runs have always
-// had; a kind written into SQL by hand (the cluster accept statement) is one of them.
+// had; a kind written into SQL by hand (the cluster accept statement) is one of them; and the
+// engine's folder imports no domain (workflows are registered here, not known there).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,5 +52,17 @@ describe('workflow registry', () => {
     const w: WorkflowDefinition = { kind: 'twice', steps: [{ name: 'only' }] };
     expect(() => workflowRegistry([w, { ...w }])).toThrow(/two workflow definitions of kind twice/);
     expect(() => stepsOf('nothing-like-it')).toThrow(/no workflow of kind nothing-like-it/);
+  });
+
+  it('is the only place that knows the workflows: server/workflows imports no domain', () => {
+    const dir = path.join(SERVER, 'workflows');
+    const allowed = /^(\.\/|\.\.\/(db\/|env$|errors$|ids$|telemetry\/)|node:|pg-boss$|vitest$)/;
+    const imports = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) =>
+        [...readFileSync(path.join(dir, f), 'utf8').matchAll(/from '([^']+)'/g)].map((m) => `${f}: ${m[1]}`),
+      );
+    expect(imports.length).toBeGreaterThan(0);
+    expect(imports.filter((i) => !allowed.test(i.split(': ')[1]!))).toEqual([]);
   });
 });
