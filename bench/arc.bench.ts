@@ -6,7 +6,7 @@ import { encode } from 'next-auth/jwt';
 import { disconnectAll, primary } from '../server/db/client';
 import { resetEnvCache } from '../server/env';
 import { newId } from '../server/ids';
-import { startWorkers } from '../server/workflows/worker';
+import { startWorkers } from '../server/worker/workers';
 import { prefixed, summarize, type Benchmark, type BenchResult } from './lib';
 import { load, send, startBenchServer } from './server';
 

@@ -6,7 +6,7 @@
 import { encode } from 'next-auth/jwt';
 import { growWorkspace } from '../dev/testing/workspace-rows';
 import { primary } from '../server/db/client';
-import { startWorkers } from '../server/workflows/worker';
+import { startWorkers } from '../server/worker/workers';
 import type { Benchmark, BenchResult } from './lib';
 import { startBenchServer } from './server';
 

@@ -67,7 +67,7 @@ export function spawnWorker(
   env: NodeJS.ProcessEnv,
   opts: { detached?: boolean; stdio?: 'inherit' | 'ignore' | 'pipe' } = {},
 ): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.resolve('server/workflows/main.ts')], {
+  return spawn(process.execPath, ['--import', 'tsx', path.resolve('server/worker/main.ts')], {
     env: { ...env, NODE_ENV: 'production', WORKFLOW_REGIONS: region, MERIDIAN_PROCESS_NAME: `worker-${name}` },
     stdio: ['ignore', opts.stdio ?? 'inherit', opts.stdio ?? 'inherit'],
     detached: opts.detached ?? false,

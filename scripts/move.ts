@@ -42,7 +42,7 @@ process.env.LOG_LEVEL ??= 'warn';
 
 const { primary, disconnectAll } = await import('../server/db/client');
 const { startMove, cancelMove, getMoveFromPrimary } = await import('../server/moves/moves');
-const { settleMove } = await import('../server/moves/workflow');
+const { settleMove } = await import('../server/moves/settlement');
 const { newRequestId } = await import('../server/ids');
 const { isAppError } = await import('../server/errors');
 

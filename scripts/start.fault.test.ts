@@ -72,7 +72,7 @@ function stackPids(): Record<string, { pid: number; marker: string }> {
     next: { pid: readPid(path.join(dataDir, 'next.pid')), marker: 'http/main' },
   };
   for (const r of REGIONS) {
-    pids[`worker ${r}`] = { pid: readPid(path.join(dataDir, `worker-${r}.pid`)), marker: 'workflows/main' };
+    pids[`worker ${r}`] = { pid: readPid(path.join(dataDir, `worker-${r}.pid`)), marker: 'worker/main' };
   }
   for (const name of ['primary', ...REGIONS.map((r) => `replica-${r}`)]) {
     pids[`postgres ${name}`] = { pid: readPid(path.join(dataDir, 'pg', name, 'postmaster.pid')), marker: 'postgres' };

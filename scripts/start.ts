@@ -190,7 +190,7 @@ async function main(): Promise<void> {
   // Whatever an earlier run left (all-in-one or multi-process, any number of gateways and workers).
   for (const file of fs.readdirSync(dataDir)) {
     const m = /^(next|gateway-[a-z0-9-]+|worker-[a-z0-9-]+)\.pid$/.exec(file);
-    if (m) await stopStaleProcess(m[1]!, m[1]!.startsWith('worker') ? 'workflows/main' : 'http/main');
+    if (m) await stopStaleProcess(m[1]!, m[1]!.startsWith('worker') ? 'worker/main' : 'http/main');
   }
   const startWorker = (region: string, name: string) => {
     if (shuttingDown) return;

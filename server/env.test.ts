@@ -47,7 +47,7 @@ describe('authSecret', () => {
 
   it.each([
     ['the HTTP server', 'server/http/main.ts'],
-    ['a workflow worker', 'server/workflows/main.ts'],
+    ['a workflow worker', 'server/worker/main.ts'],
   ])(
     '%s started without AUTH_SECRET refuses to start',
     (_name, entry) => {

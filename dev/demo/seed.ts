@@ -10,7 +10,7 @@ import { mintApiKey, parseApiKey } from '../../server/api-keys/format';
 import type { Db } from '../../server/db/client';
 import { newId, randomBase62 } from '../../server/ids';
 import { describeRegion } from '../../server/region/catalog';
-import { WORKFLOWS } from '../../server/workflows/definitions';
+import { stepsOf } from '../../server/worker/registry';
 import { enqueueStep } from '../../server/workflows/queue';
 
 export interface DemoCredentials {
@@ -349,7 +349,7 @@ async function seedOnce(db: Db, mothership: string, globexRegions: string[]): Pr
             finishedAt:
               runStatus === 'succeeded' || runStatus === 'failed' ? new Date(createdAt.getTime() + 240_000) : null,
             steps: {
-              create: WORKFLOWS[kind].map((name, position) => ({
+              create: stepsOf(kind).map((name, position) => ({
                 position,
                 name,
                 status:

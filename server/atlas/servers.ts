@@ -15,6 +15,7 @@ import { AppError } from '../errors';
 import { isId } from '../ids';
 import { regionRegistry } from '../region/registry';
 import { startRun } from '../workflows/runs';
+import { provisionServerWorkflow } from './provision-workflow';
 import {
   decodeServerCursor,
   encodeServerCursor,
@@ -475,7 +476,7 @@ export async function provisionServer(
     }
     await tx.server.update({ where: { id }, data: { status: 'provisioning' } });
     const runId = await startRun(tx, {
-      kind: 'provision-server',
+      workflow: provisionServerWorkflow,
       region: locked.region,
       serverId: id,
       input: { firmware: PROVISION_FIRMWARE, image: PROVISION_IMAGE, requested_by: actor.userId, from: locked.status },

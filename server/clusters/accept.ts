@@ -29,10 +29,11 @@
 // does).
 import { poolOf, type Db } from '../db/client';
 import { IDEMPOTENCY_TTL_HOURS, type IdempotencyRecord, type PriorRecord } from '../db/idempotency';
-import { WORKFLOWS } from '../workflows/definitions';
+import { stepNames } from '../workflows/definition';
 import { queueName, RUN_STARTED_CHANNEL, stepJobCte, QUEUE_SCHEMA } from '../workflows/queue';
 import type { CommitHint } from '../db/write-positions';
 import { GPU_TEMPLATES } from './capacity';
+import { createClusterWorkflow } from './create-workflow';
 
 /** The unique index that keeps live cluster names unique in an organization. */
 export const LIVE_NAME_INDEX = 'clusters_live_name_key';
@@ -77,7 +78,7 @@ export interface AcceptOutcome {
   queueInstalled: boolean;
 }
 
-const STEPS = [...WORKFLOWS['create-cluster']];
+const STEPS = stepNames(createClusterWorkflow);
 
 // Parameters $1…$18 are the cluster's; the job's follow from $19.
 const JOB_FIRST_PARAM = 19;

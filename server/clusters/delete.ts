@@ -5,6 +5,7 @@ import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { startRun } from '../workflows/runs';
 import type { ClusterRequester } from './create';
+import { deleteClusterWorkflow } from './delete-workflow';
 import { liveCluster, markDeleting, toClusterView } from './repository';
 
 export async function deleteCluster(req: DataRequest, who: Omit<ClusterRequester, 'region'>, id: string) {
@@ -24,7 +25,7 @@ export async function deleteCluster(req: DataRequest, who: Omit<ClusterRequester
     }
     const runId = await startRun(tx, {
       orgId,
-      kind: 'delete-cluster',
+      workflow: deleteClusterWorkflow,
       region: cluster.region,
       clusterId: cluster.id,
       input: { requested_by: who.userId },

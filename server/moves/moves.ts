@@ -11,9 +11,9 @@ import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { isId, newId } from '../ids';
 import { regionRegistry } from '../region/registry';
-import { WORKFLOWS } from '../workflows/definitions';
+import { stepNames } from '../workflows/definition';
 import { startRun } from '../workflows/runs';
-import type { MoveInput } from './workflow';
+import { moveWorkspaceWorkflow, type MoveInput } from './workflow';
 
 export const MOVE_START_AUDIT_ACTION = 'operator.move.start' as const;
 export const MOVE_CANCEL_AUDIT_ACTION = 'operator.move.cancel' as const;
@@ -267,7 +267,7 @@ export async function startMove(
         requested_by: actor.userId,
       };
       const runId = await startRun(tx, {
-        kind: 'move-workspace',
+        workflow: moveWorkspaceWorkflow,
         region: from,
         orgId: o.id,
         input: runInput as unknown as Record<string, unknown>,
@@ -281,7 +281,7 @@ export async function startMove(
         actorId: actor.userId,
         region: from,
         requestId: req.requestId,
-        metadata: { slug: o.slug, from, to: input.to_region, run_id: runId, steps: WORKFLOWS['move-workspace'] },
+        metadata: { slug: o.slug, from, to: input.to_region, run_id: runId, steps: stepNames(moveWorkspaceWorkflow) },
       });
     });
   } catch (e) {

@@ -20,32 +20,22 @@ import type { Tx } from '../db/access';
 import { primary, type Db } from '../db/client';
 import { env } from '../env';
 import { logger } from '../telemetry/logger';
-import { acceptSlug, offerSlug, withdrawSlugOffer } from '../cell/workspaces';
-import { DirectoryCallError } from '../cell/client';
+import { offerSlug, acceptSlug, withdrawSlugOffer } from '../cell/workspaces';
 import { recordAudit } from '../audit/audit';
-import { AppError } from '../errors';
-import { StepFailure } from '../workflows/steps';
-import type { RunEndHooks, StepRun, StepWork } from '../workflows/work';
+import { StepFailure, type StepRun, type StepWork, type WorkflowDefinition } from '../workflows/definition';
+import { askDirectory, settleAfterHandover, type Settlement } from './settlement';
+import { directoryRefusal, dropBundle, switchHome, type MoveInput } from './switch-home';
 import { BundleInvalid, sharedPrimaryTransfer, type WorkspaceTransfer } from './transfer';
-import { publishMoveHandover } from '../routing/handover';
 
-export interface MoveInput {
-  move_id: string;
-  slug: string;
-  from_region: string;
-  to_region: string;
-  requested_by?: string;
-}
+export type { MoveInput } from './switch-home';
 
 const input = (run: StepRun) => run.input as MoveInput;
 
 /** The transfer in use: with today's shared primary, export + verify on the target's replica. */
 const transfer: WorkspaceTransfer = sharedPrimaryTransfer;
 
-/** Verify and handover are the target's work; everything else the source's. */
-export function moveStepRegion(run: StepRun, step: string): string {
-  return step === 'verify' || step === 'handover' ? input(run).to_region : run.region;
-}
+/** Verify and handover are the target's work (its workers take them); everything else the source's. */
+const atTarget = (run: StepRun) => input(run).to_region;
 
 /** A cancel asked for before the handover: the run ends here, and the hooks undo the move. */
 async function cancelRequested(db: Db, moveId: string): Promise<boolean> {
@@ -56,16 +46,11 @@ async function cancelRequested(db: Db, moveId: string): Promise<boolean> {
   return !!m?.cancelRequestedAt && !m.handoverAt;
 }
 
-/** A refusal by the directory is final; anything else (unreachable, 5xx) is retried. */
-function directoryRefusal(e: unknown): e is DirectoryCallError {
-  return e instanceof DirectoryCallError && [400, 403, 404, 409].includes(e.status);
-}
-
 const noteStep = (moveId: string, step: string) => async (s: { tx: Tx }) => {
   await s.tx.workspaceMove.update({ where: { id: moveId }, data: { step } });
 };
 
-export const MOVE_WORK: Record<string, StepWork> = {
+const MOVE_WORK = {
   offer: async ({ db, run }) => {
     const i = input(run);
     if (await cancelRequested(db, i.move_id)) return { cancel: true };
@@ -221,189 +206,26 @@ export const MOVE_WORK: Record<string, StepWork> = {
       },
     };
   },
-};
+} satisfies Record<string, StepWork>;
 
-/**
- * The switch, in one transaction after the directory accepted: the organization's home is the
- * target and it is writable again; what is pinned to the source follows it (the default region,
- * projects' default regions, API keys of the source region, which answer 421 naming the target
- * from now on; keys of the target region that an earlier move had sent away are valid again)
- * and the routing policy's primary region.
- */
-async function switchHome(tx: Tx, orgId: string, i: MoveInput, now: Date): Promise<void> {
-  // First (lock order: the policy store's row, then the organization's): the routing policy's
-  // primary region follows the workspace (a new version, by the system).
-  await publishMoveHandover(tx, orgId, i);
-  const org = await tx.organization.findUniqueOrThrow({ where: { id: orgId }, select: { defaultRegion: true } });
-  await tx.organization.update({
-    where: { id: orgId },
-    data: {
-      status: 'active',
-      homeRegion: i.to_region,
-      ...(org.defaultRegion === i.from_region ? { defaultRegion: i.to_region } : {}),
-    },
-  });
-  await tx.project.updateMany({
-    where: { orgId, defaultRegion: i.from_region },
-    data: { defaultRegion: i.to_region },
-  });
-  await tx.apiKey.updateMany({ where: { orgId, region: i.to_region }, data: { movedTo: null } });
-  await tx.apiKey.updateMany({
-    where: { orgId, region: { not: i.to_region }, OR: [{ region: i.from_region }, { movedTo: i.from_region }] },
-    data: { movedTo: i.to_region },
-  });
-  await tx.workspaceMove.update({ where: { id: i.move_id }, data: { writableAt: now } });
-}
+export const moveWorkspaceWorkflow: WorkflowDefinition = {
+  kind: 'move-workspace',
+  steps: [
+    { name: 'offer', work: MOVE_WORK.offer },
+    { name: 'read_only', work: MOVE_WORK.read_only },
+    { name: 'drain_runs', work: MOVE_WORK.drain_runs },
+    { name: 'export', work: MOVE_WORK.export },
+    { name: 'verify', work: MOVE_WORK.verify, region: atTarget },
+    // Past the point of no return: they retry through anything transient (see the file's header).
+    { name: 'handover', work: MOVE_WORK.handover, region: atTarget, retriesForever: true },
+    { name: 'purge', work: MOVE_WORK.purge, retriesForever: true },
+  ],
 
-/** Deletes a move's export bundle (the rows it holds are the workspace's, encrypted). */
-async function dropBundle(tx: Tx, moveId: string): Promise<void> {
-  await tx.workspaceMoveChunk.deleteMany({ where: { moveId } });
-}
-
-/**
- * Where the directory has a workspace whose move is past its handover: `accepted` (the target
- * has it, now or from before: the accept is idempotent), `refused` (it never will under this
- * move, so nothing moved: the source's offer is withdrawn), `unknown` (it could not be asked).
- */
-export type Settlement = 'accepted' | 'refused' | 'unknown';
-
-async function askDirectory(i: MoveInput): Promise<{ settlement: Settlement; why?: string }> {
-  let why = '';
-  for (let attempt = 1; attempt <= 3; attempt++) {
-    try {
-      await acceptSlug(i.to_region, i.slug, i.move_id);
-      return { settlement: 'accepted' };
-    } catch (e) {
-      if (directoryRefusal(e)) {
-        await withdrawSlugOffer(i.from_region, i.slug).catch((err: unknown) =>
-          logger.warn({ err, move_id: i.move_id }, 'move: could not withdraw the refused offer'),
-        );
-        return { settlement: 'refused', why: `${e.code}: ${e.message}` };
-      }
-      why = (e as Error).message;
-      if (attempt < 3) await new Promise((r) => setTimeout(r, 500 * attempt));
-    }
-  }
-  return { settlement: 'unknown', why };
-}
-
-/**
- * Ends a move past its handover whose run ended (see the file's header), in the caller's
- * transaction holding the move's lock. Returns the move's status.
- */
-async function settleAfterHandover(
-  tx: Tx,
-  orgId: string,
-  i: MoveInput,
-  m: { writableAt: Date | null; startedById: string | null },
-  asked: { settlement: Settlement; why?: string },
-  reason: string,
-  now: Date,
-): Promise<'completed' | 'failed'> {
-  await dropBundle(tx, i.move_id);
-  let settlement = asked.settlement;
-  let note = '';
-  if (!m.writableAt && settlement === 'accepted') {
-    // The switch is what the handover step would have committed; if it fails here too the
-    // workspace is left as `unknown` says (its error noted), not half switched.
-    await tx.$executeRawUnsafe('SAVEPOINT move_switch');
-    try {
-      await switchHome(tx, orgId, i, now);
-      await tx.$executeRawUnsafe('RELEASE SAVEPOINT move_switch');
-    } catch (e) {
-      await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT move_switch');
-      settlement = 'unknown';
-      note = ` (the switch failed: ${(e as Error).message})`;
-    }
-  }
-  const audit = (action: 'operator.move.complete' | 'operator.move.fail', metadata: Record<string, unknown>) =>
-    recordAudit(tx, {
-      action,
-      targetType: 'workspace_move',
-      targetId: i.move_id,
-      orgId,
-      actorId: m.startedById,
-      region: action === 'operator.move.complete' ? i.to_region : i.from_region,
-      metadata: { slug: i.slug, from: i.from_region, to: i.to_region, reason, ...metadata },
-    });
-  if (m.writableAt || settlement === 'accepted') {
-    await tx.workspaceMove.update({
-      where: { id: i.move_id },
-      data: {
-        status: 'completed',
-        error: `the run ended after the handover (${reason}); the workspace is writable in ${i.to_region}`,
-        finishedAt: now,
-      },
-    });
-    await audit('operator.move.complete', { settled: true });
-    return 'completed';
-  }
-  if (settlement === 'refused') {
-    await tx.organization.updateMany({ where: { id: orgId, status: 'moving' }, data: { status: 'active' } });
-    await tx.workspaceMove.update({
-      where: { id: i.move_id },
-      data: {
-        status: 'failed',
-        handoverAt: null,
-        writableAt: now,
-        finishedAt: now,
-        error: `the directory refused the handover (${asked.why ?? reason}): nothing moved, ${i.slug} is writable in ${i.from_region} again`,
-      },
-    });
-    await audit('operator.move.fail', { settled: 'refused' });
-    return 'failed';
-  }
-  await tx.workspaceMove.update({
-    where: { id: i.move_id },
-    data: {
-      status: 'failed',
-      finishedAt: now,
-      error:
-        `after the handover: ${reason}. The directory could not be asked whether it took ${i.slug} ` +
-        `(${asked.why ?? 'no answer'})${note}: it stays read-only. Once the directory answers, ` +
-        `\`npm run move -- --settle ${i.move_id}\` completes the move or puts it back`,
-    },
-  });
-  await audit('operator.move.fail', { settled: 'unknown' });
-  return 'failed';
-}
-
-/**
- * `npm run move -- --settle <mov_id>`: an operator settles a move its run left read-only after
- * the handover (the directory could not be asked then).
- */
-export async function settleMove(moveId: string): Promise<void> {
-  const m = await primary().workspaceMove.findUnique({ where: { id: moveId } });
-  if (!m) throw new AppError('not_found', `no workspace move ${moveId}`);
-  const unsettled = () =>
-    new AppError(
-      'conflict',
-      `the move is ${m.status}: only a failed move left read-only after its handover is settled`,
-    );
-  if (m.status !== 'failed' || !m.handoverAt || m.writableAt) throw unsettled();
-  const org = await primary().organization.findUniqueOrThrow({ where: { id: m.orgId }, select: { slug: true } });
-  const i: MoveInput = { move_id: m.id, slug: org.slug, from_region: m.fromRegion, to_region: m.toRegion };
-  const asked = await askDirectory(i);
-  if (asked.settlement === 'unknown') {
-    throw new AppError('directory_unavailable', `the directory could not be asked (${asked.why}): try again`, {
-      retryAfter: 30,
-    });
-  }
-  await primary().$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM workspace_moves WHERE id = ${moveId} FOR UPDATE`;
-    const locked = await tx.workspaceMove.findUniqueOrThrow({ where: { id: moveId } });
-    if (locked.status !== 'failed' || !locked.handoverAt || locked.writableAt) throw unsettled();
-    await settleAfterHandover(tx, m.orgId, i, locked, asked, 'settled by an operator', new Date());
-  });
-}
-
-export const MOVE_HOOKS: RunEndHooks = {
-  async ended(tx, run, outcome, reason, prepared) {
+  async ended(tx, run, { outcome, reason, now, prepared }) {
     const i = input(run);
     await tx.$queryRaw`SELECT id FROM workspace_moves WHERE id = ${i.move_id} FOR UPDATE`;
     const m = await tx.workspaceMove.findUnique({ where: { id: i.move_id } });
     if (!m) return;
-    const now = new Date();
     if (m.handoverAt) {
       const asked = (prepared as { settlement: Settlement; why?: string } | undefined) ?? { settlement: 'unknown' };
       await settleAfterHandover(tx, run.orgId!, i, m, asked, reason, now);

@@ -135,40 +135,59 @@ export async function enqueueStep(tx: Tx, region: string, job: StepJob, startAft
   );
 }
 
-/** pg-boss's job insert: its values as a FROM-less subquery `j`, joined to the queue's row. */
-const VALUES_THEN_QUEUE = new RegExp(String.raw`\)\s*j\s+JOIN ${QUEUE_SCHEMA}\.queue q ON j\.name = q\.name`);
+/** The pgboss.job columns a step's job fills, as pg-boss's own insert names them. */
+export const STEP_JOB_COLUMNS = [
+  'id',
+  'name',
+  'data',
+  'priority',
+  'start_after',
+  'singleton_key',
+  'singleton_on',
+  'dead_letter',
+  'expire_in',
+  'keep_until',
+  'retry_limit',
+  'retry_delay',
+  'retry_backoff',
+  'policy',
+] as const;
 
 /**
  * The first step's job of a run, as a data-modifying CTE body for a larger statement (a cluster
- * create is one statement: server/clusters/accept.ts). It is pg-boss's own insert (its defaults,
- * policies and retry settings), captured from `send`, with its parameters renumbered from
- * `firstParam` and its values selected from the CTE `gate` (no row in `gate`, no job), whose
- * `id` is the run the same statement inserts.
+ * create is one statement: server/clusters/accept.ts), one job per row of the CTE `gate`, whose
+ * `id` is the run the same statement inserts (no row, no job). It is pg-boss 10.1.6's job insert
+ * written out for a `send` with no options and no constructor defaults, which is how
+ * enqueueStep sends: the queue's row supplies the policy, retries, expiry, retention and dead
+ * letter. Parameters: `$firstParam` the queue's name, the next one the step's position.
+ * queue.test.ts pins this against the installed pg-boss (its version, its job table, its insert).
  */
-export async function stepJobCte(
+export function stepJobCte(
   region: string,
   position: number,
   gate: string,
   firstParam: number,
 ): Promise<{ sql: string; values: unknown[] }> {
-  let captured: { text: string; values: unknown[] } | undefined;
-  const capture = {
-    executeSql: (text: string, values: unknown[] = []) => {
-      captured = { text, values };
-      return Promise.resolve({ rows: [{ id: 'captured' }] });
-    },
-  };
-  await senderBoss().send(queueName(region), { position }, { db: capture });
-  if (!captured || !VALUES_THEN_QUEUE.test(captured.text) || !captured.text.includes('$3::jsonb as data')) {
-    // pg-boss changed its insert: the statement would not be what we think. Fail loudly.
-    throw new Error(`pg-boss's job insert changed shape; update stepJobCte (server/workflows/queue.ts)`);
-  }
-  const sql = captured.text
-    .replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) - 1 + firstParam}`)
-    .replace(
-      `$${2 + firstParam}::jsonb as data`,
-      `jsonb_build_object('runId', g.gate_id, 'position', $${2 + firstParam}::int) as data`,
-    )
-    .replace(VALUES_THEN_QUEUE, (m) => ` FROM (SELECT id AS gate_id FROM ${gate}) g ${m}`);
-  return { sql, values: captured.values.map((v, i) => (i === 2 ? position : sqlValue(v))) };
+  const [name, pos] = [`$${firstParam}`, `$${firstParam + 1}`];
+  const sql = `
+    INSERT INTO ${QUEUE_SCHEMA}.job (${STEP_JOB_COLUMNS.join(', ')})
+    SELECT
+      gen_random_uuid(),
+      q.name,
+      jsonb_build_object('runId', g.id, 'position', ${pos}::int),
+      0,
+      now(),
+      NULL,
+      NULL,
+      q.dead_letter,
+      COALESCE(q.expire_seconds * interval '1s', interval '15 minutes'),
+      now() + CAST(COALESCE((q.retention_minutes * 60)::text, '14 days') AS interval),
+      COALESCE(q.retry_limit, 2),
+      CASE WHEN COALESCE(q.retry_backoff, false) THEN GREATEST(q.retry_delay, 1) ELSE COALESCE(q.retry_delay, 0) END,
+      COALESCE(q.retry_backoff, false),
+      q.policy
+    FROM ${gate} g JOIN ${QUEUE_SCHEMA}.queue q ON q.name = ${name}::text
+    ON CONFLICT DO NOTHING
+    RETURNING id`;
+  return Promise.resolve({ sql, values: [queueName(region), position] });
 }

@@ -4,13 +4,14 @@ import { read, type Tx } from '../db/access';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import { WORKFLOWS, type WorkflowKind } from './definitions';
+import { stepNames, type WorkflowDefinition } from './definition';
 import { enqueueStep, RUN_STARTED_CHANNEL } from './queue';
 import { getRun } from './repository';
 
 /** A run is an organization's (about one of its clusters, or itself) or, for operators, a server's. */
 export type StartRun = {
-  kind: WorkflowKind;
+  /** The domain's definition (e.g. server/clusters/delete-workflow.ts): its kind and steps. */
+  workflow: WorkflowDefinition;
   region: string;
   input: Record<string, unknown>;
 } & (
@@ -26,13 +27,13 @@ export async function startRun(tx: Tx, r: StartRun): Promise<string> {
     data: {
       id,
       orgId: r.orgId ?? null,
-      kind: r.kind,
+      kind: r.workflow.kind,
       region: r.region,
       clusterId: r.clusterId ?? null,
       serverId: r.serverId ?? null,
       status: 'queued',
       input: r.input as object,
-      steps: { create: WORKFLOWS[r.kind].map((name, position) => ({ position, name })) },
+      steps: { create: stepNames(r.workflow).map((name, position) => ({ position, name })) },
     },
   });
   await enqueueStep(tx, r.region, { runId: id, position: 0 });

@@ -9,7 +9,7 @@ import { waitForReplay } from '../../dev/testing/db';
 import type { DemoCredentials } from '../../dev/demo/seed';
 import { primary } from '../../server/db/client';
 import { resetEnvCache } from '../../server/env';
-import { startWorkers, type Workers } from '../../server/workflows/worker';
+import { startWorkers, type Workers } from '../../server/worker/workers';
 
 type ServerRow = {
   id: string;

@@ -7,7 +7,7 @@ import { registerWithDirectory } from '../../server/cell/registration';
 import { primary } from '../../server/db/client';
 import { resetEnvCache } from '../../server/env';
 import { trustPeerHeader } from '../../server/net/client-address';
-import { startWorkers, type Workers } from '../../server/workflows/worker';
+import { startWorkers, type Workers } from '../../server/worker/workers';
 import { directoryServer, provisionKeys } from '../directory/harness';
 
 export const FAST = {

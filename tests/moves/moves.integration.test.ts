@@ -9,8 +9,8 @@ import { waitForReplay } from '../../dev/testing/db';
 import { primary } from '../../server/db/client';
 import { openChunk, type Manifest, type RowChunk } from '../../server/moves/bundle';
 import { resolveWorkspace } from '../../server/directory/resolve';
-import { failRun } from '../../server/workflows/engine';
-import type { Workers } from '../../server/workflows/worker';
+import { failRun } from '../../server/worker/workers';
+import type { Workers } from '../../server/worker/workers';
 import {
   cookieOf,
   ended,
@@ -505,7 +505,7 @@ describe('a move past its handover whose run ends', () => {
     }
     return { move: m, restore: () => setEnv({ MERIDIAN_DIRECTORY_URL: directory }) };
   }
-  // What the dead-letter queue does when the step's workers kept dying (server/workflows/worker.ts).
+  // What the dead-letter queue does when the step's workers kept dying (server/worker/workers.ts).
   const deadLetter = (runId: string) =>
     failRun(primary(), runId, 5, 'the worker running this step stopped responding 5 times');
   const bobWrites = async (region: string) =>

@@ -9,7 +9,7 @@ import { sessionCookie } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { disconnectAll, primary } from '../../server/db/client';
 import { resetEnvCache } from '../../server/env';
-import { startWorkers, type Workers } from '../../server/workflows/worker';
+import { startWorkers, type Workers } from '../../server/worker/workers';
 
 const f = () => inject('faults');
 let topo: EmbeddedTopology;

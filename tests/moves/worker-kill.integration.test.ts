@@ -23,7 +23,7 @@ afterAll(async () => {
 
 function spawnWorker(region: string): ChildProcess {
   // node itself (not the tsx launcher), so the PID we kill is the worker's.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/workflows/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/worker/main.ts'], {
     env: { ...process.env, ...FAST, WORKFLOW_REGIONS: region, LOG_LEVEL: 'silent' },
     stdio: 'ignore',
   });

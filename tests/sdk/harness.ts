@@ -39,7 +39,7 @@ export function startWorker(): { stop: () => Promise<void> } {
   let current: ChildProcess | undefined;
   let stopping = false;
   const spawnOne = () => {
-    current = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/workflows/main.ts')], {
+    current = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/worker/main.ts')], {
       cwd: ROOT,
       env: {
         ...process.env,

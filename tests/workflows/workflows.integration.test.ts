@@ -7,7 +7,7 @@ import { primary } from '../../server/db/client';
 import { resetEnvCache } from '../../server/env';
 import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
 import { waitForReplay } from '../../dev/testing/db';
-import { startWorkers, type Workers } from '../../server/workflows/worker';
+import { startWorkers, type Workers } from '../../server/worker/workers';
 
 let urls: { primary: string; replicas: Record<string, string> };
 let aliceCookie: string;
@@ -225,7 +225,7 @@ describe('a worker killed mid-run', () => {
 
   function spawnWorker(): ChildProcess {
     // node itself (not the tsx launcher), so the PID we kill is the worker's.
-    return spawn(process.execPath, ['--import', 'tsx', 'server/workflows/main.ts'], {
+    return spawn(process.execPath, ['--import', 'tsx', 'server/worker/main.ts'], {
       env: {
         ...process.env,
         ...FAST,

@@ -8,7 +8,7 @@ import { purgeExpiredIdempotencyKeys } from '../db/idempotency';
 import { flushLogs, logger } from '../telemetry/logger';
 
 const PURGE_EVERY_MS = 15 * 60_000;
-import { startWorkers } from './worker';
+import { startWorkers } from './workers';
 
 async function main(): Promise<void> {
   const e = env();

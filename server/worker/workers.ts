@@ -1,14 +1,20 @@
 // Workflow workers: one pg-boss subscription per region this process serves, each executing
-// that region's steps (server/workflows/engine.ts), plus one on the region's dead-letter queue
-// for steps whose workers kept dying (the run fails with that reason instead of hanging).
+// that region's steps of the registered workflows (server/workflows/engine.ts), plus one on the
+// region's dead-letter queue for steps whose workers kept dying (the run fails with that reason
+// instead of hanging).
 import type PgBoss from 'pg-boss';
-import { primary } from '../db/client';
+import { type Db, primary } from '../db/client';
 import { listen } from '../db/listen';
 import { env } from '../env';
 import { logger } from '../telemetry/logger';
-import { parseFaults } from './definitions';
-import { executeStep, failRun, type EngineOptions } from './engine';
-import { boss, deadLetterName, queueName, RUN_STARTED_CHANNEL, updateQueues, type StepJob } from './queue';
+import { executeStep, failRun as failRunOf, type EngineOptions } from '../workflows/engine';
+import { parseFaults } from '../workflows/faults';
+import { boss, deadLetterName, queueName, RUN_STARTED_CHANNEL, updateQueues, type StepJob } from '../workflows/queue';
+import { WORKFLOWS } from './registry';
+
+/** Ends a run of a registered workflow as failed (what the dead-letter queue does). */
+export const failRun = (db: Db, runId: string, position: number, reason: string) =>
+  failRunOf(db, WORKFLOWS, runId, position, reason);
 
 export interface Workers {
   regions: string[];
@@ -24,6 +30,7 @@ export async function startWorkers(opts: { connectionString: string; regions: st
   await b.start();
   await updateQueues(b, opts.regions);
   const engine: EngineOptions = {
+    workflows: WORKFLOWS,
     stepMs: e.WORKFLOW_STEP_MS,
     faults: parseFaults(e.WORKFLOW_FAULTS),
     log: (event, fields) => log.info({ event, ...fields }, event),

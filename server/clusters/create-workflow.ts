@@ -1,0 +1,40 @@
+// The create-cluster workflow: a `pending` cluster is validated, given servers spread over its
+// region's zones, bootstrapped (simulated) and `ready`. A failure gives the servers back and
+// leaves the cluster `failed` with the reason.
+import type { WorkflowDefinition } from '../workflows/definition';
+import { StepFailure } from '../workflows/definition';
+import { allocateServers, runCluster } from './allocation';
+import { clusterRunFailed, clusterRunSucceeded } from './run-outcome';
+import { templateById } from './templates';
+
+export const createClusterWorkflow: WorkflowDefinition = {
+  kind: 'create-cluster',
+  steps: [
+    {
+      name: 'validate',
+      effect: async (s) => {
+        const c = await runCluster(s);
+        if (!templateById(c.template)) throw new StepFailure(`unknown template ${c.template}`);
+      },
+    },
+    { name: 'allocate_servers', effect: allocateServers },
+    { name: 'bootstrap_control_plane' },
+    { name: 'join_workers' },
+    {
+      name: 'ready',
+      effect: async (s) => {
+        const c = await runCluster(s);
+        await s.tx.cluster.update({
+          where: { id: c.id },
+          data: { status: 'ready', readyAt: s.now, statusReason: null },
+        });
+      },
+    },
+  ],
+  async starting(tx, run) {
+    if (!run.clusterId) return;
+    await tx.cluster.updateMany({ where: { id: run.clusterId, status: 'pending' }, data: { status: 'provisioning' } });
+  },
+  succeeded: (tx, run) => clusterRunSucceeded(tx, run),
+  ended: clusterRunFailed,
+};
