@@ -6,7 +6,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState, useTransition } from 'react';
-import { publishPolicy } from '~/app/atlas/policy/actions';
+import { publishPolicy } from '~/server/api/actions/atlas/policies';
 import { errorToast, useToast } from '../../toast';
 import { useTRPC, type RouterOutputs } from '../../trpc-provider';
 import { ErrorAlert } from '../../ui/error-alert';
