@@ -85,8 +85,9 @@ export default defineConfig([
       },
     ],
   ),
-  // Components don't import from app/: a route folder moves with its URL. (A separate rule from the
-  // boundaries above, so neither replaces the other.)
+  // Components don't import from app/ (a route folder moves with its URL), and they change things
+  // one way: a server action (server/api/actions), whose result carries the contract's error object
+  // and the request ID. A separate rule from the boundaries above, so neither replaces the other.
   {
     files: ['components/**/*.{ts,tsx}'],
     rules: {
@@ -97,6 +98,13 @@ export default defineConfig([
             {
               regex: String.raw`^(~/|(\.\./)+)app(/|$)`,
               message: 'components do not import app/: server actions live in server/api/actions',
+            },
+          ],
+          paths: [
+            {
+              name: '@tanstack/react-query',
+              importNames: ['useMutation'],
+              message: 'components change things through a server action (server/api/actions), not a tRPC mutation',
             },
           ],
         },

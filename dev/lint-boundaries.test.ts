@@ -62,16 +62,18 @@ describe('components', () => {
       .map((m) => m.message);
   }
 
-  it('import server actions from server/api/actions, never app/', async () => {
+  it('import server actions from server/api/actions, never app/, and mutate through them only', async () => {
     for (const code of [
       "import { createProject } from '~/app/arc/projects/actions';\nexport const a = createProject;",
       "import Page from '../../app/arc/page';\nexport const a = Page;",
+      "import { useMutation } from '@tanstack/react-query';\nexport const a = useMutation;",
       "import { createCaller } from '~/server/api/root';\nexport const a = createCaller;",
     ]) {
       expect(await refusals(code), code).not.toEqual([]);
     }
     for (const code of [
       "import { createProject } from '~/server/api/actions/projects';\nexport const a = createProject;",
+      "import { useQuery } from '@tanstack/react-query';\nexport const a = useQuery;",
     ]) {
       expect(await refusals(code), code).toEqual([]);
     }
