@@ -73,17 +73,44 @@ export default defineConfig([
       },
     ],
   ),
-  // React components may use server code's types only (the browser bundle gets none of it).
+  // React components may use server code's types only (the browser bundle gets none of it), except
+  // the server actions in server/api/actions: Next sends the browser a reference, not the code.
   boundary(
     ['components/**/*.{ts,tsx}'],
     [
       {
-        regex: String.raw`^(~/server/|(\.\./)+server/)`,
+        regex: String.raw`^(~/server/|(\.\./)+server/)(?!api/actions/)`,
         allowTypeImports: true,
         message: 'components import server code as types only (import type …)',
       },
     ],
   ),
+  // Components don't import from app/ (a route folder moves with its URL), and they change things
+  // one way: a server action (server/api/actions), whose result carries the contract's error object
+  // and the request ID. A separate rule from the boundaries above, so neither replaces the other.
+  {
+    files: ['components/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: String.raw`^(~/|(\.\./)+)app(/|$)`,
+              message: 'components do not import app/: server actions live in server/api/actions',
+            },
+          ],
+          paths: [
+            {
+              name: '@tanstack/react-query',
+              importNames: ['useMutation'],
+              message: 'components change things through a server action (server/api/actions), not a tRPC mutation',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // lib/ is pure and shared: no server, UI or dev imports.
   boundary(
     ['lib/**/*.ts'],

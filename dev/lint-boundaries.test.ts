@@ -53,3 +53,29 @@ describe('import boundaries', () => {
     expect(await restricted(file, code)).toEqual([]);
   });
 });
+
+describe('components', () => {
+  async function refusals(code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath: 'components/arc/x.tsx' });
+    return result!.messages
+      .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === '@typescript-eslint/no-restricted-imports')
+      .map((m) => m.message);
+  }
+
+  it('import server actions from server/api/actions, never app/, and mutate through them only', async () => {
+    for (const code of [
+      "import { createProject } from '~/app/arc/projects/actions';\nexport const a = createProject;",
+      "import Page from '../../app/arc/page';\nexport const a = Page;",
+      "import { useMutation } from '@tanstack/react-query';\nexport const a = useMutation;",
+      "import { createCaller } from '~/server/api/root';\nexport const a = createCaller;",
+    ]) {
+      expect(await refusals(code), code).not.toEqual([]);
+    }
+    for (const code of [
+      "import { createProject } from '~/server/api/actions/projects';\nexport const a = createProject;",
+      "import { useQuery } from '@tanstack/react-query';\nexport const a = useQuery;",
+    ]) {
+      expect(await refusals(code), code).toEqual([]);
+    }
+  });
+});

@@ -5,7 +5,7 @@
 // region by region. Saved through the audited PATCH (server action).
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, useTransition } from 'react';
-import { setOrganizationRegions } from '~/app/atlas/organizations/actions';
+import { setOrganizationRegions } from '~/server/api/actions/atlas/organizations';
 import { useToast } from '../toast';
 import { useTRPC, type RouterOutputs } from '../trpc-provider';
 import { ErrorAlert } from '../ui/error-alert';

@@ -3,7 +3,7 @@
 // refreshes from the next poll, at once.
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, useTransition } from 'react';
-import { setRegionStatus } from '~/app/atlas/actions';
+import { setRegionStatus } from '~/server/api/actions/atlas/regions';
 import { errorToast, useToast } from '../toast';
 import { useTRPC } from '../trpc-provider';
 import { SelectField } from '../ui/select-field';

@@ -1,7 +1,7 @@
 'use client';
 // Asks the server how a read or a write from this page would resolve, via server actions.
 import { useState, useTransition } from 'react';
-import { explainRead, explainWrite } from '~/app/routing/actions';
+import { explainRead, explainWrite } from '~/server/api/actions/routing';
 import type { ActionResult } from '~/server/api/adapters/action';
 import { btnPrimary, btnSecondary, panel } from '../ui/styles';
 import { TextField } from '../ui/text-field';

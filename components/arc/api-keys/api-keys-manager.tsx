@@ -1,10 +1,11 @@
 'use client';
-// Lists, creates and revokes the organization's API keys (tRPC). The region picker appears only
-// for organizations with several regions (with "all regions" for an organization-wide key); a new
-// key's secret is shown once.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { trpcErrorBody } from '../../toast';
+// Lists, creates and revokes the organization's API keys (server actions; the list is a tRPC
+// query). The region picker appears only for organizations with several regions (with "all
+// regions" for an organization-wide key); a new key's secret is shown once.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, useTransition } from 'react';
+import type { ErrorBody } from '~/server/errors';
+import { createApiKey, createGlobalApiKey, revokeApiKey } from '~/server/api/actions/api-keys';
 import { useTRPC } from '../../trpc-provider';
 import { ErrorAlert } from '../../ui/error-alert';
 import { card } from '../../ui/styles';
@@ -12,40 +13,49 @@ import { ApiKeyTable } from './api-key-table';
 import { NewApiKeyForm } from './new-api-key-form';
 import { NewKeySecret } from './new-key-secret';
 
+type ActionError = ErrorBody['error'];
+
 export function ApiKeysManager({ regions, isAdmin }: { regions: string[]; isAdmin: boolean }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const keys = useQuery(trpc.apiKeys.list.queryOptions({ limit: 200 }));
   const [secret, setSecret] = useState<string | null>(null);
+  // A refused create and a refused revoke each stay until that action is tried again.
+  const [createError, setCreateError] = useState<ActionError | null>(null);
+  const [revokeError, setRevokeError] = useState<ActionError | null>(null);
+  const [creating, startCreate] = useTransition();
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
-  const created = {
-    onSuccess: (k: { key: string }) => {
-      setSecret(k.key);
-      void refresh();
-    },
+  const error = createError ?? revokeError;
+
+  const create = ({ global, ...input }: Parameters<typeof createApiKey>[0] & { global?: boolean }) =>
+    new Promise<void>((resolve, reject) => {
+      setSecret(null);
+      setCreateError(null);
+      startCreate(async () => {
+        const res = global
+          ? await createGlobalApiKey({ name: input.name, scopes: input.scopes })
+          : await createApiKey(input);
+        if (!res.ok) {
+          setCreateError(res.error);
+          reject(new Error(res.error.message));
+          return;
+        }
+        setSecret(res.data.key);
+        void refresh();
+        resolve();
+      });
+    });
+
+  const revoke = async (id: string) => {
+    setRevokeError(null);
+    const res = await revokeApiKey({ id });
+    if (!res.ok) setRevokeError(res.error);
+    else void refresh();
   };
-  const create = useMutation(trpc.apiKeys.create.mutationOptions(created));
-  const createGlobal = useMutation(trpc.apiKeys.createGlobal.mutationOptions(created));
-  const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions({ onSuccess: () => void refresh() }));
-  const failed = create.error ?? createGlobal.error ?? revoke.error;
-  const error = failed ? trpcErrorBody(failed) : null;
 
   return (
     <div className="space-y-6">
-      {isAdmin && (
-        <NewApiKeyForm
-          regions={regions}
-          pending={create.isPending || createGlobal.isPending}
-          onCreate={({ global, ...input }) => {
-            setSecret(null);
-            create.reset();
-            createGlobal.reset();
-            return global
-              ? createGlobal.mutateAsync({ name: input.name, scopes: input.scopes })
-              : create.mutateAsync(input);
-          }}
-        />
-      )}
+      {isAdmin && <NewApiKeyForm regions={regions} pending={creating} onCreate={create} />}
       {secret && <NewKeySecret secret={secret} />}
       {error && <ErrorAlert requestId={error.request_id}>{error.message}</ErrorAlert>}
       <div className={card}>
@@ -53,7 +63,7 @@ export function ApiKeysManager({ regions, isAdmin }: { regions: string[]; isAdmi
           keys={keys.data?.data ?? []}
           empty={keys.isLoading ? 'Loading…' : keys.data ? 'No API keys yet.' : null}
           canRevoke={isAdmin}
-          onRevoke={(k) => revoke.mutate({ id: k.id })}
+          onRevoke={(k) => void revoke(k.id)}
         />
       </div>
     </div>

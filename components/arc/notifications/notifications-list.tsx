@@ -3,7 +3,7 @@
 // Both go through server actions, then every notifications query (the nav badge's too) refreshes.
 import { useInfiniteQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useState, useTransition } from 'react';
-import { markAllNotificationsRead, markNotificationRead } from '~/app/arc/notifications/actions';
+import { markAllNotificationsRead, markNotificationRead } from '~/server/api/actions/notifications';
 import { errorToast, trpcErrorBody, useToast } from '../../toast';
 import { useTRPC, type RouterOutputs } from '../../trpc-provider';
 import { EmptyState } from '../../ui/empty-state';

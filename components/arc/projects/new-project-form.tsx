@@ -2,7 +2,7 @@
 // "New project": a name and, in organizations with several regions, a default region. The new
 // project joins the list at once (greyed) and is replaced by the saved one, or removed on error.
 import { useRef, useState, useTransition } from 'react';
-import { createProject } from '~/app/arc/projects/actions';
+import { createProject } from '~/server/api/actions/projects';
 import { errorToast, useToast } from '../../toast';
 import { RegionOptions } from '../../ui/region-options';
 import { SelectField } from '../../ui/select-field';

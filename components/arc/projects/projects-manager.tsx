@@ -6,7 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useSession } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { setProjectRegion } from '~/app/arc/projects/actions';
+import { setProjectRegion } from '~/server/api/actions/projects';
 import { errorToast, useToast } from '../../toast';
 import { EmptyState } from '../../ui/empty-state';
 import { SkeletonRows } from '../../ui/skeleton';

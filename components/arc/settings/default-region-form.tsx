@@ -5,7 +5,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-import { updateSettings } from '~/app/arc/settings/actions';
+import { updateSettings } from '~/server/api/actions/me';
 import { errorToast, useToast } from '../../toast';
 import { RegionOptions } from '../../ui/region-options';
 import { SelectField } from '../../ui/select-field';

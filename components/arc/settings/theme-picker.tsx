@@ -1,7 +1,7 @@
 'use client';
 // The theme choice: applied at once, then saved to the account (undone if the save fails).
 import { useState, useTransition } from 'react';
-import { updateSettings } from '~/app/arc/settings/actions';
+import { updateSettings } from '~/server/api/actions/me';
 import { applyTheme, type Theme } from '../../theme';
 import { errorToast, useToast } from '../../toast';
 import { ChoiceCard } from '../../ui/choice-card';

@@ -6,7 +6,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRef, useTransition } from 'react';
-import { cancelMove } from '~/app/atlas/moves/actions';
+import { cancelMove } from '~/server/api/actions/atlas/moves';
 import { errorToast, trpcErrorBody, useToast } from '../../toast';
 import { useTRPC, type RouterOutputs } from '../../trpc-provider';
 import { ConfirmDialog } from '../../ui/confirm-dialog';

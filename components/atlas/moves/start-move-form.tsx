@@ -4,7 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-import { startMove } from '~/app/atlas/moves/actions';
+import { startMove } from '~/server/api/actions/atlas/moves';
 import { errorToast, useToast } from '../../toast';
 import { useTRPC } from '../../trpc-provider';
 import { SelectField } from '../../ui/select-field';

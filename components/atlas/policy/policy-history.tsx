@@ -3,7 +3,7 @@
 // Rollback (with a confirmation) for every version but the current one.
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, useTransition } from 'react';
-import { rollbackPolicy } from '~/app/atlas/policy/actions';
+import { rollbackPolicy } from '~/server/api/actions/atlas/policies';
 import { errorToast, useToast } from '../../toast';
 import { useTRPC, type RouterOutputs } from '../../trpc-provider';
 import { DataTable } from '../../ui/data-table';

@@ -2,7 +2,7 @@
 // The confirmation before provisioning a server (opened by the page's "Provision" button). On
 // confirm the server action starts the provision-server run and the page follows it (onStarted).
 import { useTransition, type RefObject } from 'react';
-import { provisionServer } from '~/app/atlas/servers/actions';
+import { provisionServer } from '~/server/api/actions/atlas/servers';
 import { errorToast, useToast } from '../../toast';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { shortHost } from './server-table';

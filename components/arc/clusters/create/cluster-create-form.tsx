@@ -6,7 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-import { createCluster } from '~/app/arc/clusters/actions';
+import { createCluster } from '~/server/api/actions/clusters';
 import { errorToast, trpcErrorBody, useToast } from '../../../toast';
 import { useTRPC } from '../../../trpc-provider';
 import { ErrorAlert } from '../../../ui/error-alert';

@@ -3,7 +3,7 @@
 // confirm the server action starts the deletion run and the page follows it (onDeleted).
 import { useQueryClient } from '@tanstack/react-query';
 import { useTransition, type RefObject } from 'react';
-import { deleteCluster } from '~/app/arc/clusters/actions';
+import { deleteCluster } from '~/server/api/actions/clusters';
 import { errorToast, useToast } from '../../../toast';
 import { useTRPC, type RouterOutputs } from '../../../trpc-provider';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';

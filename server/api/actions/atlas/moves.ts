@@ -1,6 +1,7 @@
 'use server';
-// Server actions of Atlas' workspace moves: each runs its procedure through the request middleware.
-import { serverAction } from '~/server/api/adapters/action';
+// Server actions over atlas.moves (start, cancel a workspace move): each runs its procedure
+// through the request middleware.
+import { serverAction } from '../../adapters/action';
 
 export const startMove = serverAction((api, input: { slug: string; to_region: string }) =>
   api.atlas.moves.start(input),

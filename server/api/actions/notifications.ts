@@ -1,6 +1,6 @@
 'use server';
-// Server actions of the notifications page: each runs its procedure through the request middleware.
-import { serverAction } from '~/server/api/adapters/action';
+// Server actions over notifications (mark read): each runs its procedure through the request middleware.
+import { serverAction } from '../adapters/action';
 
 export const markNotificationRead = serverAction((api, input: { id: string }) => api.notifications.markRead(input));
 

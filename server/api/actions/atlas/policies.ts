@@ -1,6 +1,7 @@
 'use server';
-// Server actions of Atlas' routing policy editor: each runs its procedure through the request middleware.
-import { serverAction } from '~/server/api/adapters/action';
+// Server actions over atlas.policies (publish, roll back a routing policy): each runs its
+// procedure through the request middleware.
+import { serverAction } from '../../adapters/action';
 
 export const publishPolicy = serverAction(
   (api, input: { org: string; content: Record<string, unknown>; reason?: string }) => api.atlas.policies.publish(input),

@@ -1,6 +1,6 @@
 'use server';
-// Server actions of the projects page: each runs its procedure through the request middleware.
-import { serverAction } from '~/server/api/adapters/action';
+// Server actions over projects (create, set region): each runs its procedure through the request middleware.
+import { serverAction } from '../adapters/action';
 
 export const createProject = serverAction((api, input: { name: string; default_region?: string | null }) =>
   api.projects.create(input),

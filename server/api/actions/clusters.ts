@@ -1,9 +1,9 @@
 'use server';
-// Server actions of the cluster pages: each runs its procedure through the request middleware
-// (so the body's `region` takes part in the region cascade, as it does for the REST API).
+// Server actions over compute.clusters (create, delete): each runs its procedure through the
+// request middleware, so the body's `region` takes part in the region cascade as it does for REST.
 import type { inferRouterInputs } from '@trpc/server';
-import { serverAction } from '~/server/api/adapters/action';
-import type { AppRouter } from '~/server/api/root';
+import { serverAction } from '../adapters/action';
+import type { AppRouter } from '../root';
 
 type CreateInput = inferRouterInputs<AppRouter>['compute']['clusters']['create'];
 

@@ -1,6 +1,6 @@
 'use server';
-// Server actions of Atlas: each runs its procedure through the request middleware.
-import { serverAction } from '~/server/api/adapters/action';
+// Server actions over atlas.regions (a region's status): each runs its procedure through the request middleware.
+import { serverAction } from '../../adapters/action';
 
 export const setRegionStatus = serverAction(
   (api, input: { code: string; status: 'active' | 'draining' | 'down'; reason: string }) =>
