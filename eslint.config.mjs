@@ -60,9 +60,6 @@ const SHIPPED = ['server/**/*.ts', 'app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx
 // progress; each comes off this list when it moves to access.ts/background.ts and `*.sql.ts`.
 const DB_ACCESS_NOT_YET_MIGRATED = [
   'app/bench-baseline/route.ts',
-  'server/api-keys/api-keys.ts',
-  'server/api-keys/repository.ts',
-  'server/api-keys/usage.ts',
   'server/atlas/alerts.ts',
   'server/atlas/history.ts',
   'server/atlas/lag-sampler.ts',
