@@ -70,7 +70,6 @@ const DB_ACCESS_NOT_YET_MIGRATED = [
   'server/moves/moves.ts',
   'server/moves/transfer.ts',
   'server/moves/workflow.ts',
-  'server/rate-limits/limiters.ts',
   'server/routing/applied.ts',
   'server/routing/decision-log.ts',
   'server/routing/explain.ts',
