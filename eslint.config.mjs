@@ -67,7 +67,6 @@ const DB_ACCESS_NOT_YET_MIGRATED = [
   'server/atlas/region-detail.ts',
   'server/atlas/servers.ts',
   'server/clusters/accept.ts',
-  'server/moves/moves.ts',
   'server/moves/transfer.ts',
   'server/moves/workflow.ts',
   'server/routing/applied.ts',

@@ -5,7 +5,9 @@
 import { recordAudit } from '../audit/audit';
 import { homeRegionOf } from '../cell/workspaces';
 import { read, write } from '../db/access';
-import { primary, type Db } from '../db/client';
+import type { Db } from '../db/client';
+import { readPrimary } from '../db/primary-reads';
+import { runOne } from '../db/sql';
 import { uniqueViolation } from '../db/errors';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
@@ -13,6 +15,7 @@ import { isId, newId } from '../ids';
 import { regionRegistry } from '../region/registry';
 import { WORKFLOWS } from '../workflows/definitions';
 import { startRun } from '../workflows/runs';
+import { moveForUpdate, orgBySlugForUpdate } from './moves.sql';
 import type { MoveInput } from './workflow';
 
 export const MOVE_START_AUDIT_ACTION = 'operator.move.start' as const;
@@ -210,11 +213,10 @@ export async function startMove(
   const id = newId('mov');
   try {
     await write(req, async (tx) => {
-      const [org] = await tx.$queryRaw<{ id: string }[]>`
-        SELECT id FROM organizations WHERE slug = ${input.slug} FOR UPDATE`;
-      if (!org) throw new AppError('not_found', `no workspace "${input.slug}"`);
+      const orgId = await runOne(tx, orgBySlugForUpdate, input.slug);
+      if (!orgId) throw new AppError('not_found', `no workspace "${input.slug}"`);
       const o = await tx.organization.findUniqueOrThrow({
-        where: { id: org.id },
+        where: { id: orgId },
         include: { allowedRegions: { select: { region: true } } },
       });
       const open = await tx.workspaceMove.findFirst({
@@ -295,9 +297,11 @@ export async function startMove(
 
 /** One move read from the primary (after a write; and for `npm run move`, which follows it). */
 export async function getMoveFromPrimary(id: string): Promise<MoveView> {
-  const m = await loadMove(primary(), id);
-  if (!m) throw notFound(id);
-  return toView(m, await stepsOf(primary(), m.runId));
+  return readPrimary(async (db) => {
+    const m = await loadMove(db, id);
+    if (!m) throw notFound(id);
+    return toView(m, await stepsOf(db, m.runId));
+  });
 }
 
 /**
@@ -308,7 +312,7 @@ export async function getMoveFromPrimary(id: string): Promise<MoveView> {
 export async function cancelMove(req: DataRequest, actor: { userId: string }, id: string): Promise<MoveView> {
   if (!isId(id, 'mov')) throw notFound(id);
   await write(req, async (tx) => {
-    const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM workspace_moves WHERE id = ${id} FOR UPDATE`;
+    const locked = await runOne(tx, moveForUpdate, id);
     if (!locked) throw notFound(id);
     const m = await tx.workspaceMove.findUniqueOrThrow({ where: { id }, include: INCLUDE });
     if (!(OPEN as readonly string[]).includes(m.status)) {
