@@ -22,6 +22,65 @@ const UI = {
   message: 'server code does not depend on pages or components',
 };
 
+// One way into the database. A request reads and writes through server/db/access.ts (`read`,
+// `write`: the gate, bookmarks, degraded marking); work outside any request uses the process's
+// handle, server/db/background.ts. Nothing else takes a client or a node-postgres pool itself.
+// Separate rules (no-restricted-imports, no-restricted-syntax) from the layering above, so
+// the two sets of patterns never override each other.
+const DB_HANDLES = [
+  {
+    name: 'pg',
+    message: 'node-postgres belongs to server/db: use server/db/background.ts (or a statement of server/db/sql.ts)',
+  },
+];
+const DB_HANDLE_PATTERNS = [
+  {
+    regex: String.raw`^(~/server/|(\.\./)+(server/)?)db/client$`,
+    importNames: ['primary', 'replica', 'connect', 'poolOf'],
+    message:
+      'a request reads and writes through server/db/access.ts (read, write); work outside any request through server/db/background.ts',
+  },
+];
+// Hand-written SQL lives in server/db and in a domain's `*.sql.ts` statements (server/db/sql.ts),
+// which tests/db/statements.integration.test.ts prepares against the migrated schema.
+const RAW_SQL = [
+  {
+    selector: String.raw`MemberExpression[property.name=/^\$(queryRaw|queryRawUnsafe|executeRaw|executeRawUnsafe)$/]`,
+    message: 'hand-written SQL goes in a `*.sql.ts` statement (server/db/sql.ts), run with run/runOne/execute',
+  },
+  {
+    // node-postgres's query(text…); tRPC's .query(handler) takes a function and is fine.
+    selector:
+      "CallExpression[callee.type='MemberExpression'][callee.property.name='query']:not([arguments.0.type='ArrowFunctionExpression']):not([arguments.0.type='FunctionExpression'])",
+    message: 'hand-written SQL goes in a `*.sql.ts` statement (server/db/sql.ts), run with run/runOne/execute',
+  },
+];
+const SHIPPED = ['server/**/*.ts', 'app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'lib/**/*.ts', '*.ts'];
+// TEMPORARY: files that still reach the database their own way, owned by other work in
+// progress; each comes off this list when it moves to access.ts/background.ts and `*.sql.ts`.
+const DB_ACCESS_NOT_YET_MIGRATED = [
+  'app/bench-baseline/route.ts',
+  'server/atlas/alerts.ts',
+  'server/atlas/history.ts',
+  'server/atlas/lag-sampler.ts',
+  'server/atlas/organizations.ts',
+  'server/atlas/region-detail.ts',
+  'server/atlas/servers.ts',
+  'server/clusters/accept.ts',
+  'server/moves/transfer.ts',
+  'server/moves/workflow.ts',
+  'server/routing/applied.ts',
+  'server/routing/decision-log.ts',
+  'server/routing/explain.ts',
+  'server/routing/gateways.ts',
+  'server/routing/store.ts',
+  'server/workflows/engine.ts',
+  'server/workflows/queue.ts',
+  'server/workflows/runs.ts',
+  'server/workflows/steps.ts',
+  'server/workflows/worker.ts',
+];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -116,6 +175,16 @@ export default defineConfig([
     ['lib/**/*.ts'],
     [{ regex: String.raw`${up}(server|app|components|dev|scripts)(/|$)`, message: 'lib/ is pure shared code' }],
   ),
+  {
+    files: SHIPPED,
+    ignores: ['server/db/**', '**/*.test.ts', ...DB_ACCESS_NOT_YET_MIGRATED],
+    rules: { 'no-restricted-imports': ['error', { paths: DB_HANDLES, patterns: DB_HANDLE_PATTERNS }] },
+  },
+  {
+    files: SHIPPED,
+    ignores: ['server/db/**', '**/*.sql.ts', '**/*.test.ts', ...DB_ACCESS_NOT_YET_MIGRATED],
+    rules: { 'no-restricted-syntax': ['error', ...RAW_SQL] },
+  },
   globalIgnores([
     '.next/**',
     '.data/**',

@@ -10,6 +10,14 @@ async function restricted(filePath: string, code: string): Promise<string[]> {
   return result!.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
 }
 
+/** What the database-access rules (one way into the database, SQL in `*.sql.ts`) say about `code`. */
+async function dbAccess(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages
+    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax')
+    .map((m) => m.message);
+}
+
 beforeAll(async () => {
   eslint = new ESLint({ cwd: process.cwd() });
   // The first lint loads the config and its plugins (seconds on a busy 2-core machine): do it
@@ -77,5 +85,43 @@ describe('components', () => {
     ]) {
       expect(await refusals(code), code).toEqual([]);
     }
+  });
+});
+
+describe('database access', () => {
+  it.each([
+    ['server/clusters/x.ts', "import { primary } from '../db/client';\nexport const a = primary;"],
+    ['server/clusters/x.ts', "import { poolOf } from '~/server/db/client';\nexport const a = poolOf;"],
+    ['server/api/middleware/x.ts', "import { replica } from '../../db/client';\nexport const a = replica;"],
+    ['server/clusters/x.ts', "import { connect } from '../db/client';\nexport const a = connect;"],
+    ['app/x/route.ts', "import { replica } from '~/server/db/client';\nexport const a = replica;"],
+    ['server/clusters/x.ts', "import pg from 'pg';\nexport const a = pg;"],
+    ['server/clusters/x.ts', "import type pg from 'pg';\nexport type A = pg.Pool;"],
+    ['server/clusters/x.sql.ts', "import pg from 'pg';\nexport const a = pg;"],
+    ['server/clusters/x.ts', 'export const a = (db: any) => db.$queryRaw`SELECT 1`;'],
+    ['server/clusters/x.ts', "export const a = (db: any) => db.$queryRawUnsafe('SELECT 1');"],
+    ['server/clusters/x.ts', 'export const a = (db: any) => db.$executeRaw`DELETE FROM t`;'],
+    ['server/clusters/x.ts', "export const a = (db: any) => db.$executeRawUnsafe('DELETE FROM t');"],
+    ['server/clusters/x.ts', "export const a = (pool: any) => pool.query('SELECT 1');"],
+    ['server/clusters/x.ts', 'export const a = (pool: any, q: string) => pool.query({ text: q });'],
+    ['server/api/routers/x.ts', 'export const a = (db: any) => db.$queryRaw`SELECT 1`;'],
+  ])('%s: refuses %s', async (file, code) => {
+    expect(await dbAccess(file, code)).not.toEqual([]);
+  });
+
+  it.each([
+    ['server/clusters/x.ts', "import type { Db } from '../db/client';\nexport type A = Db;"],
+    ['server/clusters/x.ts', "import { backgroundDb } from '../db/background';\nexport const a = backgroundDb;"],
+    ['server/clusters/x.ts', "import { run } from '../db/sql';\nexport const a = run;"],
+    ['server/db/x.ts', "import pg from 'pg';\nexport const a = (p: pg.Pool) => p.query('SELECT 1');"],
+    ['server/db/x.ts', "import { primary } from './client';\nexport const a = () => primary().$queryRaw`SELECT 1`;"],
+    ['server/clusters/x.sql.ts', "export const a = (db: any) => db.$queryRawUnsafe('SELECT 1');"],
+    ['server/api/routers/x.ts', 'export const a = (p: any) => p.query(async () => 1);'],
+    ['server/api/routers/x.ts', 'export const a = (p: any) => p.query(function () {});'],
+    ['tests/db/x.integration.test.ts', "import pg from 'pg';\nexport const a = (p: pg.Pool) => p.query('SELECT 1');"],
+    ['server/clusters/x.test.ts', "export const a = (p: any) => p.query('SELECT 1');"],
+    ['dev/x.ts', "import pg from 'pg';\nexport const a = (p: pg.Pool) => p.query('SELECT 1');"],
+  ])('%s: allows %s', async (file, code) => {
+    expect(await dbAccess(file, code)).toEqual([]);
   });
 });

@@ -4,9 +4,11 @@ import { read, write } from '../db/access';
 import { recordAudit } from '../audit/audit';
 import { changed as identityChanged } from '../auth/identity-cache';
 import { idempotentWrite } from '../db/idempotency';
+import { runOne } from '../db/sql';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import type { Tx } from '../db/access';
+import { orgHomeRegionForShare } from './api-keys.sql';
 import { redactedApiKey, type ApiKeyScope } from './format';
 import { activeApiKeysLocked, createApiKey, decodeKeyCursor, listApiKeys, revokeApiKey } from './repository';
 
@@ -32,9 +34,7 @@ export async function apiKeysOf(req: DataRequest, orgId: string, page: { limit: 
  * either committed before this read or waits for this key and then marks it too.
  */
 async function assertRegionNotLeft(tx: Tx, orgId: string, region: string): Promise<void> {
-  const [org] = await tx.$queryRaw<{ home_region: string | null }[]>`
-    SELECT home_region FROM organizations WHERE id = ${orgId} FOR SHARE`;
-  const home = org?.home_region;
+  const home = (await runOne(tx, orgHomeRegionForShare, orgId))?.homeRegion;
   if (!home || home === region) return;
   const left = await tx.workspaceMove.findFirst({
     where: { orgId, fromRegion: region, handoverAt: { not: null } },

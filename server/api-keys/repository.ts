@@ -1,6 +1,8 @@
 // API keys of one organization: every function requires the organization's ID.
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
+import { execute } from '../db/sql';
+import { lockKeyCreation } from './api-keys.sql';
 import { API_KEY_SCOPES, GLOBAL_KEY_REGION, mintApiKey, type ApiKeyScope } from './format';
 import { isId, newId } from '../ids';
 
@@ -83,7 +85,7 @@ export async function listApiKeys(
  * organization's key creation (held to the end of `tx`): two creates can't both see room for one.
  */
 export async function activeApiKeysLocked(tx: Tx, orgId: string): Promise<number> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`api-keys:${orgId}`}, 0))`;
+  await execute(tx, lockKeyCreation, orgId);
   return tx.apiKey.count({ where: { orgId, revokedAt: null } });
 }
 

@@ -1,6 +1,8 @@
 // API keys' last_used_at without a write per request: uses are collected in memory and written
 // in one statement every FLUSH_MS (a key used a thousand times in that window costs one row).
-import { primary } from '../db/client';
+import { backgroundDb } from '../db/background';
+import { execute } from '../db/sql';
+import { recordKeyUses } from './api-keys.sql';
 import { processSingleton } from '../process-singletons';
 import { logger } from '../telemetry/logger';
 
@@ -29,10 +31,9 @@ export async function flushKeyUse(): Promise<number> {
   const batch = [...state.pending];
   state.pending.clear();
   try {
-    await primary().$executeRawUnsafe(
-      `UPDATE api_keys AS k SET last_used_at = GREATEST(k.last_used_at, u.at)
-         FROM unnest($1::text[], $2::timestamptz[]) AS u(id, at)
-        WHERE k.id = u.id`,
+    await execute(
+      backgroundDb(),
+      recordKeyUses,
       batch.map(([id]) => id),
       batch.map(([, at]) => at),
     );

@@ -21,36 +21,27 @@
 // A code stolen from a URL is useless without the browser's state cookie (and is gone after one
 // try); a code planted by an attacker fails the state check, so nobody can be signed in to
 // someone else's account; signing out (session version bump) before step 3 voids the code.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { encode } from 'next-auth/jwt';
 import { z } from 'zod';
-import { primary } from '../db/client';
-import { authSecret, globalUrl } from '../env';
+import { globalUrl } from '../env';
 import { AppError, isAppError } from '../errors';
-import { assertOrganizationActive } from '../organizations/suspension';
 import { cookieValue } from '../net/cookies';
 import { isHttps } from '../net/host';
 import { sameOriginPath } from '../net/redirect';
-import { recordAudit } from '../audit/audit';
+import { readPrimary } from '../db/primary-reads';
 import { readSmallBody } from '../directory/body';
 import { slugSchema } from '../directory/workspaces';
 import { regionRegistry } from '../region/registry';
+import { finishHandoff, handoffSecret, HANDOFF_PATH, HANDOFF_STATE_COOKIE, issueHandoff } from './handoff-codes';
 import type { Identity } from './identity';
-import { SESSION_MAX_AGE } from './session-age';
 
-export const HANDOFF_STATE_COOKIE = 'meridian_handoff';
-export const HANDOFF_PATH = '/sign-in/handoff';
+export { HANDOFF_PATH, HANDOFF_STATE_COOKIE };
 const STATE_TTL_S = 10 * 60;
-const CODE_TTL_S = 60;
 
-/** 32 random bytes, base64url: 43 characters. */
-const token = () => randomBytes(32).toString('base64url');
 export const handoffToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Step 1 at the global address: a fresh state and the cookie that carries it. */
 export function newHandoffState(headers: Headers): { state: string; cookie: string } {
-  const state = token();
+  const state = handoffSecret();
   const cookie = `${HANDOFF_STATE_COOKIE}=${state}; Path=${HANDOFF_PATH}; Max-Age=${STATE_TTL_S}; HttpOnly; SameSite=Lax${
     isHttps(headers) ? '; Secure' : ''
   }`;
@@ -63,89 +54,6 @@ export function newHandoffState(headers: Headers): { state: string; cookie: stri
  */
 export function issuePath(state: string, next: string, workspace?: string): string {
   return `${HANDOFF_PATH}/issue?${new URLSearchParams({ state, next, ...(workspace ? { workspace } : {}) })}`;
-}
-
-export interface HandoffSubject {
-  userId: string;
-  orgId: string | null;
-  sessionVersion: number;
-  region: string;
-}
-
-/**
- * Step 2 at a region's host, for a browser signed in there: a one-time code for `state`, and the
- * global address's URL that consumes it.
- */
-export async function issueHandoff(subject: HandoffSubject, state: string, next: string): Promise<string> {
-  const code = token();
-  const db = primary();
-  await db.sessionHandoff.create({
-    data: {
-      codeHash: sha256(code),
-      stateHash: sha256(state),
-      userId: subject.userId,
-      orgId: subject.orgId,
-      sessionVersion: subject.sessionVersion,
-      region: subject.region,
-      expiresAt: new Date(Date.now() + CODE_TTL_S * 1000),
-    },
-  });
-  // Codes nobody came back for: gone a minute later (indexed, touches only expired rows).
-  await db.sessionHandoff.deleteMany({ where: { expiresAt: { lt: new Date(Date.now() - CODE_TTL_S * 1000) } } });
-  return `${globalUrl()}${HANDOFF_PATH}/finish?${new URLSearchParams({ code, next })}`;
-}
-
-const refused = (why: string) => new AppError('unauthenticated', `the sign-in hand-over was refused: ${why}`);
-
-/**
- * Step 3 at the global address: consumes `code` (whatever happens next, it is used up) and
- * answers the session cookie for its user, if the browser's state cookie matches and the user
- * has not signed out since.
- */
-export async function finishHandoff(
-  code: string,
-  state: string | undefined,
-  headers: Headers,
-  address: string,
-): Promise<{ cookies: string[]; userId: string }> {
-  const db = primary();
-  const [row] = await db.$queryRaw<
-    { state_hash: string; user_id: string; org_id: string | null; session_version: number; region: string }[]
-  >`DELETE FROM session_handoffs WHERE code_hash = ${sha256(code)} AND expires_at > now()
-    RETURNING state_hash, user_id, org_id, session_version, region`;
-  if (!row) throw refused('the code is unknown, used or expired');
-  const expected = Buffer.from(row.state_hash, 'hex');
-  const got = Buffer.from(sha256(state ?? ''), 'hex');
-  if (!state || !timingSafeEqual(expected, got)) throw refused('it was not started in this browser');
-  const user = await db.user.findUnique({
-    where: { id: row.user_id },
-    select: { id: true, email: true, name: true, sessionVersion: true },
-  });
-  if (!user || user.sessionVersion !== row.session_version) throw refused('the session it came from has ended');
-  await assertOrganizationActive(row.org_id);
-
-  const secure = isHttps(headers);
-  const name = secure ? '__Secure-authjs.session-token' : 'authjs.session-token';
-  const jwt = await encode({
-    token: { sub: user.id, uid: user.id, sv: user.sessionVersion, org: row.org_id, name: user.name, email: user.email },
-    secret: authSecret(),
-    salt: name,
-    maxAge: SESSION_MAX_AGE,
-  });
-  await recordAudit(db, {
-    action: 'auth.sign_in',
-    targetType: 'user',
-    targetId: user.id,
-    actorId: user.id,
-    metadata: { address, email: user.email, via: 'handoff', from_region: row.region },
-  }).catch(() => {}); // the audit write never decides a sign-in
-  return {
-    userId: user.id,
-    cookies: [
-      `${name}=${jwt}; Path=/; Max-Age=${SESSION_MAX_AGE}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
-      `${HANDOFF_STATE_COOKIE}=; Path=${HANDOFF_PATH}; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
-    ],
-  };
 }
 
 const see = (location: string, cookies: string[] = []) => {
@@ -232,7 +140,9 @@ export async function handleIssue(
   if ('done' in c) return c.done;
   const home = await movedHome(c.identity, c.region);
   if (home?.baseUrl) return see(`${home.baseUrl.replace(/\/$/, '')}${HANDOFF_PATH}/issue?${issueQueryOf(c.input)}`);
-  const user = await primary().user.findUnique({ where: { id: c.identity.userId }, select: { email: true } });
+  const user = await readPrimary((db) =>
+    db.user.findUnique({ where: { id: c.identity.userId }, select: { email: true } }),
+  );
   if (!user) throw new AppError('unauthenticated', 'sign in again');
   return issuePage(c.input, user.email, req.headers.get('x-nonce'));
 }
@@ -257,7 +167,10 @@ export async function handleIssuePost(
       headers: { 'Cache-Control': 'no-store' },
     });
   }
-  const user = await primary().user.findUnique({ where: { id: c.identity.userId }, select: { sessionVersion: true } });
+  // The latest session version (a replica could still hold the one before a sign-out).
+  const user = await readPrimary((db) =>
+    db.user.findUnique({ where: { id: c.identity.userId }, select: { sessionVersion: true } }),
+  );
   if (!user) throw new AppError('unauthenticated', 'sign in again');
   return see(
     await issueHandoff(

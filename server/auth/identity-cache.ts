@@ -14,14 +14,18 @@
 // asked of the primary only when something says the replica may lack a new row (mayLackNewRows).
 import { LRUCache } from 'lru-cache';
 import { isConnectionError, primaryUnavailable, readFrom, readRegion } from '../db/access';
-import { primary, type Db } from '../db/client';
+import { backgroundDb } from '../db/background';
+import type { Db } from '../db/client';
 import { allReplicaHealth, primaryHealth, replicaHealth } from '../db/health';
 import { listen, type Listener } from '../db/listen';
 import { parseLsn } from '../db/lsn';
+import { readPrimary } from '../db/primary-reads';
 import type { DataRequest } from '../db/request-state';
 import { primaryUrl } from '../db/topology';
 import { AppError } from '../errors';
+import { run } from '../db/sql';
 import { processSingleton } from '../process-singletons';
+import { walInsertPosition } from './identity-cache.sql';
 
 export const IDENTITY_CHANNEL = 'meridian_identity';
 export const TTL_MS = 5_000;
@@ -105,9 +109,10 @@ export function changed(subjects: string[]): void {
     s.pins.set(subject, { at: now });
   }
   // One position query for a burst of notifications.
-  s.pinLsnPending ??= primary().$queryRaw<{ lsn: string }[]>`SELECT pg_current_wal_insert_lsn()::text AS lsn`
+  // Not the request's: one position serves every pin of the burst, whoever asked first.
+  s.pinLsnPending ??= run(backgroundDb(), walInsertPosition)
     .then((rows) => {
-      const lsn = parseLsn(rows[0]!.lsn);
+      const lsn = parseLsn(rows[0]!);
       for (const pin of s.pins.values()) if (pin.untilLsn === undefined) pin.untilLsn = lsn;
     })
     .catch(() => {}) // the pins then hold for PIN_MAX_MS
@@ -186,7 +191,7 @@ async function recheckMiss<T>(spec: LookupSpec<T>, servedBy: LookupSource, conne
  */
 async function loadFromPrimary<T>(spec: LookupSpec<T>): Promise<T | null> {
   try {
-    return await spec.load(primary());
+    return await readPrimary(spec.load);
   } catch (e) {
     if (isConnectionError(e)) throw primaryUnavailable(e);
     throw e;

@@ -8,7 +8,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import NextAuth, { CredentialsSignin } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
-import { primary } from '../db/client';
+import { readPrimary, writePrimary } from '../db/primary-reads';
 import { authSecret, env } from '../env';
 import { errorBody, isAppError, type AppError } from '../errors';
 import { newRequestId } from '../ids';
@@ -83,11 +83,14 @@ const nextAuth = NextAuth(() => ({
         token.uid = user.id;
         token.sv = (user as { sessionVersion?: number }).sessionVersion ?? 0;
         // Signed in through a workspace's page: act in that organization (membership checked).
-        token.org = (user as { orgId?: string }).orgId ?? (await membershipsOf(primary(), user.id))[0]?.org.id ?? null;
+        token.org =
+          (user as { orgId?: string }).orgId ??
+          (await readPrimary((db) => membershipsOf(db, user.id!)))[0]?.org.id ??
+          null;
       }
       if (trigger === 'update' && typeof (session as { orgId?: unknown })?.orgId === 'string' && token.uid) {
         const wanted = (session as { orgId: string }).orgId;
-        const mine = await membershipsOf(primary(), String(token.uid));
+        const mine = await readPrimary((db) => membershipsOf(db, String(token.uid)));
         if (mine.some((m) => m.org.id === wanted) && wanted !== token.org) {
           token.org = wanted; // never trust the client's pick
           token.project = null; // a project belongs to one organization
@@ -97,10 +100,10 @@ const nextAuth = NextAuth(() => ({
       if (trigger === 'update' && (pick === null || typeof pick === 'string') && token.uid) {
         if (pick === null) token.project = null;
         else if (typeof token.org === 'string') {
-          const mine = await primary().project.findFirst({
-            where: { id: pick, orgId: token.org },
-            select: { id: true },
-          });
+          const org = token.org;
+          const mine = await readPrimary((db) =>
+            db.project.findFirst({ where: { id: pick, orgId: org }, select: { id: true } }),
+          );
           if (mine) token.project = mine.id; // only a project of the organization the session acts in
         }
       }
@@ -115,8 +118,10 @@ const nextAuth = NextAuth(() => ({
       const uid = 'token' in message ? message.token?.uid : undefined;
       if (typeof uid !== 'string') return;
       // A copied token must not outlive the sign-out: end every session of the user.
-      await endAllSessions(primary(), uid);
-      await recordAudit(primary(), { action: 'auth.sign_out', targetType: 'user', targetId: uid, actorId: uid });
+      await writePrimary((db) => endAllSessions(db, uid));
+      await writePrimary((db) =>
+        recordAudit(db, { action: 'auth.sign_out', targetType: 'user', targetId: uid, actorId: uid }),
+      );
     },
   },
 }));
@@ -157,13 +162,15 @@ async function refusedSignIn(req: Request, err: AppError, authjs: Response): Pro
 /** Every sign-in attempt, success or failure, is in the audit trail (no password, ever). */
 async function auditSignIn(raw: unknown, address: string, user: SignedInUser | null): Promise<void> {
   const email = typeof (raw as { email?: unknown })?.email === 'string' ? (raw as { email: string }).email : '';
-  const known = user ?? (email ? await findUserByEmail(primary(), email) : null);
-  await recordAudit(primary(), {
-    action: user ? 'auth.sign_in' : 'auth.sign_in_failed',
-    targetType: 'user',
-    targetId: known?.id ?? null,
-    actorId: user?.id ?? null,
-    // An email that belongs to nobody is not kept: it may be a person's address mistyped.
-    metadata: { address, ...(known ? { email: known.email } : {}) },
-  }).catch(() => {}); // the audit write never decides a sign-in
+  const known = user ?? (email ? await readPrimary((db) => findUserByEmail(db, email)) : null);
+  await writePrimary((db) =>
+    recordAudit(db, {
+      action: user ? 'auth.sign_in' : 'auth.sign_in_failed',
+      targetType: 'user',
+      targetId: known?.id ?? null,
+      actorId: user?.id ?? null,
+      // An email that belongs to nobody is not kept: it may be a person's address mistyped.
+      metadata: { address, ...(known ? { email: known.email } : {}) },
+    }),
+  ).catch(() => {}); // the audit write never decides a sign-in
 }

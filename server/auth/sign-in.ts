@@ -11,7 +11,7 @@
 // PostgreSQL, shared by every gateway process and kept across restarts.
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
-import { primary } from '../db/client';
+import { readPrimary } from '../db/primary-reads';
 import { AppError } from '../errors';
 import { addressBucket } from '../net/client-address';
 import { consumeOrRefuse, limiter, limitKey, rateLimitHeaders, type LimitPolicy } from '../rate-limits/limiters';
@@ -125,15 +125,18 @@ export async function checkCredentials(raw: unknown, address: string): Promise<S
 
 /** The argon2id check and, for a sign-in that names a workspace, the membership there. */
 async function verify(creds: z.infer<typeof Credentials>): Promise<SignedInUser | null> {
-  const user = await findUserByEmail(primary(), creds.email);
+  // On the primary: a password just changed, or an account just made, must count at once.
+  const user = await readPrimary((db) => findUserByEmail(db, creds.email));
   const ok = await verifyPassword(user?.passwordHash ?? (await dummy()), creds.password);
   // A sign-in that names a workspace needs a membership there. Looked up whatever the password,
   // so a workspace that doesn't exist (a directory decoy) fails exactly like a wrong password.
   const membership = creds.workspace
-    ? await primary().membership.findFirst({
-        where: { userId: user?.id ?? '', organization: { slug: creds.workspace, status: { not: 'suspended' } } },
-        select: { orgId: true },
-      })
+    ? await readPrimary((db) =>
+        db.membership.findFirst({
+          where: { userId: user?.id ?? '', organization: { slug: creds.workspace, status: { not: 'suspended' } } },
+          select: { orgId: true },
+        }),
+      )
     : null;
   if (!user || !ok || (creds.workspace && !membership)) return null;
   return {

@@ -3,7 +3,7 @@
 // slugs (reserve + activate, both idempotent; a suspended organization's: reserve + suspend). When the directory can't be reached the cell
 // keeps serving: it logs a warning and retries with exponential backoff (1 s, 2 s, … up to the
 // heartbeat), never failing a request over it.
-import { primary } from '../db/client';
+import { backgroundDb } from '../db/background';
 import { env } from '../env';
 import { processSingleton } from '../process-singletons';
 import { regionRegistry } from '../region/registry';
@@ -27,7 +27,7 @@ export async function registerWithDirectory(): Promise<{ regions: string[]; work
   const registry = await regionRegistry();
   const order = registry.all().map((r) => r.code);
   const regions = Object.keys(cellKeys()).filter((r) => registry.has(r));
-  const orgs = await primary().organization.findMany({
+  const orgs = await backgroundDb().organization.findMany({
     where: { status: { in: ['active', 'suspended'] } },
     select: {
       slug: true,

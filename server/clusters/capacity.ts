@@ -3,26 +3,15 @@
 import type { Db } from '../db/client';
 import { read, type Tx } from '../db/access';
 import type { DataRequest } from '../db/request-state';
+import { run } from '../db/sql';
+import { freeNodes } from './clusters.sql';
 import { DEFAULT_VERSION, TEMPLATES } from './templates';
 
 export const GPU_TEMPLATES = TEMPLATES.filter((t) => t.gpu).map((t) => t.id);
 
 /** Free nodes per (region, gpu) among `regions`. */
 export async function capacity(db: Db | Tx, regions: string[]): Promise<Map<string, { cpu: number; gpu: number }>> {
-  const rows = await db.$queryRaw<{ region: string; gpu: boolean; free: bigint }[]>`
-    WITH available AS (
-      SELECT region, gpu_count > 0 AS gpu, count(*) AS n
-      FROM servers WHERE status = 'available' AND region = ANY(${regions})
-      GROUP BY 1, 2
-    ), promised AS (
-      SELECT c.region, c.template = ANY(${GPU_TEMPLATES}) AS gpu, sum(c.node_count) AS n
-      FROM clusters c
-      WHERE c.status IN ('pending', 'provisioning') AND c.region = ANY(${regions})
-        AND c.allocated_at IS NULL
-      GROUP BY 1, 2
-    )
-    SELECT a.region, a.gpu, (a.n - COALESCE(p.n, 0))::bigint AS free
-    FROM available a LEFT JOIN promised p ON p.region = a.region AND p.gpu = a.gpu`;
+  const rows = await run(db, freeNodes, regions, GPU_TEMPLATES);
   const out = new Map(regions.map((r) => [r, { cpu: 0, gpu: 0 }]));
   for (const r of rows) {
     const slot = out.get(r.region)!;

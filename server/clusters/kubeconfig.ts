@@ -6,7 +6,9 @@
 // to /v1/compute/kubernetes/token-review, answered by `reviewKubeconfigToken`.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isConnectionError, primaryUnavailable, read, write } from '../db/access';
-import { primary } from '../db/client';
+import { readPrimary } from '../db/primary-reads';
+import { runOne } from '../db/sql';
+import { liveClusterForUpdate } from './clusters.sql';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { newId, randomBase62 } from '../ids';
@@ -122,9 +124,7 @@ export async function issueKubeconfig(
   const credentialId = newId('kcr');
   const { cluster, revoked } = await write(req, async (tx) => {
     // The cluster's row lock serializes issues and rotations of one cluster (the cap holds).
-    const [row] = await tx.$queryRaw<{ id: string; name: string; region: string; status: string }[]>`
-      SELECT id, name, region, status::text AS status FROM "public"."clusters"
-       WHERE id = ${id} AND org_id = ${orgId} AND status <> 'deleted' FOR UPDATE`;
+    const row = await runOne(tx, liveClusterForUpdate, id, orgId);
     if (!row) throw noCluster(id);
     if (row.status !== 'ready') {
       throw new AppError('conflict', `${row.id} is ${row.status}: a kubeconfig exists once it is ready`, {
@@ -235,10 +235,12 @@ export async function reviewKubeconfigToken(token: string, audiences: readonly s
   let row;
   try {
     row = m
-      ? await primary().kubeconfigCredential.findUnique({
-          where: { prefix: m[1]! },
-          include: { cluster: { select: { id: true, name: true, region: true, status: true, orgId: true } } },
-        })
+      ? await readPrimary((db) =>
+          db.kubeconfigCredential.findUnique({
+            where: { prefix: m[1]! },
+            include: { cluster: { select: { id: true, name: true, region: true, status: true, orgId: true } } },
+          }),
+        )
       : null;
   } catch (e) {
     if (isConnectionError(e)) throw primaryUnavailable(e);

@@ -1,7 +1,9 @@
 // Clusters of one organization. Every function takes the organization's ID.
 import type { Tx } from '../db/access';
-import { poolOf, type Db } from '../db/client';
+import type { Db } from '../db/client';
+import { runPrepared } from '../db/prepared';
 import { DELETABLE_CLUSTER_STATUSES, type ClusterStatus, type ListedClusterStatus } from '~/lib/cluster-status';
+import { listClustersStatements, type ClusterRow } from './clusters.sql';
 
 export interface ClusterView {
   id: string;
@@ -18,20 +20,7 @@ export interface ClusterView {
   ready_at: string | null;
 }
 
-type Row = {
-  id: string;
-  name: string;
-  region: string;
-  projectId: string;
-  template: string;
-  nodeCount: number;
-  version: string;
-  status: ClusterStatus;
-  statusReason: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  readyAt: Date | null;
-};
+type Row = ClusterRow;
 
 export const toClusterView = (c: Row): ClusterView => ({
   id: c.id,
@@ -72,42 +61,19 @@ export interface ClusterFilter {
   limit: number;
 }
 
-// The list is the hottest read there is: one statement, sent straight to node-postgres (Prisma's
-// query interpreter and result mapping cost more than the query) as a named statement (parsed
-// and planned once per connection). Each combination of filters is its own statement, so the
-// plan PostgreSQL keeps for it never has to allow for a filter that is absent.
-function listSql(projectId: boolean, status: boolean, after: boolean): string {
-  const where = ['org_id = $1', 'region = $2', "status <> 'deleted'"];
-  let n = 3;
-  if (projectId) where.push(`project_id = $${n++}`);
-  if (status) where.push(`status::text = $${n++}`);
-  if (after) where.push(`(created_at, id) < ($${n++}, $${n++}::text)`);
-  return `
-  SELECT id, name, region, project_id AS "projectId", template, node_count AS "nodeCount", version, status,
-         status_reason AS "statusReason", created_at AS "createdAt", updated_at AS "updatedAt", ready_at AS "readyAt"
-  FROM clusters
-  WHERE ${where.join(' AND ')}
-  ORDER BY created_at DESC, id DESC
-  LIMIT $${n}`;
-}
-
-const LIST_STATEMENTS = new Map<number, { name: string; text: string }>();
+// The list is the hottest read there is: one statement (clusters.sql.ts), sent straight to
+// node-postgres as a named prepared statement (Prisma's query interpreter and result mapping
+// cost more than the query; each connection parses and plans it once).
 
 /** One region's page (newest first), excluding deleted clusters; one row more than `limit` when there are more. */
 export async function listClusters(db: Db, orgId: string, f: ClusterFilter): Promise<Row[]> {
   const mask = (f.projectId ? 1 : 0) | (f.status ? 2 : 0) | (f.after ? 4 : 0);
-  let statement = LIST_STATEMENTS.get(mask);
-  if (!statement) {
-    statement = { name: `meridian_list_clusters_${mask}`, text: listSql(!!f.projectId, !!f.status, !!f.after) };
-    LIST_STATEMENTS.set(mask, statement);
-  }
   const values: unknown[] = [orgId, f.region];
   if (f.projectId) values.push(f.projectId);
   if (f.status) values.push(f.status);
   if (f.after) values.push(f.after.createdAt, f.after.id);
   values.push(f.limit + 1);
-  const { rows } = await poolOf(db).query<Row>({ ...statement, values });
-  return rows;
+  return runPrepared(db, listClustersStatements[mask]!, ...values);
 }
 
 export async function getCluster(db: Db, orgId: string, id: string) {

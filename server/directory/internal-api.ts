@@ -15,7 +15,7 @@
 // (counted in this process: a refusal must cost the primary nothing).
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { z } from 'zod';
-import { primary } from '../db/client';
+import { writePrimary } from '../db/primary-reads';
 import { isConnectionError } from '../db/access';
 import { env, globalUrl } from '../env';
 import { AppError, isAppError } from '../errors';
@@ -146,7 +146,8 @@ async function handleSigned(req: Request): Promise<Response> {
     body: text,
   });
   try {
-    const result = await primary().$transaction(async (tx) => op(tx, await acceptAuthentic(tx, call)));
+    // The directory lives on the primary, and a signed call is a write (its nonce at least).
+    const result = await writePrimary((db) => db.$transaction(async (tx) => op(tx, await acceptAuthentic(tx, call))));
     return Response.json(result, { headers: { 'Cache-Control': 'no-store' } });
   } catch (e) {
     if (!isAppError(e) && isConnectionError(e)) {

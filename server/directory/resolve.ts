@@ -9,10 +9,11 @@
 // slug and region code is highest), so adding a region moves only the decoys the new region now
 // wins, about 1 in n+1 and only to it, instead of reshuffling every decoy while real workspaces
 // stay put.
-import { Prisma } from '../db/generated/client';
-import { primary } from '../db/client';
+import { readPrimary } from '../db/primary-reads';
+import { run } from '../db/sql';
 import { isConnectionError } from '../db/access';
 import { AppError, isAppError } from '../errors';
+import { regionsForSlug, type RegionForSlug } from './directory.sql';
 import { decoyHash } from './keys';
 
 export interface Resolution {
@@ -23,22 +24,13 @@ export interface Resolution {
   status: string;
 }
 
-interface Row {
-  code: string;
-  name: string;
-  base_url: string;
-  status: string;
-  workspace_status: string | null;
-}
+type Row = RegionForSlug;
 
 export async function resolveWorkspace(slug: string): Promise<Resolution> {
   let rows: Row[];
   try {
-    rows = await primary().$queryRaw<Row[]>(Prisma.sql`
-      SELECT r.code, r.name, r.base_url, r.status, w.status::text AS workspace_status
-      FROM "directory"."regions" r
-      LEFT JOIN "directory"."workspaces" w ON w.slug = ${slug} AND w.region = r.code AND w.status <> 'reserved'
-      ORDER BY r.code`);
+    // The directory's answer is the primary's: a slug just moved must resolve to its new home.
+    rows = await readPrimary((db) => run(db, regionsForSlug, slug));
   } catch (e) {
     if (!isAppError(e) && isConnectionError(e)) {
       throw new AppError('directory_unavailable', 'the directory is unavailable: try again in a minute', {

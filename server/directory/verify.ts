@@ -11,6 +11,8 @@ import { AppError, type ErrorCode } from '../errors';
 import { isRegionCode } from '../region/code';
 import { metrics } from '../telemetry/metrics';
 import type { Tx } from '../db/access';
+import { execute } from '../db/sql';
+import { insertNonce } from './directory.sql';
 import { cellKey } from './keys';
 import { SIGNATURE_HEADERS as H, SIGNATURE_WINDOW_SECONDS, signatureMatches } from './signature';
 
@@ -98,9 +100,7 @@ export async function acceptAuthentic(tx: Tx, call: AuthenticCall, now = Date.no
   await tx.directoryNonce.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   // Kept until the timestamp's window has passed: after that the call is stale anyway.
   const expiresAt = new Date((timestamp + SIGNATURE_WINDOW_SECONDS) * 1000);
-  const inserted = await tx.$executeRaw`
-    INSERT INTO "directory"."nonces" ("nonce", "cell", "expires_at") VALUES (${nonce}, ${region}, ${expiresAt})
-    ON CONFLICT ("nonce") DO NOTHING`;
+  const inserted = await execute(tx, insertNonce, nonce, region, expiresAt);
   if (inserted === 0) throw unauthentic('replayed_nonce');
   return region;
 }

@@ -4,8 +4,10 @@
 // here names a person: slugs, region codes, statuses and counters only.
 import { z } from 'zod';
 import type { Tx } from '../db/access';
+import { execute, runOne } from '../db/sql';
 import { AppError } from '../errors';
 import { newId } from '../ids';
+import { insertReservedWorkspace, lockWorkspace } from './directory.sql';
 import { refuse } from './verify';
 
 export const SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
@@ -75,9 +77,7 @@ export async function reserveWorkspace(tx: Tx, cell: string, slug: string) {
     return view(existing);
   }
   // Two cells racing for one slug: the primary key decides, the loser gets the same 409.
-  const inserted = await tx.$executeRaw`
-    INSERT INTO "directory"."workspaces" ("slug", "region", "status", "updated_at")
-    VALUES (${slug}, ${cell}, 'reserved', now()) ON CONFLICT ("slug") DO NOTHING`;
+  const inserted = await execute(tx, insertReservedWorkspace, slug, cell);
   if (inserted === 0) throw new AppError('conflict', `the workspace "${slug}" is taken`);
   const w = await tx.directoryWorkspace.findUniqueOrThrow({ where: { slug } });
   await event(tx, cell, 'reserved', w);
@@ -170,8 +170,7 @@ export async function offerWorkspace(tx: Tx, cell: string, slug: string, body: z
 /** The target takes the workspace it was offered: from now on the slug resolves to it. */
 export async function acceptWorkspace(tx: Tx, cell: string, slug: string, body: z.infer<typeof AcceptBody>) {
   // Locked: an accept and a withdraw racing are applied one after the other.
-  const [locked] = await tx.$queryRaw<{ slug: string }[]>`
-    SELECT slug FROM "directory"."workspaces" WHERE slug = ${slug} FOR UPDATE`;
+  const locked = await runOne(tx, lockWorkspace, slug);
   const w = locked ? await tx.directoryWorkspace.findUnique({ where: { slug } }) : null;
   if (!w) throw new AppError('not_found', `no workspace "${slug}"`);
   if (w.region === cell && w.offeredTo === null) return view(w); // accepted already (a retry)
@@ -196,8 +195,7 @@ export async function acceptWorkspace(tx: Tx, cell: string, slug: string, body: 
 
 /** The owner takes its offer back (the move was cancelled or failed): nothing moved. */
 export async function withdrawOffer(tx: Tx, cell: string, slug: string) {
-  const [locked] = await tx.$queryRaw<{ slug: string }[]>`
-    SELECT slug FROM "directory"."workspaces" WHERE slug = ${slug} FOR UPDATE`;
+  const locked = await runOne(tx, lockWorkspace, slug);
   if (!locked) throw new AppError('not_found', `no workspace "${slug}"`);
   const w = await ownWorkspace(tx, cell, slug);
   if (w.offeredTo === null) return view(w);

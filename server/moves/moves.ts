@@ -1,11 +1,11 @@
-// Workspace moves as operators start, follow and cancel them (Atlas and `npm run move`). A move
+// Workspace moves as operators start and cancel them (Atlas and `npm run move`). A move
 // is a row in `workspace_moves` plus its `move-workspace` workflow run (server/moves/workflow.ts);
 // starting one checks the target and the organization in one transaction, so two operators
 // racing for one workspace get one move and one 409 (the partial unique index decides).
 import { recordAudit } from '../audit/audit';
 import { homeRegionOf } from '../cell/workspaces';
-import { read, write } from '../db/access';
-import { primary, type Db } from '../db/client';
+import { write } from '../db/access';
+import { runOne } from '../db/sql';
 import { uniqueViolation } from '../db/errors';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
@@ -13,186 +13,22 @@ import { isId, newId } from '../ids';
 import { regionRegistry } from '../region/registry';
 import { stepNames } from '../workflows/definition';
 import { startRun } from '../workflows/runs';
+import { getMoveFromPrimary, MOVE_INCLUDE, moveNotFound, OPEN_MOVE_STATUSES, type MoveView } from './move-views';
+import { moveForUpdate, orgBySlugForUpdate } from './moves.sql';
 import { moveWorkspaceWorkflow, type MoveInput } from './workflow';
 
 export const MOVE_START_AUDIT_ACTION = 'operator.move.start' as const;
 export const MOVE_CANCEL_AUDIT_ACTION = 'operator.move.cancel' as const;
-export const MOVE_STATUSES = ['pending', 'copying', 'cutover', 'completed', 'failed', 'cancelled'] as const;
-const OPEN = ['pending', 'copying', 'cutover'] as const;
-
-export interface MoveTableView {
-  name: string;
-  count: number;
-  digest: string;
-  verified_count: number | null;
-  verified_digest: string | null;
-  match: boolean | null;
-}
-
-export interface MoveStepView {
-  name: string;
-  status: string;
-  attempts: number;
-  error: string | null;
-  started_at: string | null;
-  finished_at: string | null;
-  duration_ms: number | null;
-}
-
-export interface MoveView {
-  id: string;
-  slug: string;
-  org_id: string;
-  org_name: string;
-  from_region: string;
-  to_region: string;
-  status: (typeof MOVE_STATUSES)[number];
-  step: string | null;
-  error: string | null;
-  run_id: string | null;
-  started_by: { id: string; email: string } | null;
-  created_at: string;
-  finished_at: string | null;
-  /** The workspace's read-only window: from the switch to read-only until writable again (somewhere). */
-  read_only: { started_at: string | null; ended_at: string | null; seconds: number | null };
-  handover_at: string | null;
-  cancel_requested_at: string | null;
-  /** Open and not handed over yet. */
-  cancellable: boolean;
-  snapshot_lsn: string | null;
-  snapshot_at: string | null;
-  bundle_bytes: number | null;
-  tables: MoveTableView[];
-  steps: MoveStepView[];
-}
-
-const INCLUDE = {
-  organization: { select: { slug: true, name: true } },
-  startedBy: { select: { id: true, email: true } },
-} as const;
-
-type MoveRow = Awaited<ReturnType<typeof loadMove>>;
-
-function loadMove(db: Db, id: string) {
-  return db.workspaceMove.findUnique({
-    where: { id },
-    include: INCLUDE,
-  });
-}
-
-async function stepsOf(db: Db, runId: string | null): Promise<MoveStepView[]> {
-  if (!runId) return [];
-  const steps = await db.workflowStep.findMany({ where: { runId }, orderBy: { position: 'asc' } });
-  return steps.map((s) => ({
-    name: s.name,
-    status: s.status,
-    attempts: s.attempts,
-    error: s.error,
-    started_at: s.startedAt?.toISOString() ?? null,
-    finished_at: s.finishedAt?.toISOString() ?? null,
-    duration_ms: s.startedAt && s.finishedAt ? s.finishedAt.getTime() - s.startedAt.getTime() : null,
-  }));
-}
-
-function toView(m: NonNullable<MoveRow>, steps: MoveStepView[]): MoveView {
-  const open = (OPEN as readonly string[]).includes(m.status);
-  const ro = m.readOnlyAt;
-  const rw = m.writableAt;
-  return {
-    id: m.id,
-    slug: m.organization.slug,
-    org_id: m.orgId,
-    org_name: m.organization.name,
-    from_region: m.fromRegion,
-    to_region: m.toRegion,
-    status: m.status,
-    step: m.step,
-    error: m.error,
-    run_id: m.runId,
-    started_by: m.startedBy ? { id: m.startedBy.id, email: m.startedBy.email } : null,
-    created_at: m.createdAt.toISOString(),
-    finished_at: m.finishedAt?.toISOString() ?? null,
-    read_only: {
-      started_at: ro?.toISOString() ?? null,
-      ended_at: rw?.toISOString() ?? null,
-      seconds: ro && rw ? (rw.getTime() - ro.getTime()) / 1000 : null,
-    },
-    handover_at: m.handoverAt?.toISOString() ?? null,
-    cancel_requested_at: m.cancelRequestedAt?.toISOString() ?? null,
-    cancellable: open && !m.handoverAt && !m.cancelRequestedAt,
-    snapshot_lsn: m.snapshotLsn,
-    snapshot_at: m.snapshotAt?.toISOString() ?? null,
-    bundle_bytes: m.bundleBytes,
-    tables: (Array.isArray(m.tables) ? m.tables : []) as unknown as MoveTableView[],
-    steps,
-  };
-}
-
-const notFound = (id: string) => new AppError('not_found', `no workspace move ${id}`);
-
-export async function getMove(req: DataRequest, id: string): Promise<MoveView> {
-  if (!isId(id, 'mov')) throw notFound(id);
-  return read(req, async (db) => {
-    const m = await loadMove(db, id);
-    if (!m) throw notFound(id);
-    return toView(m, await stepsOf(db, m.runId));
-  });
-}
-
-export async function listMoves(
-  req: DataRequest,
-  f: { status?: (typeof MOVE_STATUSES)[number]; org?: string; limit: number; cursor?: string },
-): Promise<{ data: MoveView[]; next_cursor: string | null }> {
-  return read(req, async (db) => {
-    const rows = await db.workspaceMove.findMany({
-      where: {
-        ...(f.status ? { status: f.status } : {}),
-        ...(f.org ? { OR: [{ orgId: f.org }, { organization: { slug: f.org } }] } : {}),
-        // Newest first; the cursor is the last move's ID (IDs are random: ordered by time, then ID).
-        ...(f.cursor && isId(f.cursor, 'mov') ? await after(db, f.cursor) : {}),
-      },
-      include: INCLUDE,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: f.limit + 1,
-    });
-    const page = rows.slice(0, f.limit);
-    const steps = await db.workflowStep.findMany({
-      where: { runId: { in: page.map((m) => m.runId).filter((r): r is string => !!r) } },
-      orderBy: [{ runId: 'asc' }, { position: 'asc' }],
-    });
-    return {
-      data: page.map((m) =>
-        toView(
-          m,
-          steps
-            .filter((s) => s.runId === m.runId)
-            .map((s) => ({
-              name: s.name,
-              status: s.status,
-              attempts: s.attempts,
-              error: s.error,
-              started_at: s.startedAt?.toISOString() ?? null,
-              finished_at: s.finishedAt?.toISOString() ?? null,
-              duration_ms: s.startedAt && s.finishedAt ? s.finishedAt.getTime() - s.startedAt.getTime() : null,
-            })),
-        ),
-      ),
-      next_cursor: rows.length > f.limit ? (page.at(-1)?.id ?? null) : null,
-    };
-  });
-}
-
-async function after(db: Db, cursor: string) {
-  const last = await db.workspaceMove.findUnique({ where: { id: cursor }, select: { createdAt: true } });
-  if (!last) throw new AppError('invalid_request', 'the cursor names no move');
-  return {
-    AND: [
-      {
-        OR: [{ createdAt: { lt: last.createdAt } }, { createdAt: last.createdAt, id: { lt: cursor } }],
-      },
-    ],
-  };
-}
+// Following moves is move-views.ts; its callers (Atlas, `npm run move`) find it here too.
+export {
+  getMove,
+  getMoveFromPrimary,
+  listMoves,
+  MOVE_STATUSES,
+  type MoveStepView,
+  type MoveTableView,
+  type MoveView,
+} from './move-views';
 
 /** Starts moving `slug` to `to` (202 with the move and its run); see the file's header. */
 export async function startMove(
@@ -210,15 +46,14 @@ export async function startMove(
   const id = newId('mov');
   try {
     await write(req, async (tx) => {
-      const [org] = await tx.$queryRaw<{ id: string }[]>`
-        SELECT id FROM organizations WHERE slug = ${input.slug} FOR UPDATE`;
-      if (!org) throw new AppError('not_found', `no workspace "${input.slug}"`);
+      const orgId = await runOne(tx, orgBySlugForUpdate, input.slug);
+      if (!orgId) throw new AppError('not_found', `no workspace "${input.slug}"`);
       const o = await tx.organization.findUniqueOrThrow({
-        where: { id: org.id },
+        where: { id: orgId },
         include: { allowedRegions: { select: { region: true } } },
       });
       const open = await tx.workspaceMove.findFirst({
-        where: { orgId: o.id, status: { in: [...OPEN] } },
+        where: { orgId: o.id, status: { in: [...OPEN_MOVE_STATUSES] } },
         select: { id: true },
       });
       if (open) {
@@ -293,25 +128,18 @@ export async function startMove(
   return getMoveFromPrimary(id);
 }
 
-/** One move read from the primary (after a write; and for `npm run move`, which follows it). */
-export async function getMoveFromPrimary(id: string): Promise<MoveView> {
-  const m = await loadMove(primary(), id);
-  if (!m) throw notFound(id);
-  return toView(m, await stepsOf(primary(), m.runId));
-}
-
 /**
  * Asks an open move to stop before its handover (202): the run ends at its next step and puts
  * everything back (read-write at the source, the offer withdrawn). After the handover: 409, only a
  * move back.
  */
 export async function cancelMove(req: DataRequest, actor: { userId: string }, id: string): Promise<MoveView> {
-  if (!isId(id, 'mov')) throw notFound(id);
+  if (!isId(id, 'mov')) throw moveNotFound(id);
   await write(req, async (tx) => {
-    const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM workspace_moves WHERE id = ${id} FOR UPDATE`;
-    if (!locked) throw notFound(id);
-    const m = await tx.workspaceMove.findUniqueOrThrow({ where: { id }, include: INCLUDE });
-    if (!(OPEN as readonly string[]).includes(m.status)) {
+    const locked = await runOne(tx, moveForUpdate, id);
+    if (!locked) throw moveNotFound(id);
+    const m = await tx.workspaceMove.findUniqueOrThrow({ where: { id }, include: MOVE_INCLUDE });
+    if (!(OPEN_MOVE_STATUSES as readonly string[]).includes(m.status)) {
       throw new AppError('conflict', `the move is ${m.status}: there is nothing to cancel`, {
         extra: { status: m.status },
       });

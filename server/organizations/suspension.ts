@@ -5,7 +5,7 @@ import { recordAudit } from '../audit/audit';
 import { changed as identityChanged } from '../auth/identity-cache';
 import { activateSlug, homeRegionOf, suspendSlug } from '../cell/workspaces';
 import { write } from '../db/access';
-import { primary } from '../db/client';
+import { readPrimary } from '../db/primary-reads';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { regionRegistry } from '../region/registry';
@@ -30,7 +30,9 @@ export function assertNotSuspended(org: { status: string } | null | undefined): 
 /** The same, for an organization known by ID only (read on the primary: a suspension is at once). */
 export async function assertOrganizationActive(orgId: string | null): Promise<void> {
   if (!orgId) return;
-  assertNotSuspended(await primary().organization.findUnique({ where: { id: orgId }, select: { status: true } }));
+  assertNotSuspended(
+    await readPrimary((db) => db.organization.findUnique({ where: { id: orgId }, select: { status: true } })),
+  );
 }
 
 /**

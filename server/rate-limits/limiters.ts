@@ -6,9 +6,9 @@
 // most one per limit every 10 s). Refusals are 429 rate_limited with Retry-After and the IETF
 // RateLimit-Policy / RateLimit headers.
 import { createHash } from 'node:crypto';
-import pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import { primaryUrl } from '../db/topology';
+import type { BackgroundPool } from '../db/background';
+import { ownPrimaryPool } from '../db/own-pools';
 import { AppError } from '../errors';
 import { processSingleton } from '../process-singletons';
 import { logger } from '../telemetry/logger';
@@ -23,7 +23,7 @@ export interface LimitPolicy {
 }
 
 interface Store {
-  pool?: pg.Pool;
+  pool?: BackgroundPool;
   limiters: Map<string, RateLimiterPostgres>;
   memory?: Map<string, RateLimiterMemory>;
 }
@@ -45,15 +45,14 @@ export function memoryLimiter(policy: LimitPolicy): RateLimiterMemory {
   return l;
 }
 
-function pool(): pg.Pool {
+function pool(): BackgroundPool {
   const s = store();
   if (!s.pool) {
-    s.pool = new pg.Pool({
-      connectionString: primaryUrl(),
+    s.pool = ownPrimaryPool({
+      applicationName: 'meridian-rate-limits',
       max: 4,
-      application_name: 'meridian-rate-limits',
-      connectionTimeoutMillis: 1_000,
-      statement_timeout: 1_000,
+      connectTimeoutMs: 1_000,
+      statementTimeoutMs: 1_000,
     });
     s.pool.on('error', () => {}); // the insurance limiter covers an unreachable primary
   }

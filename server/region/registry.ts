@@ -2,9 +2,9 @@
 // URL, held in memory so that a lookup never leaves the process. Loaded on first use; reloaded
 // when an operator changes a region (NOTIFY meridian_regions, sent in the same transaction),
 // and every few minutes as a safety net.
-import { primary, replica } from '../db/client';
 import { listen, type Listener } from '../db/listen';
-import { primaryUrl, replicaRegions } from '../db/topology';
+import { primaryThenReplicas } from '../db/primary-reads';
+import { primaryUrl } from '../db/topology';
 import { AppError } from '../errors';
 import { isRegionCode } from './code';
 import { listRegions, type RegionRow } from './repository';
@@ -73,7 +73,7 @@ export function loadedRegionRegistry(): RegionRegistry | undefined {
 export async function refreshRegionRegistry(): Promise<RegionRegistry> {
   // The primary has the latest; any replica will do when it is down.
   let lastError: unknown;
-  for (const db of [() => primary(), ...replicaRegions().map((r) => () => replica(r)!)]) {
+  for (const db of primaryThenReplicas()) {
     try {
       const registry = new RegionRegistry(await listRegions(db()));
       state().current = registry;

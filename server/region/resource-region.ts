@@ -3,8 +3,8 @@
 // its existence is never revealed.
 import type { OrgContext } from '../auth/identity';
 import { isConnectionError } from '../db/access';
-import { primary, replica, type Db } from '../db/client';
-import { replicaRegions } from '../db/topology';
+import type { Db } from '../db/client';
+import { primaryThenReplicas } from '../db/primary-reads';
 import { idPrefix } from '../ids';
 
 export interface LookupScope {
@@ -15,7 +15,7 @@ export interface LookupScope {
 /** The primary first (it has a resource created a moment ago); any replica when it is down. */
 export async function storedRegion(id: string, scope: LookupScope): Promise<string | null> {
   let lastError: unknown;
-  for (const db of [() => primary(), ...replicaRegions().map((r) => () => replica(r)!)]) {
+  for (const db of primaryThenReplicas()) {
     try {
       return await lookup(db(), id, scope);
     } catch (e) {

@@ -3,9 +3,11 @@
 // every gateway reloads its registry at commit; this one reloads at once.
 import type { DataRequest } from '../db/request-state';
 import { write } from '../db/access';
+import { execute } from '../db/sql';
 import { recordAudit } from '../audit/audit';
 import { refreshRegionRegistry, regionByCode, REGIONS_CHANGED_CHANNEL } from './registry';
 import type { RegionRow } from './repository';
+import { notifyChannel } from './region.sql';
 
 export type RegionStatus = RegionRow['status'];
 
@@ -28,7 +30,7 @@ export async function setRegionStatus(
       requestId: req.requestId,
       metadata: { from: before.status, to: input.status, reason: input.reason },
     });
-    await tx.$executeRaw`SELECT pg_notify(${REGIONS_CHANGED_CHANNEL}, ${input.code})`;
+    await execute(tx, notifyChannel, REGIONS_CHANGED_CHANNEL, input.code);
   });
   const registry = await refreshRegionRegistry();
   return registry.get(input.code)!;

@@ -3,9 +3,11 @@
 import { write, type Tx } from '../db/access';
 import type { Db } from '../db/client';
 import type { DataRequest } from '../db/request-state';
+import { run } from '../db/sql';
 import { changed as identityChanged } from '../auth/identity-cache';
 import { AppError } from '../errors';
 import { allowedRegionOrNull } from '../region/allowed';
+import { membershipOrgsForShare } from './settings.sql';
 
 export type Theme = 'system' | 'light' | 'dark';
 
@@ -26,9 +28,7 @@ export async function settingsOf(db: Db, userId: string): Promise<SettingsView> 
  * switch to read-only waits for a change already past this check, so none lands after its export.
  */
 async function assertNoWorkspaceMoving(tx: Tx, userId: string): Promise<void> {
-  const orgs = await tx.$queryRaw<{ slug: string; status: string }[]>`
-    SELECT o.slug, o.status::text AS status FROM memberships m JOIN organizations o ON o.id = m.org_id
-    WHERE m.user_id = ${userId} ORDER BY o.id FOR SHARE OF o`;
+  const orgs = await run(tx, membershipOrgsForShare, userId);
   const moving = orgs.find((o) => o.status === 'moving');
   if (!moving) return;
   throw new AppError(

@@ -1,0 +1,93 @@
+// Hand-written SQL of clusters: the list (the hottest read there is), capacity, and the row lock
+// that serializes a cluster's kubeconfig issues.
+import type { ClusterStatus } from '~/lib/cluster-status';
+import { statement, type RawRow } from '../db/sql';
+
+export interface ClusterRow {
+  id: string;
+  name: string;
+  region: string;
+  projectId: string;
+  template: string;
+  nodeCount: number;
+  version: string;
+  status: ClusterStatus;
+  statusReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  readyAt: Date | null;
+}
+
+const date = (v: unknown) => (v instanceof Date ? v : new Date(v as string));
+
+const clusterRow = (r: RawRow): ClusterRow => ({
+  id: r.id as string,
+  name: r.name as string,
+  region: r.region as string,
+  projectId: r.projectId as string,
+  template: r.template as string,
+  nodeCount: Number(r.nodeCount),
+  version: r.version as string,
+  status: r.status as ClusterStatus,
+  statusReason: (r.statusReason as string | null) ?? null,
+  createdAt: date(r.createdAt),
+  updatedAt: date(r.updatedAt),
+  readyAt: r.readyAt == null ? null : date(r.readyAt),
+});
+
+// Each combination of filters is its own statement, so the plan PostgreSQL keeps for it never
+// has to allow for a filter that is absent. Parameters: org, region, then the filters present
+// (project, status, cursor's created_at and id), then the limit.
+function listSql(projectId: boolean, status: boolean, after: boolean): string {
+  const where = ['org_id = $1', 'region = $2', "status <> 'deleted'"];
+  let n = 3;
+  if (projectId) where.push(`project_id = $${n++}`);
+  if (status) where.push(`status::text = $${n++}`);
+  if (after) where.push(`(created_at, id) < ($${n++}, $${n++}::text)`);
+  return `
+  SELECT id, name, region, project_id AS "projectId", template, node_count AS "nodeCount", version, status,
+         status_reason AS "statusReason", created_at AS "createdAt", updated_at AS "updatedAt", ready_at AS "readyAt"
+  FROM clusters
+  WHERE ${where.join(' AND ')}
+  ORDER BY created_at DESC, id DESC
+  LIMIT $${n}`;
+}
+
+/** The list statement for each filter mask (1: project, 2: status, 4: cursor). */
+export const listClustersStatements = Array.from({ length: 8 }, (_, mask) =>
+  statement<ClusterRow>(`clusters.list_${mask}`, listSql(!!(mask & 1), !!(mask & 2), !!(mask & 4)), clusterRow),
+);
+
+/** Free nodes per (region, gpu) among the regions: available servers less promised nodes. */
+export const freeNodes = statement<
+  { region: string; gpu: boolean; free: number },
+  [regions: string[], gpuTemplates: string[]]
+>(
+  'clusters.free_nodes',
+  `
+    WITH available AS (
+      SELECT region, gpu_count > 0 AS gpu, count(*) AS n
+      FROM servers WHERE status = 'available' AND region = ANY($1::text[])
+      GROUP BY 1, 2
+    ), promised AS (
+      SELECT c.region, c.template = ANY($2::text[]) AS gpu, sum(c.node_count) AS n
+      FROM clusters c
+      WHERE c.status IN ('pending', 'provisioning') AND c.region = ANY($1::text[])
+        AND c.allocated_at IS NULL
+      GROUP BY 1, 2
+    )
+    SELECT a.region, a.gpu, (a.n - COALESCE(p.n, 0))::bigint AS free
+    FROM available a LEFT JOIN promised p ON p.region = a.region AND p.gpu = a.gpu`,
+  (r) => ({ region: r.region as string, gpu: r.gpu === true, free: Number(r.free) }),
+);
+
+/** A live cluster of the organization, its row locked FOR UPDATE to the end of the transaction. */
+export const liveClusterForUpdate = statement<
+  { id: string; name: string; region: string; status: string },
+  [id: string, orgId: string]
+>(
+  'clusters.live_cluster_for_update',
+  `SELECT id, name, region, status::text AS status FROM "public"."clusters"
+    WHERE id = $1::text AND org_id = $2::text AND status <> 'deleted' FOR UPDATE`,
+  (r) => ({ id: r.id as string, name: r.name as string, region: r.region as string, status: r.status as string }),
+);

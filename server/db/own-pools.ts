@@ -1,0 +1,26 @@
+// A small node-postgres pool of its own on the primary, for a store that must not share (or
+// starve) the app's connections and wants tighter limits than they have: the rate limits'
+// table (server/rate-limits). Owned by the process, like background.ts's handle.
+import pg from 'pg';
+import type { BackgroundPool } from './background';
+import { primaryUrl } from './topology';
+
+export interface OwnPoolOptions {
+  /** Shown in pg_stat_activity beside the role: say whose pool this is. */
+  applicationName: string;
+  max: number;
+  connectTimeoutMs?: number;
+  /** Server-side limit per statement (statement_timeout). */
+  statementTimeoutMs?: number;
+}
+
+/** A new pool on the primary; the caller listens for its `error` event. */
+export function ownPrimaryPool(opts: OwnPoolOptions): BackgroundPool {
+  return new pg.Pool({
+    connectionString: primaryUrl(),
+    max: opts.max,
+    application_name: opts.applicationName,
+    connectionTimeoutMillis: opts.connectTimeoutMs,
+    statement_timeout: opts.statementTimeoutMs,
+  });
+}

@@ -1,0 +1,38 @@
+// The primary, inside a request, on purpose: reads that must not trust a lagging replica (a
+// security recheck, sign-in, a hand-over, an identity-cache miss) and the few writes of code that
+// runs in a request but holds no DataRequest (Auth.js's callbacks). Everything else in a request
+// goes through access.ts (`read`/`write`); work outside any request through background.ts. And
+// look-ups that want the primary but may fall back on a replica while it is down.
+import { poolOf, primary, replica, type Db } from './client';
+import { replicaRegions } from './topology';
+import type pg from 'pg';
+
+/**
+ * Runs `fn` on the primary, past the read gate: for a read whose answer must be the latest
+ * committed state (a replica a few hundred milliseconds behind would let a revoked session, a
+ * suspended organization or a used hand-over through).
+ */
+export function readPrimary<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+  return fn(primary());
+}
+
+/** `readPrimary` for a hot statement run over node-postgres (server/db/sql.ts `run`). */
+export function primaryPool(): pg.Pool {
+  return poolOf(primary());
+}
+
+/**
+ * Runs `fn` on the primary for a write made in a request that has no DataRequest (Auth.js's
+ * sign-in and sign-out events): no write gate and no bookmark, as before there was one.
+ */
+export function writePrimary<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+  return fn(primary());
+}
+
+/**
+ * Who can answer a look-up that wants the latest row but may go on while the primary is down:
+ * the primary first, then every region's replica (each made on first use), in that order.
+ */
+export function primaryThenReplicas(): (() => Db)[] {
+  return [() => primary(), ...replicaRegions().map((r) => () => replica(r)!)];
+}
