@@ -1,6 +1,6 @@
 // Builds the app with `next build` when its sources changed since the last build
 // (a hash of the sources is kept beside the build), so `npm start` is fast the second time.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,7 +38,11 @@ export function sourceHash(root = process.cwd()): string {
   return h.digest('hex');
 }
 
-export async function ensureBuild(log: (line: string) => void): Promise<void> {
+/**
+ * Builds unless the last build is of these sources. Asynchronous, so that the launcher brings the
+ * databases up meanwhile; `signal` stops a build under way (the launcher's shutdown).
+ */
+export async function ensureBuild(log: (line: string) => void, opts: { signal?: AbortSignal } = {}): Promise<void> {
   const hash = sourceHash();
   if (fs.existsSync('.next/BUILD_ID') && fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === hash) {
     log('production build is up to date');
@@ -46,11 +50,16 @@ export async function ensureBuild(log: (line: string) => void): Promise<void> {
   }
   log('building the console (next build)…');
   const t = Date.now();
-  const r = spawnSync(process.execPath, [path.resolve('node_modules/next/dist/bin/next'), 'build'], {
+  const child = spawn(process.execPath, [path.resolve('node_modules/next/dist/bin/next'), 'build'], {
     stdio: 'inherit',
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    signal: opts.signal,
   });
-  if (r.status !== 0) throw new Error('next build failed');
+  const status = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => resolve(code));
+  });
+  if (status !== 0) throw new Error('next build failed');
   fs.writeFileSync(STAMP, hash);
   log(`built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 }

@@ -1,8 +1,8 @@
 // `npm start`: brings the whole local console up. Databases (the embedded primary + one
-// replica per region, unless DATABASE_URL is set), migrations, demo data, a production build
-// when the sources changed, one workflow worker per region, then `next start`. Whatever ends it
-// (Ctrl-C, SIGTERM, SIGHUP, the console exiting on its own, an error) stops every process it
-// started, each with its whole process group, and the databases last.
+// replica per region, unless DATABASE_URL is set), migrations and demo data while a production
+// build is made when the sources changed, one workflow worker per region, then the console.
+// Whatever ends it (Ctrl-C, SIGTERM, SIGHUP, the console exiting on its own, an error) stops
+// every process it started, each with its whole process group, and the databases last.
 // `npm start -- --gateways-per-region N` (or MERIDIAN_GATEWAYS_PER_REGION=N) runs the deployed
 // shape instead: N gateway processes per region and one for the global address, each on its own
 // port (dev/gateways.ts), and `--workers-per-region M` workers per region. In a terminal the
@@ -17,39 +17,43 @@ import { prepareLocal, type LocalStack } from '../dev/local-stack';
 import { appServerCommand } from '../dev/app-server';
 import { ensureBuild } from '../dev/build';
 import { planGateways, spawnGateway, spawnWorker, type GatewaySpec } from '../dev/gateways';
-import { pipePretty } from '../dev/pretty-logs';
+import { printBanner } from './launcher/banner';
+import { attachOutput, childStdio, countOption } from './launcher/options';
+import { commandLine, PidFiles } from './launcher/pid-files';
+import { signalGroup, stopGroup, STOP_GRACE_MS } from './launcher/process-groups';
 
 const log = (line: string) => console.log(`[meridian] ${line}`);
 
-/** How long a child gets to stop on SIGTERM (a worker finishes its step in hand) before SIGKILL. */
-const STOP_GRACE_MS = 20_000;
 /** How long the launcher waits for the console to answer /api/health. */
 const READY_TIMEOUT_MS = 60_000;
 
 /** MERIDIAN_DATA_DIR, resolved once main() has read the environment. */
 let dataDir = '';
-const pidFile = (name: string) => path.join(dataDir, `${name}.pid`);
+let pids: PidFiles | undefined;
 
 /** Children that may still be running, by the name of their pid file (`next`, `worker-sfo1`). */
 const children = new Map<string, ChildProcess>();
+/** Stops a `next build` still under way. */
+const building = new AbortController();
 let preparing: Promise<LocalStack> | undefined;
 let shuttingDown: Promise<void> | undefined;
 
 /**
- * Stops everything this launcher started and exits: the console and the workers (SIGTERM to
- * each one's process group, SIGKILL after STOP_GRACE_MS), then the databases. Idempotent: the
- * first reason wins. A stop requested while the databases are still coming up waits for them,
- * so that they are stopped too rather than left running.
+ * Stops everything this launcher started and exits: the build, the console and the workers
+ * (SIGTERM to each one's process group, SIGKILL after STOP_GRACE_MS), then the databases.
+ * Idempotent: the first reason wins. A stop requested while the databases are still coming up
+ * waits for them, so that they are stopped too rather than left running.
  */
 function shutdown(reason: string, exitCode: number): Promise<void> {
   shuttingDown ??= (async () => {
     let code = exitCode;
     if (!preparing) {
-      removePidFile('launcher', process.pid); // nothing started yet
+      pids?.remove('launcher', process.pid); // nothing started yet
       process.exit(code);
     }
     log(`${reason}: stopping the console, the workflow workers and the databases…`);
-    await Promise.all([...children].map(([name, child]) => stopGroup(name, child)));
+    building.abort();
+    await Promise.all([...children].map(([name, child]) => stopChild(name, child)));
     try {
       const stack = await preparing?.catch(() => undefined); // a failed start stopped its own
       await stack?.stop();
@@ -57,7 +61,7 @@ function shutdown(reason: string, exitCode: number): Promise<void> {
       log(`could not stop the databases: ${(err as Error).message}`);
       code ||= 1;
     }
-    removePidFile('launcher', process.pid);
+    pids?.remove('launcher', process.pid);
     log(code === 0 ? 'stopped cleanly' : 'stopped');
     process.exit(code);
   })();
@@ -65,100 +69,13 @@ function shutdown(reason: string, exitCode: number): Promise<void> {
 }
 
 /** The child's whole process group (it was started detached, so its pid is the group id). */
-async function stopGroup(name: string, child: ChildProcess): Promise<void> {
+async function stopChild(name: string, child: ChildProcess): Promise<void> {
   const pgid = child.pid;
   if (!pgid) return;
-  signalGroup(pgid, 'SIGTERM');
-  if (!(await groupGone(pgid, STOP_GRACE_MS))) {
-    log(`${name} did not stop within ${STOP_GRACE_MS / 1000} s: killing it`);
-    signalGroup(pgid, 'SIGKILL');
-    await groupGone(pgid, 5_000);
-  }
+  await stopGroup(pgid, () => log(`${name} did not stop within ${STOP_GRACE_MS / 1000} s: killing it`));
   children.delete(name);
-  removePidFile(name, pgid);
+  pids?.remove(name, pgid);
 }
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    /* nothing left in the group */
-  }
-}
-
-async function groupGone(pgid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      process.kill(-pgid, 0);
-    } catch {
-      return true;
-    }
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function writePidFile(name: string, pid: number): void {
-  if (!dataDir) return;
-  fs.writeFileSync(pidFile(name), String(pid));
-}
-
-/** Only our own entry: a later launcher may have written its own meanwhile. */
-function removePidFile(name: string, pid: number): void {
-  if (!dataDir) return;
-  try {
-    if (Number(fs.readFileSync(pidFile(name), 'utf8')) === pid) fs.rmSync(pidFile(name));
-  } catch {
-    /* already gone */
-  }
-}
-
-/** The command line of a live process, or undefined (no such process, or no /proc). */
-function commandLine(pid: number): string | undefined {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-  } catch {
-    return undefined;
-  }
-}
-
-/** A console or worker left running by a launcher that was killed (SIGKILL) would hold the port or the queue. */
-async function stopStaleProcess(name: string, marker: string): Promise<void> {
-  const file = pidFile(name);
-  if (!fs.existsSync(file)) return;
-  const pid = Number(fs.readFileSync(file, 'utf8'));
-  fs.rmSync(file);
-  if (!Number.isInteger(pid) || pid <= 0 || !commandLine(pid)?.includes(marker)) return;
-  signalGroup(pid, 'SIGTERM');
-  if (!(await groupGone(pid, STOP_GRACE_MS))) {
-    signalGroup(pid, 'SIGKILL');
-    await groupGone(pid, 5_000);
-  }
-  log(`stopped a process left running by an earlier run (pid ${pid}: ${name})`);
-}
-
-/** `--name N` or `--name=N` on the command line, else the variable, else the default. */
-function countOption(name: string, variable: string, fallback: number): number {
-  const args = process.argv.slice(2);
-  const i = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  const raw = i < 0 ? process.env[variable] : args[i]!.includes('=') ? args[i]!.split('=')[1] : args[i + 1];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 16) throw new Error(`--${name} (${variable}) must be a whole number 0–16`);
-  return n;
-}
-
-const prettyLogs = process.stdout.isTTY === true && process.env.MERIDIAN_LOG_FORMAT !== 'json';
-
-/** A child's output: readable lines in a terminal, its raw JSON otherwise. */
-function attachOutput(child: ChildProcess, name: string): void {
-  if (!prettyLogs) return;
-  const opts = { verbose: process.env.MERIDIAN_LOG_VERBOSE === '1', colorize: true };
-  pipePretty(child.stdout!, process.stdout, name, opts);
-  pipePretty(child.stderr!, process.stderr, name, opts);
-}
-const childStdio = () => (prettyLogs ? 'pipe' : 'inherit') as 'pipe' | 'inherit';
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -169,28 +86,29 @@ async function main(): Promise<void> {
     perRegion > 0 ? planGateways(e.MERIDIAN_REGIONS, perRegion, e.PORT, e.MERIDIAN_HOST) : undefined;
   dataDir = path.resolve(e.MERIDIAN_DATA_DIR);
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o711 });
+  const pidFiles = (pids = new PidFiles(dataDir));
   // Two launchers on one data folder would stop each other's console and share the databases.
-  const other = fs.existsSync(pidFile('launcher')) ? Number(fs.readFileSync(pidFile('launcher'), 'utf8')) : 0;
+  const other = pidFiles.read('launcher');
   if (other > 0 && other !== process.pid && commandLine(other)?.includes('scripts/start.ts')) {
     throw new Error(`another npm start (pid ${other}) is running on ${dataDir}: stop it first`);
   }
-  writePidFile('launcher', process.pid);
+  pidFiles.write('launcher', process.pid);
 
+  // The build needs no database: it runs while they come up.
   preparing = prepareLocal({ log, dataDir, gateways });
-  const stack = await preparing;
-  if (shuttingDown) return; // stopped while the databases came up: shutdown() stops them
-  log(`databases ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-
-  await ensureBuild(log);
-  if (shuttingDown) return;
+  const databases = preparing.then((s) => {
+    if (!shuttingDown) log(`databases ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return s;
+  });
+  const [stack] = await Promise.all([databases, ensureBuild(log, { signal: building.signal })]);
+  if (shuttingDown) return; // stopped meanwhile: shutdown() stops the databases
   // The console and the workers get the app's connections only: never the owner's.
   const { DATABASE_MIGRATION_URL: _owner, ...inherited } = process.env;
   const childEnv: NodeJS.ProcessEnv = { ...inherited, ...stack.appEnv, NODE_ENV: 'production' };
 
   // Whatever an earlier run left (all-in-one or multi-process, any number of gateways and workers).
-  for (const file of fs.readdirSync(dataDir)) {
-    const m = /^(next|gateway-[a-z0-9-]+|worker-[a-z0-9-]+)\.pid$/.exec(file);
-    if (m) await stopStaleProcess(m[1]!, m[1]!.startsWith('worker') ? 'worker/main' : 'http/main');
+  for (const name of pidFiles.leftovers()) {
+    await pidFiles.stopStale(name, name.startsWith('worker') ? 'worker/main' : 'http/main', log);
   }
   const startWorker = (region: string, name: string) => {
     if (shuttingDown) return;
@@ -199,7 +117,7 @@ async function main(): Promise<void> {
     const w = spawnWorker(region, name.replace(/^worker-/, ''), childEnv, { detached: true, stdio: childStdio() });
     attachOutput(w, name);
     children.set(name, w);
-    writePidFile(name, w.pid!);
+    pidFiles.write(name, w.pid!);
     w.on('exit', (code, signal) => {
       if (shuttingDown) return;
       log(`the ${name} workflow worker exited (${signal ?? code}); restarting it — its runs carry on`);
@@ -220,7 +138,7 @@ async function main(): Promise<void> {
   // README (Quick start) for why it is not restarted.
   const watchGateway = (name: string, child: ChildProcess) => {
     children.set(name, child);
-    writePidFile(name, child.pid!);
+    pidFiles.write(name, child.pid!);
     child.on('exit', (code, signal) => {
       if (!shuttingDown)
         void shutdown(`${name === 'next' ? 'the console' : name} exited (${signal ?? code})`, code || 1);
@@ -254,22 +172,7 @@ async function main(): Promise<void> {
     }
   }
   if (shuttingDown) return;
-  const c = stack.credentials;
-  console.log('');
-  log(`Meridian is up (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  log(`  global address  ${c.global_url}`);
-  if (c.gateways) {
-    for (const g of c.gateways) log(`  gateway ${g.name.padEnd(9)} ${g.url}   (readiness ${g.url}/api/readyz)`);
-  } else {
-    for (const [code, url] of Object.entries(c.regions)) log(`  region ${code.padEnd(8)} ${url}`);
-  }
-  log('  sign in with:');
-  for (const u of c.users) log(`    ${u.email.padEnd(20)} ${u.password}   (${u.role}${u.org ? ` of ${u.org}` : ''})`);
-  log('  API keys:');
-  for (const k of c.api_keys) log(`    ${k.org.padEnd(7)} ${k.region.padEnd(5)} ${k.key}`);
-  for (const k of c.global_api_keys) log(`    ${k.org.padEnd(7)} ${'all'.padEnd(5)} ${k.key}   (organization-wide)`);
-  log(`  credentials written to ${path.relative(process.cwd(), stack.credentialsFile)} (mode 600)`);
-  log('Press Ctrl-C to stop.');
+  printBanner(log, stack, started);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal, 0));

@@ -13,7 +13,8 @@ import { migrate } from '../../server/db/migrate';
 import { boss, installQueues, queueName } from '../../server/workflows/queue';
 import { freshDatabase, query, topology, waitForReplay, withDatabase, type FreshDatabase } from '../testing/db';
 import { TEST_REGIONS } from '../testing/global-setup';
-import { ADMIN_ROLE, APP_DB, APP_ROLE, EmbeddedTopology, OWNER_ROLE, REPLICATION_ROLE } from './servers';
+import { ADMIN_ROLE, APP_DB, APP_ROLE, OWNER_ROLE, REPLICATION_ROLE } from './roles';
+import { EmbeddedTopology } from './servers';
 
 const ROLES = [APP_ROLE, OWNER_ROLE, REPLICATION_ROLE];
 const password = (url: string) => decodeURIComponent(new URL(url).password);

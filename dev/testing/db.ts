@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import { migrate } from '../../server/db/migrate';
 import { grantAppRole } from '../../server/db/privileges';
 import { installQueues } from '../../server/workflows/queue';
-import { APP_ROLE, OWNER_ROLE } from '../embedded-pg/servers';
+import { APP_ROLE, OWNER_ROLE } from '../embedded-pg/roles';
 
 export function topology() {
   return inject('topology');

@@ -1,4 +1,4 @@
-// The CLI's settings: a JSON file (mode 600, in a 700 folder) holding the API key or operator
+// The CLI's config file: a JSON file (mode 600, in a 700 folder) holding the API key or operator
 // session token, the default region and the global address. Environment variables win:
 // MERIDIAN_API_KEY, MERIDIAN_SESSION_TOKEN, MERIDIAN_REGION, MERIDIAN_URL; MERIDIAN_CONFIG moves
 // the file (default $XDG_CONFIG_HOME/meridian/config.json, else ~/.config/meridian/config.json).

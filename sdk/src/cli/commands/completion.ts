@@ -1,7 +1,8 @@
 // `meridian completion bash|zsh`: a completion script made from the command tree itself, so a
 // new command or option completes without anyone remembering to add it here. zsh loads the same
 // function through bashcompinit.
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
+import { print } from '../output.js';
 
 interface Node {
   path: string;
@@ -42,4 +43,12 @@ complete -F _meridian meridian
   return `# meridian completion for zsh: source <(meridian completion zsh)
 autoload -U +X bashcompinit && bashcompinit
 ${fn}`;
+}
+
+export function registerCompletion(program: Command): void {
+  program
+    .command('completion')
+    .description('print a shell completion script: source <(meridian completion bash)')
+    .addArgument(new Argument('<shell>', 'bash or zsh').choices(['bash', 'zsh']))
+    .action((shell: 'bash' | 'zsh') => print(completionScript(program, shell)));
 }
