@@ -4,7 +4,7 @@
 // per organization. Idempotent: the data is
 // written once (marked in directory.settings); later runs only make sure the printed
 // credentials still work.
-import { ensureOrganizationPolicies } from '../../server/routing/store';
+import { ensureOrganizationPolicies } from '../../server/routing/initial-policies';
 import { hashPassword, verifyPassword } from '../../server/auth/password';
 import { mintApiKey, parseApiKey } from '../../server/api-keys/format';
 import type { Db } from '../../server/db/client';
