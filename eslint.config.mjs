@@ -90,8 +90,6 @@ const DB_ACCESS_NOT_YET_MIGRATED = [
   'server/region/registry.ts',
   'server/region/resource-region.ts',
   'server/region/status.ts',
-  'server/routing/decision-log.ts',
-  'server/routing/explain.ts',
   'server/users/settings.ts',
   'server/workflows/engine.ts',
   'server/workflows/queue.ts',
