@@ -64,7 +64,6 @@ const DB_ACCESS_NOT_YET_MIGRATED = [
   'server/api-keys/repository.ts',
   'server/api-keys/usage.ts',
   'server/atlas/alerts.ts',
-  'server/atlas/history.ts',
   'server/atlas/lag-sampler.ts',
   'server/atlas/organizations.ts',
   'server/atlas/region-detail.ts',
