@@ -5,7 +5,7 @@
 // runs only make sure the printed credentials still work.
 // What each part seeds: people.ts (organizations, users, projects, passwords), fleet.ts
 // (servers), clusters.ts (clusters, runs, notifications), api-keys.ts.
-import { ensureOrganizationPolicies } from '../../server/routing/store';
+import { ensureOrganizationPolicies } from '../../server/routing/initial-policies';
 import { hashPassword } from '../../server/auth/password';
 import type { Db } from '../../server/db/client';
 import { randomBase62 } from '../../server/ids';

@@ -16,7 +16,8 @@ import { isId } from '../ids';
 import { regionRegistry } from '../region/registry';
 import { isRegionCode } from '../region/code';
 import { formatVersion } from '../routing/policy';
-import { builtInDefault, publishInTx } from '../routing/store';
+import { builtInDefault } from '../routing/policy';
+import { publishInTx } from '../routing/publish';
 import { regionFilter } from './region-filter';
 import { LISTED_CLUSTER_STATUSES, type ListedClusterStatus } from '~/lib/cluster-status';
 

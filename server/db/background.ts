@@ -8,6 +8,8 @@ import { primaryUrl } from './topology';
 
 /** A node-postgres pool on the primary (the same connections `backgroundDb()` uses). */
 export type BackgroundPool = pg.Pool;
+/** One connection checked out of a `BackgroundPool` (the caller releases it). */
+export type BackgroundPoolClient = pg.PoolClient;
 /** One connection checked out of a `BackgroundPool`, or a dedicated `backgroundSession()`. */
 export type BackgroundClient = pg.PoolClient | pg.Client;
 /** A dedicated connection to the primary, outside every pool (`backgroundSession`). */

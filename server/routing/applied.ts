@@ -17,8 +17,9 @@
 //   Before the first load it answers the built-in default (the migration's seeded one), and
 //   `appliedSummary().synced` is false.
 import os from 'node:os';
-import { primary } from '../db/client';
+import { backgroundDb } from '../db/background';
 import { listen } from '../db/listen';
+import { execute } from '../db/sql';
 import { primaryUrl } from '../db/topology';
 import { gatewayId } from '../db/write-positions';
 import { env } from '../env';
@@ -31,19 +32,15 @@ import {
   compareVersions,
   formatVersion,
   parseVersion,
+  builtInDefault,
   validatePolicy,
   type PolicyIssue,
   type PolicyVersion,
   type PublishedPolicy,
 } from './policy';
-import {
-  ALL_POLICIES,
-  builtInDefault,
-  currentPolicies,
-  currentPolicyOf,
-  POLICY_CHANNEL,
-  type StoredPolicy,
-} from './store';
+import { forgetGateways, reportGateway } from './gateways.sql';
+import { currentPolicies, currentPolicyOf } from './policy-versions';
+import { ALL_POLICIES, POLICY_CHANNEL, type StoredPolicy } from './policy.sql';
 
 export const RESYNC_MS = 30_000;
 export const HEARTBEAT_MS = 10_000;
@@ -193,7 +190,7 @@ export async function resetAppliedPolicies(): Promise<void> {
 export async function leavePolicies(): Promise<void> {
   const s = state();
   await s.stop?.();
-  await primary()
+  await backgroundDb()
     .routingPolicyGateway.deleteMany({ where: { gatewayId: gatewayId() } })
     .catch(() => {});
 }
@@ -322,7 +319,7 @@ async function reloadAll(why: string): Promise<void> {
   const s = state();
   try {
     await regionRegistry().catch(() => undefined); // for this gateway's own validation
-    const snapshot = await currentPolicies(primary());
+    const snapshot = await currentPolicies(backgroundDb());
     if (storeIsStale(snapshot.epoch, ALL_POLICIES)) return void (await report());
     let changed = false;
     const keep = new Set<string>();
@@ -349,7 +346,7 @@ async function reloadOne(orgId: string | null): Promise<void> {
   const s = state();
   const target = orgId ?? DEFAULT_KEY;
   try {
-    const { epoch, policy } = await currentPolicyOf(primary(), orgId);
+    const { epoch, policy } = await currentPolicyOf(backgroundDb(), orgId);
     if (storeIsStale(epoch, target)) return void (await report());
     if (!policy) {
       if (orgId !== null && s.policies.delete(orgId)) s.appliedAt = new Date();
@@ -372,20 +369,20 @@ async function report(): Promise<void> {
   const v = highestApplied(s);
   const refused = s.refused[0] ?? null;
   try {
-    const db = primary();
-    await db.$executeRaw`
-      INSERT INTO routing_policy_gateways
-        (gateway_id, region, host, pid, applied_epoch, applied_sequence, applied_at, refused, seen_at)
-      VALUES (${gatewayId()}, ${env().MERIDIAN_GATEWAY_REGION}, ${os.hostname()}, ${process.pid},
-              ${v?.epoch ?? null}, ${v?.sequence ?? null}, ${s.appliedAt ?? null},
-              ${refused ? JSON.stringify(refused) : null}::jsonb, now())
-      ON CONFLICT (gateway_id) DO UPDATE SET
-        region = EXCLUDED.region, applied_epoch = EXCLUDED.applied_epoch,
-        applied_sequence = EXCLUDED.applied_sequence, applied_at = EXCLUDED.applied_at,
-        refused = EXCLUDED.refused, seen_at = now()`;
-    await db.$executeRaw`
-      DELETE FROM routing_policy_gateways
-      WHERE seen_at < ${new Date(Date.now() - FORGET_GATEWAYS_MS)}`;
+    const db = backgroundDb();
+    await execute(
+      db,
+      reportGateway,
+      gatewayId(),
+      env().MERIDIAN_GATEWAY_REGION,
+      os.hostname(),
+      process.pid,
+      v?.epoch ?? null,
+      v?.sequence ?? null,
+      s.appliedAt ?? null,
+      refused ? JSON.stringify(refused) : null,
+    );
+    await execute(db, forgetGateways, new Date(Date.now() - FORGET_GATEWAYS_MS));
   } catch {
     // The store is unreachable: the next heartbeat tries again.
   }

@@ -1,7 +1,7 @@
 // A decision record survives its trip through the table's columns and lean `detail` unchanged.
 import { describe, expect, it } from 'vitest';
 import type { DecisionRecord } from './decision';
-import { detailOf, fromRow } from './decision-log';
+import { detailOf, fromRow } from './decision-row';
 
 const record: DecisionRecord = {
   request_id: 'req_lax1-1770564159296-7d4b9e1f3a5b',

@@ -9,13 +9,16 @@
 // advisory lock deletes records older than RETENTION_MS in batches of DELETE_BATCH (a timer here,
 // not a pg-boss cron: the workers run with scheduling off, and gateways are always running).
 // MERIDIAN_DECISION_LOG=off keeps nothing (the benchmark's baseline).
-import type pg from 'pg';
 import { env } from '../env';
-import { poolOf, primary } from '../db/client';
+import { backgroundPool, type BackgroundPool, type BackgroundPoolClient } from '../db/background';
+import { advisoryUnlock, tryAdvisoryLock } from '../db/locks.sql';
+import { execute, runOne } from '../db/sql';
 import { processSingleton, resetProcessSingleton } from '../process-singletons';
 import { logger } from '../telemetry/logger';
 import { metrics } from '../telemetry/metrics';
-import type { Candidate, CascadeStep, DecisionRecord, ReasonCode } from './decision';
+import type { DecisionRecord } from './decision';
+import { parameters } from './decision-row';
+import { deleteOldDecisions, insertDecisions, WRITE_TIMEOUT_MS } from './decisions.sql';
 import { RecordRing } from './record-ring';
 
 /** How long records are kept (the explain API's promise: any request of the last 24 hours). */
@@ -29,7 +32,6 @@ const MAX_STATEMENT_ROWS = 2_000;
 /** Records held at most: ~10 s at 1,000 requests/s; past it the oldest are dropped. */
 export const MAX_BUFFERED = 10_000;
 /** A write that takes longer is given up (its rows kept for the next one; ON CONFLICT makes a late duplicate harmless). */
-const WRITE_TIMEOUT_MS = 5_000;
 /** After a failed write, the next waits this long (an unreachable primary is not hammered). */
 const RETRY_MS = 1_000;
 export const RETENTION_INTERVAL_MS = 60_000;
@@ -111,137 +113,10 @@ function startTimers(s: State): void {
   s.retentionTimer = first;
 }
 
-/** The table's columns; the rest of the record goes into `detail`. */
-const COLUMNS = ['request_id', 'at', 'trace_id', 'org_id', 'gateway_region', 'status', 'reason_code'] as const;
-
-// The two lists every record has are stored compactly (a jsonb object repeats its keys in every
-// row): a cascade step as "step:outcome" or "step:outcome:value", a candidate as
-// [target, chosen 0|1, dropped, lag_ms, signal_age_ms] without trailing nulls. Measured on a
-// record with the full nine-step cascade: see the README's "Routing policy" section.
-type StoredCandidate = [string, 0 | 1, string?, number?, number?] | (string | number | null)[];
-
-function packStep(c: CascadeStep): string {
-  return c.value === undefined ? `${c.step}:${c.outcome}` : `${c.step}:${c.outcome}:${c.value}`;
-}
-
-function unpackStep(s: string): CascadeStep {
-  const [step = '', outcome = '', ...rest] = s.split(':');
-  const out: CascadeStep = { step, outcome: outcome as CascadeStep['outcome'] };
-  if (rest.length > 0) out.value = rest.join(':');
-  return out;
-}
-
-function packCandidate(c: Candidate): StoredCandidate {
-  const t: (string | number | null)[] = [
-    c.target,
-    c.chosen ? 1 : 0,
-    c.dropped ?? null,
-    c.lag_ms ?? null,
-    c.signal_age_ms ?? null,
-  ];
-  while (t.length > 2 && t.at(-1) === null) t.pop();
-  return t;
-}
-
-function unpackCandidate(t: StoredCandidate): Candidate {
-  const [target, chosen, dropped, lag, age] = t;
-  const out: Candidate = { target: String(target), chosen: chosen === 1 };
-  if (dropped != null) out.dropped = dropped as ReasonCode;
-  if (lag != null) out.lag_ms = Number(lag);
-  if (age != null) out.signal_age_ms = Number(age);
-  return out;
-}
-
-/**
- * The record's `detail` column: every field not stored in a column of its own, without nulls,
- * empty lists and absent optional fields (rows stay lean; `fromRow` restores them).
- */
-export function detailOf(record: DecisionRecord): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(record)) {
-    if ((COLUMNS as readonly string[]).includes(k)) continue;
-    if (v === null || v === undefined || (Array.isArray(v) && v.length === 0)) continue;
-    out[k] = v;
-  }
-  if (out.cascade) out.cascade = record.cascade.map(packStep);
-  if (out.candidates) out.candidates = record.candidates.map(packCandidate);
-  return out;
-}
-
-export interface DecisionRow {
-  request_id: string;
-  at: Date;
-  trace_id: string | null;
-  org_id: string | null;
-  gateway_region: string;
-  status: number;
-  reason_code: string;
-  detail: Record<string, unknown>;
-}
-
-/** A stored row back as the record it was (what `detailOf` left out comes back as null / []). */
-export function fromRow(row: DecisionRow): DecisionRecord {
-  const d = row.detail;
-  const or = <T>(v: unknown, fallback: T): T => (v === undefined ? fallback : (v as T));
-  return {
-    request_id: row.request_id,
-    ...(row.trace_id ? { trace_id: row.trace_id } : {}),
-    at: row.at.getTime(),
-    door: d.door as DecisionRecord['door'],
-    method: or(d.method, ''),
-    route: or(d.route, ''),
-    gateway_region: row.gateway_region,
-    gateway_id: or(d.gateway_id, ''),
-    identity: or(d.identity, { kind: 'anonymous' }),
-    org_id: row.org_id,
-    route_class: or(d.route_class, null),
-    policy: or(d.policy, null),
-    hint_regions: or(d.hint_regions, []),
-    cascade: or<string[]>(d.cascade, []).map(unpackStep),
-    region: or(d.region, null),
-    source: or(d.source, null),
-    candidates: or<StoredCandidate[]>(d.candidates, []).map(unpackCandidate),
-    target: or(d.target, null),
-    reason_code: row.reason_code as DecisionRecord['reason_code'],
-    served_by: or(d.served_by, null),
-    degraded: or(d.degraded, null),
-    lag_ms: or(d.lag_ms, null),
-    signal_age_ms: or(d.signal_age_ms, null),
-    status: row.status,
-    error_code: or(d.error_code, null),
-    latency_ms: or(d.latency_ms, 0),
-  };
-}
-
-/** One statement for the whole batch: arrays per column, unnested into rows. */
-export const INSERT_SQL = `INSERT INTO request_decisions (${COLUMNS.join(', ')}, detail)
-SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::jsonb[])
-ON CONFLICT (request_id) DO NOTHING`;
-
-function parameters(records: DecisionRecord[]): unknown[][] {
-  const cols: unknown[][] = [[], [], [], [], [], [], [], []];
-  for (const r of records) {
-    cols[0]!.push(r.request_id);
-    cols[1]!.push(new Date(r.at).toISOString());
-    cols[2]!.push(r.trace_id ?? null);
-    cols[3]!.push(r.org_id);
-    cols[4]!.push(r.gateway_region);
-    cols[5]!.push(Math.trunc(r.status));
-    cols[6]!.push(r.reason_code);
-    cols[7]!.push(JSON.stringify(detailOf(r)));
-  }
-  return cols;
-}
-
 /** Whether a failed write's rows can never succeed (bad data, not an unreachable database). */
 function rejected(e: unknown): boolean {
   const code = (e as { code?: unknown }).code;
   return typeof code === 'string' && /^(22|23|42)/.test(code);
-}
-
-/** A statement with its own client-side timeout (pg honours `query_timeout` per query; its types omit it). */
-function timed(text: string, values: unknown[], ms: number): pg.QueryConfig {
-  return { text, values, query_timeout: ms } as pg.QueryConfig;
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
@@ -263,13 +138,13 @@ function flushOnce(): Promise<void> {
   s.writing = batch;
   s.flushing = (async () => {
     try {
-      let pool: pg.Pool;
+      let pool: BackgroundPool;
       try {
-        pool = poolOf(primary());
+        pool = backgroundPool();
       } catch (e) {
         throw Object.assign(new Error((e as Error).message), { code: 'no_primary' });
       }
-      await withTimeout(pool.query(timed(INSERT_SQL, parameters(batch), WRITE_TIMEOUT_MS)), WRITE_TIMEOUT_MS + 500);
+      await withTimeout(execute(pool, insertDecisions, ...parameters(batch)), WRITE_TIMEOUT_MS + 500);
       metrics.decisionRecordsWritten.inc(batch.length);
     } catch (e) {
       if (rejected(e)) {
@@ -372,29 +247,21 @@ export function decisionLogStats(): { buffered: number; flushing: boolean } {
 export function pruneDecisions(now = Date.now()): Promise<number> {
   const s = state();
   return (s.pruning ??= (async () => {
-    let client: pg.PoolClient | undefined;
+    let client: BackgroundPoolClient | undefined;
     let deleted = 0;
     try {
-      client = await withTimeout(poolOf(primary()).connect(), WRITE_TIMEOUT_MS);
-      const lock = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [RETENTION_LOCK_KEY]);
-      if (!lock.rows[0]?.ok) return 0;
+      client = await withTimeout(backgroundPool().connect(), WRITE_TIMEOUT_MS);
+      if (!(await runOne(client, tryAdvisoryLock, RETENTION_LOCK_KEY))) return 0;
       try {
         const cutoff = new Date(now - RETENTION_MS).toISOString();
         for (let i = 0; i < DELETE_BATCHES_PER_RUN; i++) {
           // By ctid: a batch is found through the `at` index and deleted without a second look-up.
-          const r = await client.query(
-            timed(
-              `DELETE FROM request_decisions WHERE ctid = ANY(ARRAY(
-                 SELECT ctid FROM request_decisions WHERE at < $1 ORDER BY at LIMIT $2))`,
-              [cutoff, DELETE_BATCH],
-              30_000,
-            ),
-          );
-          deleted += r.rowCount ?? 0;
-          if ((r.rowCount ?? 0) < DELETE_BATCH) break;
+          const n = await execute(client, deleteOldDecisions, cutoff, DELETE_BATCH);
+          deleted += n;
+          if (n < DELETE_BATCH) break;
         }
       } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK_KEY]);
+        await runOne(client, advisoryUnlock, RETENTION_LOCK_KEY);
       }
       if (deleted > 0) logger.info({ deleted }, 'decision records past retention deleted');
       return deleted;

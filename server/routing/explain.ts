@@ -7,12 +7,15 @@
 // looked for again for about a second (another gateway's batch may not have landed yet).
 import { AppError } from '../errors';
 import { isConnectionError, primaryUnavailable } from '../db/access';
-import { poolOf, primary } from '../db/client';
+import { backgroundPool } from '../db/background';
+import { run, runOne } from '../db/sql';
 import type { DataRequest } from '../db/request-state';
 import { parseRequestId } from '../ids';
 import type { DecisionRecord, ReasonCode } from './decision';
 import { consumeOrRefuse, type LimitPolicy } from '../rate-limits/limiters';
-import { bufferedDecision, bufferedDecisions, fromRow, RETENTION_MS, type DecisionRow } from './decision-log';
+import { bufferedDecision, bufferedDecisions, RETENTION_MS } from './decision-log';
+import { fromRow } from './decision-row';
+import { primaryStartTime, traceDecisions, visibleDecision } from './decisions.sql';
 
 /** One sentence per reason code, for people reading an explanation (the README lists the same set). */
 export const REASON_TEXT: Record<ReasonCode, string> = {
@@ -124,8 +127,6 @@ export function isRequestId(value: string): boolean {
   return parseRequestId(value) !== undefined;
 }
 
-const COLUMNS = 'request_id, at, trace_id, org_id, gateway_region, status, reason_code, detail';
-
 /**
  * Explanations one principal may ask for per minute. An unknown recent ID costs up to five
  * primary look-ups over about a second; this bounds what one caller can make the primary do.
@@ -134,19 +135,16 @@ export const EXPLAIN_LIMIT: LimitPolicy = { name: 'explain_principal', points: 6
 /** How far ahead of this gateway's clock another gateway's clock may be (request IDs carry its time). */
 export const FUTURE_SKEW_MS = 2_000;
 
-/** Whether `viewer` may see `record`: the same test in memory and (as SQL) on the primary. */
+/** Whether `viewer` may see `record`: the same test in memory and (as SQL, decisions.sql.ts) on the primary. */
 function visible(record: DecisionRecord, viewer: Viewer): boolean {
   return viewer.operator || (viewer.orgId !== null && record.org_id === viewer.orgId);
 }
-const VISIBLE_SQL = '($2::boolean OR ($3::text IS NOT NULL AND org_id = $3))';
 
 /** The record of `requestId` if it exists and `viewer` may see it: one answer for missing and invisible. */
 async function stored(requestId: string, viewer: Viewer): Promise<DecisionRecord | undefined> {
-  const { rows } = await poolOf(primary()).query<DecisionRow>(
-    `SELECT ${COLUMNS} FROM request_decisions WHERE request_id = $1 AND ${VISIBLE_SQL}`,
-    [requestId, viewer.operator, viewer.orgId],
-  );
-  return rows[0] ? fromRow(rows[0]) : undefined;
+  // The primary's, on purpose: no replica has the records (UNLOGGED).
+  const row = await runOne(backgroundPool(), visibleDecision, requestId, viewer.operator, viewer.orgId);
+  return row ? fromRow(row) : undefined;
 }
 
 /**
@@ -160,9 +158,6 @@ function sameTenant(other: DecisionRecord, record: DecisionRecord): boolean {
   const user = record.identity.user_id;
   return user !== undefined && other.org_id === null && other.identity.user_id === user;
 }
-const TENANT_SQL = `(CASE WHEN $3::text IS NOT NULL THEN org_id = $3
-  ELSE org_id IS NULL AND $4::text IS NOT NULL AND detail->'identity'->>'user_id' = $4 END)`;
-
 const byTime = (a: DecisionRecord, b: DecisionRecord) =>
   a.at - b.at || (a.request_id < b.request_id ? -1 : a.request_id > b.request_id ? 1 : 0);
 
@@ -173,11 +168,14 @@ const byTime = (a: DecisionRecord, b: DecisionRecord) =>
 async function siblings(record: DecisionRecord): Promise<{ rows: DecisionRecord[]; truncated: boolean }> {
   const traceId = record.trace_id;
   if (!traceId) return { rows: [], truncated: false };
-  const { rows } = await poolOf(primary()).query<DecisionRow>(
-    `SELECT ${COLUMNS} FROM request_decisions
-      WHERE trace_id = $1 AND request_id <> $2 AND ${TENANT_SQL}
-      ORDER BY at, request_id LIMIT $5`,
-    [traceId, record.request_id, record.org_id, record.identity.user_id ?? null, TRACE_LIMIT + 1],
+  const rows = await run(
+    backgroundPool(),
+    traceDecisions,
+    traceId,
+    record.request_id,
+    record.org_id,
+    record.identity.user_id ?? null,
+    TRACE_LIMIT + 1,
   );
   const all = new Map(rows.map((r) => [r.request_id, fromRow(r)]));
   for (const r of bufferedDecisions(
@@ -211,9 +209,7 @@ let startTime: { at: number; started: Promise<Date | undefined> } | undefined;
 
 function primaryStarted(): Promise<Date | undefined> {
   if (!startTime || Date.now() - startTime.at > START_TIME_TTL_MS) {
-    const started = poolOf(primary())
-      .query<{ started: Date }>('SELECT pg_postmaster_start_time() AS started')
-      .then(({ rows }) => rows[0]?.started);
+    const started = runOne(backgroundPool(), primaryStartTime);
     startTime = { at: Date.now(), started };
     started.catch(() => (startTime = undefined)); // a failed look-up is not remembered
   }

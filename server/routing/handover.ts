@@ -7,7 +7,8 @@ import type { Tx } from '../db/access';
 import { AppError } from '../errors';
 import { logger } from '../telemetry/logger';
 import type { PolicyContent } from './policy';
-import { builtInDefault, publishInTx } from './store';
+import { builtInDefault } from './policy';
+import { publishInTx } from './publish';
 
 export async function publishMoveHandover(
   tx: Tx,

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { diffPolicies, normalizePolicy, samePolicy } from './diff';
 import { gatewayStatus, GONE_AFTER_MS } from './gateways';
 import type { PolicyContent } from './policy';
-import { builtInDefault, checkContent, safetyIssues } from './store';
+import { builtInDefault } from './policy';
+import { checkContent, safetyIssues } from './policy-checks';
 
 const status = new Map([
   ['sfo1', 'active'],

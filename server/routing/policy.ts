@@ -166,3 +166,15 @@ export function validatePolicy(content: PolicyContent, regions: RegionFacts): Po
   }
   return issues;
 }
+
+/** The platform default's content before any store answers (the migration seeds the same, 1.1). */
+export function builtInDefault(primaryRegion = 'sfo1'): PolicyContent {
+  return {
+    primary_region: primaryRegion,
+    allowed_regions: [primaryRegion],
+    failover_mode: 'fixed',
+    standby_region: null,
+    read_weights: {},
+    routes: structuredClone(DEFAULT_ROUTES),
+  };
+}

@@ -21,7 +21,7 @@ import {
   resyncPolicies,
 } from '../../server/routing/applied';
 import { formatVersion } from '../../server/routing/policy';
-import { ensureOrganizationPolicies } from '../../server/routing/store';
+import { ensureOrganizationPolicies } from '../../server/routing/initial-policies';
 
 type ErrorOut = { error: { code: string; message: string; request_id: string; details?: unknown } };
 type Content = {

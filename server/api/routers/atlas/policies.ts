@@ -5,16 +5,15 @@
 import { z } from 'zod';
 import { policyGateways } from '../../../routing/gateways';
 import { FAILOVER_MODES } from '../../../routing/policy';
+import { policyHistory } from '../../../routing/policy-versions';
+import { previewPolicy } from '../../../routing/preview';
 import {
-  policyHistory,
   POLICY_PUBLISH_AUDIT_ACTION,
   POLICY_ROLLBACK_AUDIT_ACTION,
-  POLICY_TAKEOVER_AUDIT_ACTION,
-  previewPolicy,
   publishPolicy,
   rollbackPolicy,
-  takeoverPolicyStore,
-} from '../../../routing/store';
+} from '../../../routing/publish';
+import { POLICY_TAKEOVER_AUDIT_ACTION, takeoverPolicyStore } from '../../../routing/takeover';
 import { pageInput } from '../../schemas';
 import { operatorProcedure, router } from '../../trpc';
 
