@@ -105,7 +105,7 @@ async function prepareData(
     if (denied && !topology && !e.DATABASE_MIGRATION_URL) {
       throw new Error(
         `migrating as ${roleOf(ownerUrl)} (DATABASE_URL's role) was refused: ` +
-          "set DATABASE_MIGRATION_URL to the owner role's connection (README, Database roles)",
+          "set DATABASE_MIGRATION_URL to the owner role's connection (docs/operations.md, Database roles)",
         { cause: err },
       );
     }

@@ -1,5 +1,5 @@
 // `npm run directory:rotate -- <region> [--grace <seconds>] [--finish]`: rotates a cell's key
-// for signing its calls to the directory (README, "Global directory").
+// for signing its calls to the directory (docs/flows/directory.md).
 //   1. The region's key version goes up by one; the previous version stays accepted for the
 //      grace period (default 600 s) while the cell's processes pick up the new key.
 //   2. The new key (derived from the directory's secret, never stored by the directory) is

@@ -4,7 +4,7 @@
 // `gateway.mjs` (server/http/main.ts: Next's handler behind our HTTP server, with readiness,
 // drain and client addresses) and `worker.mjs` (server/worker/main.ts). Next itself and native
 // modules come from the standalone node_modules; the rest is bundled in.
-// Run: `node .next/standalone/gateway.mjs` / `node .next/standalone/worker.mjs` (README, Production).
+// Run: `node .next/standalone/gateway.mjs` / `node .next/standalone/worker.mjs` (docs/operations.md, Production).
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';

@@ -135,7 +135,7 @@ async function main(): Promise<void> {
   log(`workflow workers started for ${e.MERIDIAN_REGIONS.join(', ')} (${workersPerRegion} per region)`);
 
   // A gateway exiting on its own (a crash, a kill, a port taken) ends the whole stack: see the
-  // README (Quick start) for why it is not restarted.
+  // docs/operations.md (The local demo) for why it is not restarted.
   const watchGateway = (name: string, child: ChildProcess) => {
     children.set(name, child);
     pidFiles.write(name, child.pid!);

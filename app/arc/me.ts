@@ -1,6 +1,6 @@
 // The signed-in Arc user, looked up once per request and shared by the layout and the page
 // (Next renders them concurrently); anyone else is sent to sign in. A session at a region its
-// workspace has moved away from (421 wrong_region, server/api/middleware/workspace-moving.ts) is
+// workspace has moved away from (421 wrong_region, server/api/middleware/stages/session-at-home.ts) is
 // over here: the person is sent to the sign-in of the workspace's new home.
 import { redirect } from 'next/navigation';
 import { cache } from 'react';

@@ -98,7 +98,7 @@ export function callerFor(r: FakeRequest = {}) {
     transport: r.transport ?? 'trpc',
     method: r.method ?? 'GET',
     url: new URL(r.url ?? 'http://localhost:3000/'),
-    // As a browser on one of our pages sends it: the Origin is our own (see same-origin.ts).
+    // As a browser on one of our pages sends it: the Origin is our own (see middleware/stages/same-origin.ts).
     headers: new Headers({
       host: new URL(r.url ?? 'http://localhost:3000/').host,
       origin: new URL(r.url ?? 'http://localhost:3000/').origin,

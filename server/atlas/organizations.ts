@@ -225,7 +225,7 @@ export function validateRegionsChange(
 
 /**
  * Sets an organization's allowed and default regions. The allowed regions are part of the
- * organization's routing policy (server/routing/store.ts): the change publishes a new policy
+ * organization's routing policy (server/routing/publish.ts): the change publishes a new policy
  * version (same transaction, same locks: the store's row, then the organization's, FOR NO KEY
  * UPDATE — two operators' changes apply one after the other, while cluster inserts, which hold the
  * row FOR KEY SHARE through their foreign key, are not blocked by it). The policy's projection

@@ -4,7 +4,7 @@
 // its own region's replica, at or after that snapshot's WAL position, holds exactly the bundle's
 // rows (the rows are already there: nothing to copy). A cell with its own database (a later
 // step) implements `importBundle` by inserting the bundle's rows into its database in one
-// transaction and checking the same counts and digests before committing (README, Workspace moves).
+// transaction and checking the same counts and digests before committing (docs/flows/moves.md).
 // Memory: both sides read through cursors, FETCH_ROWS rows at a time, and hold at most one chunk
 // (MOVE_CHUNK_BYTES of rows, server/moves/bundle.ts) plus its sealed copy: never the workspace.
 import type pg from 'pg';

@@ -1,4 +1,4 @@
-// The steps of a workspace move (a `move-workspace` workflow run; README, Workspace moves):
+// The steps of a workspace move (a `move-workspace` workflow run; docs/flows/moves.md):
 //   offer      the source region offers the workspace to the target in the directory (signed)
 //   read_only  the organization turns `moving`: every mutation answers 503 workspace_moving
 //   drain_runs waits for the workspace's in-flight runs to finish (MOVE_DRAIN_TIMEOUT_SECONDS)

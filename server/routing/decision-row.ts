@@ -8,7 +8,7 @@ export const COLUMNS = ['request_id', 'at', 'trace_id', 'org_id', 'gateway_regio
 // The two lists every record has are stored compactly (a jsonb object repeats its keys in every
 // row): a cascade step as "step:outcome" or "step:outcome:value", a candidate as
 // [target, chosen 0|1, dropped, lag_ms, signal_age_ms] without trailing nulls. Measured on a
-// record with the full nine-step cascade: see the README's "Routing policy" section.
+// record with the full nine-step cascade: see docs/flows/routing-policy.md.
 type StoredCandidate = [string, 0 | 1, string?, number?, number?] | (string | number | null)[];
 
 function packStep(c: CascadeStep): string {

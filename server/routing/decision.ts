@@ -7,8 +7,8 @@ import { GATE_REASONS } from '../db/read-gate';
 import type { RouteClass } from './policy';
 
 /**
- * Why a request was served where it was, or refused (a closed set, documented in the README's
- * "Routing policy" section): the data layer's gate reasons (server/db/read-gate.ts: `replica_ok`,
+ * Why a request was served where it was, or refused (a closed set, documented in
+ * docs/flows/routing-policy.md): the data layer's gate reasons (server/db/read-gate.ts: `replica_ok`,
  * `bookmark_not_replayed`, `replica_lagging`, `replica_signal_stale`, `replica_down`,
  * `no_replica`, `standby_replica`, `weighted_replica`, `primary_down_replica`, `sticky_unknown`,
  * `write_primary`, `primary_down`, `no_candidate`) and the request's own.

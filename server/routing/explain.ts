@@ -17,7 +17,7 @@ import { bufferedDecision, bufferedDecisions, RETENTION_MS } from './decision-lo
 import { fromRow } from './decision-row';
 import { primaryStartTime, traceDecisions, visibleDecision } from './decisions.sql';
 
-/** One sentence per reason code, for people reading an explanation (the README lists the same set). */
+/** One sentence per reason code, for people reading an explanation (docs/flows/routing-policy.md lists the same set). */
 export const REASON_TEXT: Record<ReasonCode, string> = {
   replica_ok:
     "The region's replica passed the read gate: its lag and the age of its health signal were within the route's limits.",

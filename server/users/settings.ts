@@ -35,7 +35,7 @@ async function assertNoWorkspaceMoving(tx: Tx, userId: string): Promise<void> {
     'workspace_moving',
     `the workspace ${moving.slug} you belong to is moving to another region: your personal settings are ` +
       'read-only for a few minutes',
-    { retryAfter: 120 }, // as the workspace's own writes say (server/api/middleware/workspace-moving.ts)
+    { retryAfter: 120 }, // as the workspace's own writes say (server/api/middleware/stages/workspace-writable.ts)
   );
 }
 

@@ -345,7 +345,7 @@ describe('a full move of acme from sfo1 to lax1', () => {
       'lax1',
     ]);
     expect(await primary().apiKey.count({ where: { orgId: acme.id, name: 'for-the-old-region' } })).toBe(0);
-    // Her clusters are compute in sfo1 and stay there (README, Workspace moves): all of them are
+    // Her clusters are compute in sfo1 and stay there (docs/flows/moves.md): all of them are
     // listed where the request names sfo1.
     const clusters = await rest<{ data: { id: string }[] }>('GET', '/v1/compute/clusters?limit=200', {
       headers: { cookie: alice, 'x-region': 'sfo1' },
