@@ -105,6 +105,8 @@ describe('database access', () => {
     ['server/clusters/x.ts', "export const a = (pool: any) => pool.query('SELECT 1');"],
     ['server/clusters/x.ts', 'export const a = (pool: any, q: string) => pool.query({ text: q });'],
     ['server/api/routers/x.ts', 'export const a = (db: any) => db.$queryRaw`SELECT 1`;'],
+    ['components/x.tsx', "import pg from 'pg';\nexport const a = pg;"],
+    ['components/x.tsx', "import { primary } from '~/server/db/client';\nexport const a = primary;"],
   ])('%s: refuses %s', async (file, code) => {
     expect(await dbAccess(file, code)).not.toEqual([]);
   });
