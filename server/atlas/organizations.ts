@@ -8,7 +8,8 @@ import { GLOBAL_KEY_REGION } from '../api-keys/format';
 import { recordAudit } from '../audit/audit';
 import { changed as identityChanged } from '../auth/identity-cache';
 import { read, write, type Tx } from '../db/access';
-import { primary, type Db } from '../db/client';
+import type { Db } from '../db/client';
+import { readPrimary } from '../db/primary-reads';
 import { Prisma } from '../db/generated/client';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
@@ -292,5 +293,5 @@ export async function setOrganizationRegions(
   // Other gateways hear the triggers' NOTIFY; this one forgets at once, so its next request sees it.
   identityChanged([`org:${id}`, ...cleared.map((p) => `project:${p}`)]);
   // Read our own write from the primary (the bookmark makes a replica read wait for it too).
-  return (await detailOf(primary(), id))!;
+  return (await readPrimary((db) => detailOf(db, id)))!;
 }

@@ -73,7 +73,13 @@ function loadMove(db: Db, id: string) {
 async function stepsOf(db: Db, runId: string | null): Promise<MoveStepView[]> {
   if (!runId) return [];
   const steps = await db.workflowStep.findMany({ where: { runId }, orderBy: { position: 'asc' } });
-  return steps.map((s) => ({
+  return steps.map(toStepView);
+}
+
+type StepRow = Awaited<ReturnType<Db['workflowStep']['findMany']>>[number];
+
+function toStepView(s: StepRow): MoveStepView {
+  return {
     name: s.name,
     status: s.status,
     attempts: s.attempts,
@@ -81,7 +87,7 @@ async function stepsOf(db: Db, runId: string | null): Promise<MoveStepView[]> {
     started_at: s.startedAt?.toISOString() ?? null,
     finished_at: s.finishedAt?.toISOString() ?? null,
     duration_ms: s.startedAt && s.finishedAt ? s.finishedAt.getTime() - s.startedAt.getTime() : null,
-  }));
+  };
 }
 
 function toView(m: NonNullable<MoveRow>, steps: MoveStepView[]): MoveView {
@@ -151,22 +157,7 @@ export async function listMoves(
       orderBy: [{ runId: 'asc' }, { position: 'asc' }],
     });
     return {
-      data: page.map((m) =>
-        toView(
-          m,
-          steps
-            .filter((s) => s.runId === m.runId)
-            .map((s) => ({
-              name: s.name,
-              status: s.status,
-              attempts: s.attempts,
-              error: s.error,
-              started_at: s.startedAt?.toISOString() ?? null,
-              finished_at: s.finishedAt?.toISOString() ?? null,
-              duration_ms: s.startedAt && s.finishedAt ? s.finishedAt.getTime() - s.startedAt.getTime() : null,
-            })),
-        ),
-      ),
+      data: page.map((m) => toView(m, steps.filter((s) => s.runId === m.runId).map(toStepView))),
       next_cursor: rows.length > f.limit ? (page.at(-1)?.id ?? null) : null,
     };
   });

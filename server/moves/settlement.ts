@@ -2,7 +2,7 @@
 // directory is asked where the workspace is, and the move completes there or is put back; an
 // operator settles one the directory could not be asked about (`npm run move -- --settle`).
 import type { Tx } from '../db/access';
-import { primary } from '../db/client';
+import { backgroundDb } from '../db/background';
 import { logger } from '../telemetry/logger';
 import { acceptSlug, withdrawSlugOffer } from '../cell/workspaces';
 import { recordAudit } from '../audit/audit';
@@ -122,7 +122,7 @@ export async function settleAfterHandover(
  * the handover (the directory could not be asked then).
  */
 export async function settleMove(moveId: string): Promise<void> {
-  const m = await primary().workspaceMove.findUnique({ where: { id: moveId } });
+  const m = await backgroundDb().workspaceMove.findUnique({ where: { id: moveId } });
   if (!m) throw new AppError('not_found', `no workspace move ${moveId}`);
   const unsettled = () =>
     new AppError(
@@ -130,7 +130,7 @@ export async function settleMove(moveId: string): Promise<void> {
       `the move is ${m.status}: only a failed move left read-only after its handover is settled`,
     );
   if (m.status !== 'failed' || !m.handoverAt || m.writableAt) throw unsettled();
-  const org = await primary().organization.findUniqueOrThrow({ where: { id: m.orgId }, select: { slug: true } });
+  const org = await backgroundDb().organization.findUniqueOrThrow({ where: { id: m.orgId }, select: { slug: true } });
   const i: MoveInput = { move_id: m.id, slug: org.slug, from_region: m.fromRegion, to_region: m.toRegion };
   const asked = await askDirectory(i);
   if (asked.settlement === 'unknown') {
@@ -138,7 +138,7 @@ export async function settleMove(moveId: string): Promise<void> {
       retryAfter: 30,
     });
   }
-  await primary().$transaction(async (tx) => {
+  await backgroundDb().$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM workspace_moves WHERE id = ${moveId} FOR UPDATE`;
     const locked = await tx.workspaceMove.findUniqueOrThrow({ where: { id: moveId } });
     if (locked.status !== 'failed' || !locked.handoverAt || locked.writableAt) throw unsettled();

@@ -8,7 +8,8 @@
 // Memory: both sides read through cursors, FETCH_ROWS rows at a time, and hold at most one chunk
 // (MOVE_CHUNK_BYTES of rows, server/moves/bundle.ts) plus its sealed copy: never the workspace.
 import type pg from 'pg';
-import { poolOf, primary, replica } from '../db/client';
+import { backgroundDb, backgroundPool } from '../db/background';
+import { poolOf, replica } from '../db/client';
 import { parseLsn } from '../db/lsn';
 import { randomBase62 } from '../ids';
 import {
@@ -94,7 +95,7 @@ export class VerifyNotReady extends Error {}
 export class BundleInvalid extends Error {}
 
 async function storedChunk(moveId: string, exportId: string, seq: number): Promise<Buffer | undefined> {
-  const { rows } = await poolOf(primary()).query<{ bytes: Buffer }>(
+  const { rows } = await backgroundPool().query<{ bytes: Buffer }>(
     'SELECT bytes FROM workspace_move_chunks WHERE move_id = $1 AND export_id = $2 AND seq = $3',
     [moveId, exportId, seq],
   );
@@ -120,12 +121,12 @@ export const sharedPrimaryTransfer: WorkspaceTransfer = {
     const store = async (at: number, content: Manifest | RowChunk) => {
       const sealed = sealChunk(moveId, exportId, at, content);
       bytes += sealed.length;
-      await poolOf(primary()).query(
+      await backgroundPool().query(
         'INSERT INTO workspace_move_chunks (move_id, export_id, seq, bytes) VALUES ($1, $2, $3, $4)',
         [moveId, exportId, at, sealed],
       );
     };
-    return inSnapshot(poolOf(primary()), async (c) => {
+    return inSnapshot(backgroundPool(), async (c) => {
       // The first statement takes the snapshot; the WAL insert position read with it is at or
       // past every commit the snapshot sees.
       const { rows } = await c.query<{ lsn: string; at: Date }>(
@@ -193,7 +194,7 @@ export const sharedPrimaryTransfer: WorkspaceTransfer = {
     // The position is read inside a transaction that takes a transaction ID, so its commit record
     // follows it in the WAL: an idle primary's insert position can sit past the last record (a page
     // header), and a replica would never "reach" it until something else is written.
-    const barrier = await primary().$transaction(async (tx) => {
+    const barrier = await backgroundDb().$transaction(async (tx) => {
       await tx.$queryRaw`SELECT txid_current()`;
       return (await tx.$queryRaw<{ lsn: string }[]>`SELECT pg_current_wal_insert_lsn()::text AS lsn`)[0]!.lsn;
     });

@@ -17,7 +17,8 @@
 // how an operator settles it later (`npm run move -- --settle <mov_id>`). The bundle is deleted
 // whichever way a move ends.
 import type { Tx } from '../db/access';
-import { primary, type Db } from '../db/client';
+import { backgroundDb } from '../db/background';
+import type { Db } from '../db/client';
 import { env } from '../env';
 import { logger } from '../telemetry/logger';
 import { offerSlug, acceptSlug, withdrawSlugOffer } from '../cell/workspaces';
@@ -260,7 +261,7 @@ export const moveWorkspaceWorkflow: WorkflowDefinition = {
    */
   async beforeEnded(run) {
     const i = input(run);
-    const m = await primary().workspaceMove.findUnique({ where: { id: i.move_id }, select: { handoverAt: true } });
+    const m = await backgroundDb().workspaceMove.findUnique({ where: { id: i.move_id }, select: { handoverAt: true } });
     if (m?.handoverAt) return askDirectory(i);
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {

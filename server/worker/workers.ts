@@ -3,7 +3,8 @@
 // region's dead-letter queue for steps whose workers kept dying (the run fails with that reason
 // instead of hanging).
 import type PgBoss from 'pg-boss';
-import { type Db, primary } from '../db/client';
+import { backgroundDb } from '../db/background';
+import type { Db } from '../db/client';
 import { listen } from '../db/listen';
 import { env } from '../env';
 import { logger } from '../telemetry/logger';
@@ -48,7 +49,7 @@ export async function startWorkers(opts: { connectionString: string; regions: st
           async ([job]) => {
             if (!job) return;
             const outcome = await executeStep(
-              primary(),
+              backgroundDb(),
               { data: job.data, retryCount: job.retryCount, retryLimit: job.retryLimit },
               engine,
             );
@@ -64,7 +65,7 @@ export async function startWorkers(opts: { connectionString: string; regions: st
       async ([job]) => {
         if (!job) return;
         await failRun(
-          primary(),
+          backgroundDb(),
           job.data.runId,
           job.data.position,
           `the worker running this step stopped responding ${e.WORKFLOW_RETRY_LIMIT + 1} times`,
