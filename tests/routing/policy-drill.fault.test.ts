@@ -266,7 +266,11 @@ describe('routing policy drill under load', () => {
     expect(outside, JSON.stringify(outside.slice(0, 5))).toEqual([]);
     expect(failed.length, JSON.stringify(failed.slice(0, 8))).toBeLessThanOrEqual(8);
     expect(load.answers.filter((a) => a.status === 200).length).toBeGreaterThan(50);
-    const by = new Set(load.answers.map((a) => a.servedBy));
-    expect(by).toEqual(new Set(['replica:ams1', 'primary', 'replica:lax1']));
+    // Where each answer was served (a 503 of the outage may name what answered its identity
+    // look-up, or nothing: only the answers count).
+    const served = load.answers.filter((a) => a.status === 200);
+    const by = new Set(served.map((a) => a.servedBy));
+    const odd = served.filter((a) => !['replica:ams1', 'primary', 'replica:lax1'].includes(a.servedBy ?? ''));
+    expect(by, JSON.stringify(odd.slice(0, 5))).toEqual(new Set(['replica:ams1', 'primary', 'replica:lax1']));
   }, 30_000);
 });
