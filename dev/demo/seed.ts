@@ -83,9 +83,6 @@ async function seedOnce(db: Db, mothership: string, globexRegions: string[]): Pr
       await seedClusters(tx, mothership, globexRegions, tenants, servers);
       // The directory's entries are not written here: each cell registers its region and its
       // organizations through signed calls when it starts (server/cell/registration.ts).
-      await tx.routingPolicyVersion.create({
-        data: { epoch: 1, sequence: 1, policy: { regions: globexRegions, mothership }, note: 'initial demo policy' },
-      });
       await tx.directorySetting.create({ data: { key: SEED_MARK, value: SEED_VERSION } });
     },
     { timeout: 60_000, maxWait: 10_000 },

@@ -12,7 +12,6 @@ import { z } from 'zod';
 import { isRegionCode } from '../region/code';
 
 export const FAILOVER_MODES = ['fixed', 'active_standby', 'weighted_reads'] as const;
-export type FailoverMode = (typeof FAILOVER_MODES)[number];
 
 export const ROUTE_CLASSES = ['read', 'list', 'write'] as const;
 export type RouteClass = (typeof ROUTE_CLASSES)[number];

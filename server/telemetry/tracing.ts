@@ -24,11 +24,6 @@ export function tracingActive(): boolean {
   return provider.getDelegateTracer ? provider.getDelegateTracer('meridian') !== undefined : true;
 }
 
-/** Runs `fn` in an active span named `name` when tracing is on, else directly. */
-export function withSpan<T>(name: string, fn: (span: Span) => Promise<T>): Promise<T> {
-  return tracingActive() ? tracer.startActiveSpan(name, fn) : fn(NOOP_SPAN);
-}
-
 /** The span context a W3C traceparent (`00-<32 hex>-<16 hex>-<2 hex>`) names, when it is a valid one. */
 export function parseTraceparent(header: string | null | undefined): SpanContext | undefined {
   const m = header?.trim().match(/^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/);

@@ -16,7 +16,6 @@ import { recordRequest } from './request-telemetry';
 import type { ProcedureType, Resolved, RouteMeta } from './route-meta';
 import { arrive, resolvedRegion } from './stage';
 
-export { toAppError } from './error-mapping';
 export type { Resolved, RouteMeta } from './route-meta';
 
 export interface MiddlewareArgs<R> {
