@@ -35,7 +35,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'integration',
-          include: ['tests/**/*.integration.test.ts', 'dev/**/*.integration.test.ts'],
+          include: ['tests/**/*.integration.test.ts'],
           exclude: ['**/*.fault.test.ts', 'node_modules/**'],
           environment: 'node',
           globalSetup: ['dev/testing/global-setup.ts'],
@@ -52,7 +52,7 @@ export default defineConfig({
           // Stops, pauses and delays real database servers under the running app; kills the
           // console under the real launcher.
           name: 'faults',
-          include: ['tests/**/*.fault.test.ts', 'scripts/**/*.fault.test.ts'],
+          include: ['tests/**/*.fault.test.ts'],
           environment: 'node',
           globalSetup: ['dev/testing/fault-setup.ts'],
           setupFiles: ['vitest.setup.integration.ts'],

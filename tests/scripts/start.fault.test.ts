@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../dev/ports';
+import { freePort } from '../../dev/ports';
 
 const REGIONS = ['sfo1', 'lax1', 'ams1'];
 const READY_MS = 240_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { query, topology, waitForReplay } from '../testing/db';
-import { TEST_REGIONS } from '../testing/global-setup';
+import { query, topology, waitForReplay } from '../../../dev/testing/db';
+import { TEST_REGIONS } from '../../../dev/testing/global-setup';
 
 describe('embedded topology', () => {
   it('streams to one replica per region', async () => {

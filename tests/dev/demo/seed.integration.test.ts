@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeySecretMatches, parseApiKey } from '../../server/api-keys/format';
-import { verifyPassword } from '../../server/auth/password';
-import { connect, type Db } from '../../server/db/client';
-import { freshDatabase } from '../testing/db';
-import { seedDemo, type DemoCredentials, type SeedOptions } from './seed';
+import { apiKeySecretMatches, parseApiKey } from '../../../server/api-keys/format';
+import { verifyPassword } from '../../../server/auth/password';
+import { connect, type Db } from '../../../server/db/client';
+import { freshDatabase } from '../../../dev/testing/db';
+import { seedDemo, type DemoCredentials, type SeedOptions } from '../../../dev/demo/seed';
 
 const REGIONS = ['sfo1', 'lax1', 'ams1'];
 
