@@ -1,4 +1,4 @@
-// The cost of decision records (issue 15: under 5% of throughput): the same hot route (GET
+// The cost of decision records (the goal: under 5% of throughput): the same hot route (GET
 // /v1/projects with acme's API key, 8 connections) against a fresh gateway process per round on
 // one stack, recording decisions (the default) or with MERIDIAN_DECISION_LOG=off, the modes
 // alternating so that both see the same machine. Reports req/s, p50 and p95 of each (medians of the
@@ -141,7 +141,7 @@ const bench: Benchmark = {
             throughput_on_over_off: Math.round((fOn.req_per_s / fOff.req_per_s) * 1000) / 1000,
             throughput_cost_percent: Math.round((1 - fOn.req_per_s / fOff.req_per_s) * 1000) / 10,
           },
-          note: 'goal (issue 15): cost under 5% (a negative cost is run-to-run noise in the favour of recording)',
+          note: 'goal: cost under 5% (a negative cost is run-to-run noise in the favour of recording)',
         },
       ];
       return results;

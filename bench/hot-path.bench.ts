@@ -1,4 +1,4 @@
-// The hot path, measured as issue 13 asks: "list 50 clusters" through Meridian's full chain (REST
+// The hot path: "list 50 clusters" through Meridian's full chain (REST
 // with an API key, tRPC with a browser session) against a plain Next + Prisma handler in the
 // same app doing the obvious thing (app/bench-baseline: one key lookup, one list query, JSON out),
 // and an empty route handler (the framework's floor). autocannon, 50 connections, interleaved
@@ -13,7 +13,7 @@ import { type Benchmark, type BenchResult } from './lib';
 import { startBenchServer } from './server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-/** Memory soak at full load (issue 13: 5 minutes); BENCH_SOAK_SECONDS=0 skips it. */
+/** Memory soak at full load (5 minutes); BENCH_SOAK_SECONDS=0 skips it. */
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 50;

@@ -1,4 +1,4 @@
-// Issue 18's findings over real HTTP, through the running server (`npm start`'s launcher):
+// Hardening over real HTTP, through the running server (`npm start`'s launcher):
 // hostile cookies, paths and bodies, security headers and the CSP in a real browser, the
 // sign-in redirect, tRPC's content types and origins, session revocation, sign-in limits and
 // their audit trail, and what anonymous callers may see.

@@ -70,11 +70,11 @@ const schema = z.object({
    * the socket's peer and X-Forwarded-For is ignored (a client can write anything there).
    */
   MERIDIAN_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
-  /** Requests one gateway process runs at once; more wait (MERIDIAN_QUEUE_WAIT_MS), then get 503. */
   /** On SIGTERM a gateway lets requests in flight finish for at most this long, then exits. */
   MERIDIAN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** On SIGTERM a gateway answers readiness 503 but keeps serving this long (its load balancer's probe interval). */
   MERIDIAN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+  /** Requests one gateway process runs at once; more wait (MERIDIAN_QUEUE_WAIT_MS), then get 503. */
   MERIDIAN_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(256),
   /** How long a request past MERIDIAN_MAX_IN_FLIGHT may wait for a slot before 503 overloaded. */
   MERIDIAN_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
@@ -98,7 +98,7 @@ const schema = z.object({
     .min(0)
     .default(16 * 1024 * 1024),
   /** …or further behind than this many seconds (only counted while it is behind at all). Also
-   * Atlas' alert limit (issue 10: 1 s). */
+   * Atlas' alert limit for a lagging replica. */
   REPLICA_MAX_LAG_SECONDS: z.coerce.number().min(0).default(1),
   /** How long a read with a bookmark waits for the replica to reach it before using the primary. */
   BOOKMARK_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(100),

@@ -26,8 +26,8 @@ export function checkContent(
 }
 
 /**
- * The safety rules of an organization's publish (issue 15: no publish may leave an organization
- * with no region able to serve it): the primary is the organization's home region (moving it is
+ * The safety rules of an organization's publish (no publish may leave an organization with no
+ * region able to serve it): the primary is the organization's home region (moving it is
  * a workspace move); its default region stays allowed; at least one allowed region is active.
  * The live-cluster rule needs the database: see `project` in publish.ts.
  */

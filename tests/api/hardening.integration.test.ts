@@ -1,6 +1,7 @@
-// Issue 18's findings, each against the real adapters (the code behind /v1 and /api/trpc, fed
-// real Request objects) and a real primary + replicas. The same requests over real HTTP through
-// the running server: e2e/hardening.spec.ts.
+// The hardening findings (numbered as in the describe blocks: undecodable input, secrets at rest,
+// sign-in limits, bodies and origins, revocation, scopes, operational data), each against the
+// real adapters (the code behind /v1 and /api/trpc, fed real Request objects) and a real primary
+// + replicas. The same requests over real HTTP through the running server: e2e/hardening.spec.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DemoCredentials } from '../../dev/demo/seed';
 import { callerFor, rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';

@@ -1,4 +1,4 @@
-// Routing policies (issue 15), the store and the gateways' applied copy, against a real primary
+// Routing policies, the store and the gateways' applied copy, against a real primary
 // and replicas through the REST door: the seeded versions, publish (201, audited, NOTIFY),
 // validation errors with details, the safety rules, "nothing changed", immutability of versions,
 // rollback, the regions PATCH publishing a version, takeover (a new epoch) and epoch fencing (a

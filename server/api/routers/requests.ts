@@ -1,5 +1,5 @@
 // GET /v1/requests/{request_id}: why one of the caller's organization's requests went where it
-// went (issue 15). Another organization's request is a 404, like an unknown one. The work is in
+// went. Another organization's request is a 404, like an unknown one. The work is in
 // server/routing/explain.ts; the Atlas twin (any request) is routers/atlas/requests.ts.
 import { z } from 'zod';
 import { REASON_CODES } from '../../routing/decision';

@@ -11,7 +11,14 @@ import { primaryHealth, probeNow, replicaHealth, resetHealth } from '../../../se
 import { resetReplayWatches, waitForReplay as replayReached } from '../../../server/db/replay-watch';
 import { migrate } from '../../../server/db/migrate';
 import { boss, installQueues, queueName } from '../../../server/workflows/queue';
-import { freshDatabase, query, topology, waitForReplay, withDatabase, type FreshDatabase } from '../../../dev/testing/db';
+import {
+  freshDatabase,
+  query,
+  topology,
+  waitForReplay,
+  withDatabase,
+  type FreshDatabase,
+} from '../../../dev/testing/db';
 import { TEST_REGIONS } from '../../../dev/testing/global-setup';
 import { ADMIN_ROLE, APP_DB, APP_ROLE, OWNER_ROLE, REPLICATION_ROLE } from '../../../dev/embedded-pg/roles';
 import { EmbeddedTopology } from '../../../dev/embedded-pg/servers';
