@@ -60,12 +60,6 @@ const SHIPPED = ['server/**/*.ts', 'app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx
 // progress; each comes off this list when it moves to access.ts/background.ts and `*.sql.ts`.
 const DB_ACCESS_NOT_YET_MIGRATED = [
   'app/bench-baseline/route.ts',
-  'server/atlas/alerts.ts',
-  'server/atlas/lag-sampler.ts',
-  'server/atlas/organizations.ts',
-  'server/atlas/provision-workflow.ts',
-  'server/atlas/region-detail.ts',
-  'server/atlas/servers.ts',
   'server/clusters/accept.ts',
   'server/clusters/allocation.ts',
   'server/moves/settlement.ts',

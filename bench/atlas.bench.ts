@@ -6,7 +6,8 @@
 import { encode } from 'next-auth/jwt';
 import pg from 'pg';
 import { resetEnvCache } from '../server/env';
-import { compact, sampleTick, stopLagSampler } from '../server/atlas/lag-sampler';
+import { compact } from '../server/replication/lag-retention';
+import { sampleTick, stopLagSampler } from '../server/replication/lag-sampler';
 import { summarize, type Benchmark, type BenchResult } from './lib';
 import { load, startBenchServer } from './server';
 

@@ -11,7 +11,7 @@ export async function registerNode(): Promise<void> {
     console.error(`[meridian] ${(e as Error).message}`);
     process.exit(1);
   }
-  const { startLagSampler } = await import('./atlas/lag-sampler');
+  const { startLagSampler } = await import('./replication/lag-sampler');
   startLagSampler();
   const exporter = process.env.OTEL_TRACES_EXPORTER ?? 'none';
   if (exporter === 'none') return;

@@ -1,10 +1,11 @@
 // API keys of one organization: every function requires the organization's ID.
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
+import { encodeTimeCursor, type TimeCursor } from '../db/cursor';
 import { execute } from '../db/sql';
 import { lockKeyCreation } from './api-keys.sql';
 import { API_KEY_SCOPES, GLOBAL_KEY_REGION, mintApiKey, type ApiKeyScope } from './format';
-import { isId, newId } from '../ids';
+import { newId } from '../ids';
 
 export interface ApiKeyView {
   id: string;
@@ -40,34 +41,17 @@ const view = (k: Row): ApiKeyView => ({
   scopes: API_KEY_SCOPES.filter((s) => k.scopes.includes(s)),
 });
 
-/** Position in the newest-first order: `created_at` then `id`, so pages never skip or repeat. */
-export interface ApiKeyCursor {
-  createdAt: Date;
-  id: string;
-}
-
-export function encodeKeyCursor(c: ApiKeyCursor): string {
-  return Buffer.from(`${c.createdAt.toISOString()}|${c.id}`).toString('base64url');
-}
-
-/** undefined: not a cursor this API returned. */
-export function decodeKeyCursor(raw: string): ApiKeyCursor | undefined {
-  const [at, id, ...rest] = Buffer.from(raw, 'base64url').toString().split('|');
-  const createdAt = new Date(at ?? '');
-  return id && !rest.length && isId(id, 'key') && !Number.isNaN(createdAt.getTime()) ? { createdAt, id } : undefined;
-}
-
 /** One page of the organization's keys, newest first, revoked ones included. */
 export async function listApiKeys(
   db: Db,
   orgId: string,
-  page: { limit: number; after?: ApiKeyCursor },
+  page: { limit: number; after?: TimeCursor },
 ): Promise<{ data: ApiKeyView[]; next_cursor: string | null }> {
   const a = page.after;
   const rows = await db.apiKey.findMany({
     where: {
       orgId,
-      ...(a ? { OR: [{ createdAt: { lt: a.createdAt } }, { createdAt: a.createdAt, id: { lt: a.id } }] } : {}),
+      ...(a ? { OR: [{ createdAt: { lt: a.at } }, { createdAt: a.at, id: { lt: a.id } }] } : {}),
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: page.limit + 1,
@@ -76,7 +60,7 @@ export async function listApiKeys(
   const last = items.at(-1);
   return {
     data: items.map(view),
-    next_cursor: rows.length > page.limit && last ? encodeKeyCursor({ createdAt: last.createdAt, id: last.id }) : null,
+    next_cursor: rows.length > page.limit && last ? encodeTimeCursor({ at: last.createdAt, id: last.id }) : null,
   };
 }
 

@@ -2,6 +2,7 @@
 // or email), action (exact, or a prefix ending in `*`) and time, a page at a time. The cursor is
 // the last row's (created_at, id), so pages neither skip nor repeat while events keep arriving.
 import { read } from '../db/access';
+import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 
@@ -27,20 +28,12 @@ export interface AuditView {
   created_at: string;
 }
 
-function decodeCursor(cursor: string): { at: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const date = new Date(at ?? '');
-  if (!id || Number.isNaN(date.getTime())) throw new AppError('invalid_request', 'malformed cursor');
-  return { at: date, id };
-}
-
-const encodeCursor = (at: Date, id: string) => Buffer.from(`${at.toISOString()}|${id}`).toString('base64url');
-
 export async function listAudit(
   req: DataRequest,
   f: AuditFilter,
 ): Promise<{ data: AuditView[]; next_cursor: string | null }> {
-  const after = f.cursor ? decodeCursor(f.cursor) : undefined;
+  const after = f.cursor ? decodeTimeCursor(f.cursor) : undefined;
+  if (f.cursor && !after) throw new AppError('invalid_request', 'malformed cursor');
   const actor = f.actor?.trim();
   const action = f.action?.trim();
   const rows = await read(req, (db) =>
@@ -74,6 +67,6 @@ export async function listAudit(
       metadata: (e.metadata ?? {}) as Record<string, unknown>,
       created_at: e.createdAt.toISOString(),
     })),
-    next_cursor: rows.length > f.limit && last ? encodeCursor(last.createdAt, last.id) : null,
+    next_cursor: rows.length > f.limit && last ? encodeTimeCursor({ at: last.createdAt, id: last.id }) : null,
   };
 }

@@ -1,13 +1,14 @@
 // Atlas: clusters across every organization, newest first, filtered by organization (ID or slug),
 // region, status, template and a search on name or ID, a page at a time. Each row names its
 // organization's slug. Deleted clusters are listed only when asked for by status.
-import { decodeCursor, encodeCursor, toClusterView, type ClusterView } from '../clusters/repository';
 import { read } from '../db/access';
+import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { isId } from '../ids';
 import type { ClusterStatus } from '~/lib/cluster-status';
-import { regionFilter } from './region-filter';
+import { regionFilter } from '../region/list-filter';
+import { toClusterView, type ClusterView } from './repository';
 
 export interface AtlasClusterFilter {
   org?: string;
@@ -27,7 +28,7 @@ export async function listAllClusters(
   req: DataRequest,
   f: AtlasClusterFilter,
 ): Promise<{ data: AtlasClusterView[]; next_cursor: string | null }> {
-  const after = f.cursor ? decodeCursor(f.cursor) : undefined;
+  const after = f.cursor ? decodeTimeCursor(f.cursor) : undefined;
   if (f.cursor && !after) throw new AppError('invalid_request', 'cursor is not one this API returned');
   const q = f.q?.trim();
   const region = await regionFilter(f.region);
@@ -42,9 +43,7 @@ export async function listAllClusters(
           f.status ? { status: f.status } : { status: { not: 'deleted' } },
           f.template ? { template: f.template } : {},
           q ? (isId(q, 'cls') ? { id: q } : { name: { contains: q, mode: 'insensitive' } }) : {},
-          after
-            ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
-            : {},
+          after ? { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] } : {},
         ],
       },
       include: { organization: { select: { id: true, slug: true, name: true } } },
@@ -56,6 +55,6 @@ export async function listAllClusters(
   const last = page.at(-1);
   return {
     data: page.map((c) => ({ ...toClusterView(c), org: c.organization })),
-    next_cursor: rows.length > f.limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+    next_cursor: rows.length > f.limit && last ? encodeTimeCursor({ at: last.createdAt, id: last.id }) : null,
   };
 }

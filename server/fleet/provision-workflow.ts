@@ -4,6 +4,8 @@
 import type { RunEnd, StepRun, StepScope, WorkflowDefinition } from '../workflows/definition';
 import { StepFailure } from '../workflows/definition';
 import type { Tx } from '../db/access';
+import { execute } from '../db/sql';
+import { mergeServerMetadata } from './fleet.sql';
 
 /** The server a provision-server run works on; it must still be provisioning (nobody took it). */
 async function provisioningServer(s: StepScope) {
@@ -16,9 +18,7 @@ async function provisioningServer(s: StepScope) {
 /** Merges facts the provisioning established into the server's metadata (firmware, image…). */
 async function noteOnServer(s: StepScope, facts: Record<string, unknown>): Promise<void> {
   const srv = await provisioningServer(s);
-  await s.tx.$executeRaw`
-    UPDATE servers SET metadata = metadata || ${JSON.stringify(facts)}::jsonb, updated_at = ${s.now}
-    WHERE id = ${srv.id}`;
+  await execute(s.tx, mergeServerMetadata, JSON.stringify(facts), s.now, srv.id);
 }
 
 const provisionInput = (s: StepScope) => (s.run.input ?? {}) as { firmware?: string; image?: string };

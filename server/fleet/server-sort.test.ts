@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
-import { decodeServerCursor, encodeServerCursor } from './server-cursor';
+import { decodeServerCursor, encodeServerCursor } from './server-sort';
 
 const ID = 'srv_0123456789ABCDEFGHIJabcdef';
 

@@ -1,7 +1,7 @@
 // The checks of an organization's regions change that need no database (validateRegionsChange).
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
-import { validateRegionsChange } from './organizations';
+import { validateRegionsChange } from './allowed-regions';
 
 const KNOWN = new Set(['sfo1', 'lax1', 'ams1']);
 const GLOBEX = { allowed: ['ams1', 'lax1', 'sfo1'], defaultRegion: null };

@@ -4,16 +4,18 @@
 // admitted by, server/clusters/capacity.ts), and the region's clusters by status. The overview
 // is in-memory; the counts are one database read, and when no database can answer they are null
 // (with the reason) rather than an error, so the page still shows the region's health.
-import { clusterCounts, type ClusterCounts } from './organizations';
+import { clusterCounts, type ClusterCounts } from '../clusters/counts';
+import { TEMPLATES } from '../clusters/templates';
 import { read } from '../db/access';
 import type { Db } from '../db/client';
 import type { DataRequest } from '../db/request-state';
+import { run } from '../db/sql';
 import { isAppError } from '../errors';
-import { TEMPLATES } from '../clusters/templates';
-import { regionOverview, type RegionOverview } from './regions';
+import { SERVER_STATUSES } from '../fleet/fleet.sql';
+import { clustersByStatus, promisedNodes, serversByStatus } from './capacity.sql';
+import { regionOverview, type RegionOverview } from './overview';
 
 const GPU_TEMPLATES = TEMPLATES.filter((t) => t.gpu).map((t) => t.id);
-export const SERVER_STATUSES = ['available', 'provisioning', 'allocated', 'maintenance', 'offline'] as const;
 
 export interface NodeCapacity {
   /** Servers of this kind in the region, whatever their status. */
@@ -40,18 +42,9 @@ export interface RegionDetail extends RegionOverview {
 
 async function regionCounts(db: Db, region: string) {
   const [servers, promised, clusters] = await Promise.all([
-    db.$queryRaw<{ status: string; gpu: boolean; n: number }[]>`
-      SELECT status::text AS status, gpu_count > 0 AS gpu, count(*)::int AS n
-      FROM servers WHERE region = ${region} GROUP BY 1, 2`,
-    db.$queryRaw<{ gpu: boolean; n: number }[]>`
-      SELECT c.template = ANY(${GPU_TEMPLATES}) AS gpu, sum(c.node_count)::int AS n
-      FROM clusters c
-      WHERE c.region = ${region} AND c.status IN ('pending', 'provisioning')
-        AND c.allocated_at IS NULL
-      GROUP BY 1`,
-    db.$queryRaw<{ status: string; n: number }[]>`
-      SELECT status::text AS status, count(*)::int AS n FROM clusters
-      WHERE region = ${region} AND status <> 'deleted' GROUP BY 1`,
+    run(db, serversByStatus, region),
+    run(db, promisedNodes, region, GPU_TEMPLATES),
+    run(db, clustersByStatus, region),
   ]);
   const byStatus = { total: 0 } as RegionCapacity['servers'];
   for (const s of SERVER_STATUSES) byStatus[s] = 0;

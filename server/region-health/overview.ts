@@ -11,7 +11,7 @@ import { setRegionStatus, type RegionStatus } from '../region/status';
 import type { DataRequest } from '../db/request-state';
 import type { RegionRow } from '../region/repository';
 import { regionTraffic, WINDOW_SECONDS, type TrafficSummary } from '../telemetry/region-traffic';
-import { ensureLagDebounce, lagRun } from './lag-debounce';
+import { ensureLagDebounce, lagRun } from '../replication/lag-debounce';
 
 export type ReplicaState = 'healthy' | 'lagging' | 'down' | 'unknown';
 

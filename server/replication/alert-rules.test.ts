@@ -1,6 +1,6 @@
 // When a run of lag samples opens, keeps or closes an alert (the pure part of server/atlas/alerts.ts).
 import { describe, expect, it } from 'vitest';
-import { evaluateRegion, type AlertLimits, type AlertSample } from './alerts';
+import { evaluateRegion, type AlertLimits, type AlertSample } from './alert-rules';
 
 const L: AlertLimits = { lagBytes: 1024, lagSeconds: 1, samples: 3, intervalMs: 5000 };
 const T = Date.UTC(2026, 11, 5, 12, 0, 0);

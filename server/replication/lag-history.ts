@@ -8,8 +8,8 @@ import { read } from '../db/access';
 import type { DataRequest } from '../db/request-state';
 import { run } from '../db/sql';
 import { env } from '../env';
-import { historyFromRollups, historyFromSamples, type HistoryRow } from './history.sql';
-import { ROLLUP_RESOLUTIONS } from './lag-sampler';
+import { historyFromRollups, historyFromSamples, type HistoryRow } from './lag-history.sql';
+import { ROLLUP_RESOLUTIONS } from './lag.sql';
 
 export const WINDOWS = { '15m': 15 * 60, '1h': 60 * 60, '24h': 24 * 3600, '7d': 7 * 24 * 3600 } as const;
 export type HistoryWindow = keyof typeof WINDOWS;

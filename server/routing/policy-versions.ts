@@ -2,6 +2,7 @@
 // apply), one organization's, and an organization's history as the API shows it.
 import { read, type Tx } from '../db/access';
 import type { Db } from '../db/client';
+import { decodeCursor, encodeCursor } from '../db/cursor';
 import type { DataRequest } from '../db/request-state';
 import { run, runOne } from '../db/sql';
 import { AppError } from '../errors';
@@ -71,9 +72,10 @@ export function versionView(p: StoredPolicy, emails: ReadonlyMap<string, string>
   };
 }
 
-const encodeCursor = (v: PolicyVersion) => Buffer.from(formatVersion(v)).toString('base64url');
-function decodeCursor(raw: string): PolicyVersion {
-  const v = parseVersion(Buffer.from(raw, 'base64url').toString('utf8'));
+const encodeVersionCursor = (v: PolicyVersion) => encodeCursor([formatVersion(v)]);
+function decodeVersionCursor(raw: string): PolicyVersion {
+  const [text] = decodeCursor(raw, 1) ?? [];
+  const v = text === undefined ? undefined : parseVersion(text);
   if (!v) throw new AppError('invalid_request', 'cursor is not one this API returned');
   return v;
 }
@@ -91,7 +93,7 @@ export async function policyHistory(
   orgRef: string,
   page: { limit: number; cursor?: string },
 ): Promise<PolicyHistory> {
-  const after = page.cursor ? decodeCursor(page.cursor) : undefined;
+  const after = page.cursor ? decodeVersionCursor(page.cursor) : undefined;
   // Replica-aware: the operator's own publish is waited for (read-your-writes).
   return read(req, async (db) => {
     const org = await orgOrThrow(db, orgRef);
@@ -106,7 +108,7 @@ export async function policyHistory(
       org: org === 'default' ? null : stripInternal(org),
       current: current ? versionView(current, emails) : null,
       data: items.map((p) => versionView(p, emails)),
-      next_cursor: rows.length > page.limit ? encodeCursor(items.at(-1)!.version) : null,
+      next_cursor: rows.length > page.limit ? encodeVersionCursor(items.at(-1)!.version) : null,
     };
   });
 }
