@@ -1,4 +1,4 @@
-// When a run of lag samples opens, keeps or closes an alert (the pure part of server/atlas/alerts.ts).
+// When a run of lag samples opens, keeps or closes an alert (the pure part of server/replication/alert-rules.ts).
 import { describe, expect, it } from 'vitest';
 import { evaluateRegion, type AlertLimits, type AlertSample } from './alert-rules';
 
