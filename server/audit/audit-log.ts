@@ -1,6 +1,5 @@
-// The audit log as operators read it: every audit event, newest first, filtered by actor (user ID
-// or email), action (exact, or a prefix ending in `*`) and time, a page at a time. The cursor is
-// the last row's (created_at, id), so pages neither skip nor repeat while events keep arriving.
+// The audit log as operators read it: every event newest first, filtered by actor, action (a
+// prefix with `*`) and time, keyset-paged by (created_at, id).
 import { read } from '../db/access';
 import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
 import type { DataRequest } from '../db/request-state';

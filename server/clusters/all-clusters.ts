@@ -1,6 +1,5 @@
-// Atlas: clusters across every organization, newest first, filtered by organization (ID or slug),
-// region, status, template and a search on name or ID, a page at a time. Each row names its
-// organization's slug. Deleted clusters are listed only when asked for by status.
+// Atlas: clusters across every organization, newest first, filtered and keyset-paged; deleted
+// clusters only when asked for by status.
 import { read } from '../db/access';
 import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
 import type { DataRequest } from '../db/request-state';

@@ -1,10 +1,5 @@
-// The server inventory as operators see it: every physical server of every region, filtered by
-// region, status, zone, rack, allocated-or-free and a search (ID or hostname), sorted and paged
-// by keyset cursors (./server-sort.ts), and the filter bar's facets.
-//
-// Region scope: a request that names a region itself (subdomain, X-Region, ?region=) sees only
-// that region's servers; one that names none sees every region. The cascade has already checked
-// that a named region is well-formed and known (400 invalid_region).
+// The server inventory as operators list it: filtered, sorted and keyset-paged (./server-sort.ts),
+// scoped to the region a request names itself (docs/atlas.md#servers).
 import { read } from '../db/access';
 import type { DataRequest } from '../db/request-state';
 import { run } from '../db/sql';

@@ -1,6 +1,5 @@
-// The provision-server workflow: an operator (re)provisions one server (power on, firmware,
-// image, burn-in, all simulated) and it joins its region's pool `available`. A failure leaves it
-// in `maintenance`: half-provisioned hardware waits for an operator.
+// The provision-server workflow (simulated power on, firmware, image, burn-in): the server joins
+// its region's pool `available`, or waits in `maintenance` for an operator when a step fails.
 import type { RunEnd, StepRun, StepScope, WorkflowDefinition } from '../workflows/definition';
 import { StepFailure } from '../workflows/definition';
 import type { Tx } from '../db/access';

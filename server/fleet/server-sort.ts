@@ -1,6 +1,5 @@
-// The Atlas server list's orders and their keyset cursors (server/db/cursor.ts): the last row's
-// sort value and ID with the order they were taken in, so a cursor of one order can't be replayed
-// against another (400, not a silently wrong page).
+// The server list's orders and their keyset cursors (server/db/cursor.ts): a cursor names its
+// order, so one order's cursor replayed against another is a 400, not a wrong page.
 import { decodeCursor, encodeCursor } from '../db/cursor';
 import { AppError } from '../errors';
 import { isId } from '../ids';

@@ -1,8 +1,5 @@
-// An operator's change of an organization's allowed and default regions: validated, audited with
-// before → after in the same transaction, and refused (409) while a region to remove still holds
-// the organization's live clusters. Gateways drop their cached identities of the organization at
-// commit (organization_regions' and organizations' NOTIFY triggers), so a key of a removed region
-// is refused by its next request.
+// An operator's change of an organization's allowed and default regions: validated, published as a
+// policy version and audited in one transaction (docs/atlas.md#organizations-clusters-and-region-pages).
 import { recordAudit } from '../audit/audit';
 import { changed as identityChanged } from '../auth/identity-cache';
 import { write } from '../db/access';

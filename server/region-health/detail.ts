@@ -1,9 +1,5 @@
-// One region in detail, for its Atlas page: the live overview (health, lag, traffic, reasons) plus
-// what an operator plans with: servers by status, CPU and GPU nodes free against those already
-// promised to clusters still waiting for their servers (the same arithmetic new clusters are
-// admitted by, server/clusters/capacity.ts), and the region's clusters by status. The overview
-// is in-memory; the counts are one database read, and when no database can answer they are null
-// (with the reason) rather than an error, so the page still shows the region's health.
+// One region in detail for its Atlas page: the live overview plus capacity and clusters by status,
+// null (with the reason) when no database answers (docs/atlas.md#organizations-clusters-and-region-pages).
 import { clusterCounts, type ClusterCounts } from '../clusters/counts';
 import { TEMPLATES } from '../clusters/templates';
 import { read } from '../db/access';

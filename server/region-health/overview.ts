@@ -1,8 +1,5 @@
-// Atlas' view of each region: the registry entry, its replica's health as this gateway sees it
-// (with debounced lag), whether the primary answers, the gateway's traffic for the region over the
-// last 5 minutes, and the reasons a card is degraded, in words. Built from in-memory state only
-// (health monitor, registry, traffic window), so it answers with a replica or the primary down;
-// what is not known is null / `unknown`, never an error.
+// Atlas' view of each region, from in-memory state only (registry, health monitor, debounced lag,
+// traffic), so it answers with a server down (docs/atlas.md#with-a-server-down).
 import { env } from '../env';
 import { ensureHealthMonitor, primaryHealth, replicaHealth } from '../db/health';
 import { replicaRegions } from '../db/topology';

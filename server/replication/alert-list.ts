@@ -1,6 +1,5 @@
-// Atlas alerts as the banner and the alerts page read them, newest first: open ones or every
-// episode, with a primary this gateway cannot reach reported live (nothing can be stored on a
-// primary that is down; Prometheus' MeridianPrimaryDown rule pages on it).
+// Alerts as the banner and alerts page read them, newest first, with a primary this gateway cannot
+// reach reported live (docs/atlas.md#alerts).
 import { read } from '../db/access';
 import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
 import { primaryHealth } from '../db/health';

@@ -1,9 +1,5 @@
-// Opening and closing Atlas alerts (./alert-rules.ts decides when). Raised from the lag sampler's
-// tick, so the one process holding the sampler's advisory lock is the single writer, and from the
-// stored samples, so every gateway would decide the same. Alerts live in atlas_alerts (open_key
-// unique while open): a restart neither raises an open alert again nor forgets it, and each
-// episode writes exactly one audit event when it opens and one when it closes, in the same
-// transaction. See docs/atlas.md.
+// Opening and closing alerts from the stored samples, in the sampler's tick and transaction, one
+// audit event per open and per close (docs/atlas.md#alerts).
 import { inTransaction, type BackgroundClient } from '../db/background';
 import { execute, run } from '../db/sql';
 import { env } from '../env';

@@ -1,6 +1,5 @@
-// When an alert fires: a replica over its lag limit (REPLICA_MAX_LAG_SECONDS / _BYTES) for
-// ATLAS_LAG_SAMPLES consecutive lag samples, a replica unreachable as long, or a region's error
-// rate high over those samples; the condition clearing closes it. Pure: unit-tested.
+// When an alert fires and clears, from a region's latest samples (pure: unit-tested)
+// (docs/atlas.md#alerts).
 
 export type AlertKind = 'replica_lagging' | 'replica_down' | 'error_rate_high' | 'primary_down';
 

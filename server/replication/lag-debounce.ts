@@ -1,7 +1,5 @@
-// Debounced replica lag, as operators page on it: a replica counts as lagging only after
-// ATLAS_LAG_SAMPLES consecutive health probes over a lag limit, and "lagging since" is the first
-// probe of that run. The health monitor itself takes a replica out of reads on the first probe
-// over the limit (reads must never be stale); this only decides what Atlas calls it.
+// Debounced replica lag, as Atlas names it: lagging only after ATLAS_LAG_SAMPLES probes in a row
+// over a limit (docs/atlas.md#alerts); reads leave a replica at the first one.
 import { env } from '../env';
 import { onReplicaProbe, type ReplicaHealth } from '../db/health';
 import { processSingleton } from '../process-singletons';

@@ -1,9 +1,5 @@
-// The lag and traffic history Atlas charts: lag_samples over a window (15 min, 1 h, 24 h, 7 d),
-// binned to a fixed step so a chart has a few hundred points whatever the window. Every bin of
-// the window is present; a bin without a measurement (a missed sample, a replica down) holds
-// null, so the chart draws a gap, never a zero. Lag is the bin's maximum (spikes survive),
-// request counts are summed into rates, latency percentiles are the bin's worst sample. The 24 h
-// and 7 d windows read the sampler's 5- and 30-minute rollups (one row per bin and region).
+// The lag and traffic history Atlas charts: lag_samples over a window, binned to a fixed step;
+// a bin without a measurement is null, a gap (docs/atlas.md#lag-history).
 import { read } from '../db/access';
 import type { DataRequest } from '../db/request-state';
 import { run } from '../db/sql';

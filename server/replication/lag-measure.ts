@@ -1,6 +1,5 @@
-// One sample of every region, as the lag sampler records it: the replica's write/flush/replay lag
-// as the primary sees it (pg_stat_replication), the replica's own replay position and time, and
-// this gateway's requests and latency for the region over the interval.
+// One sample of every region: the replica's lag as the primary and the replica itself see it, and
+// this gateway's traffic for the region over the interval (docs/atlas.md#lag-history).
 import type { BackgroundClient } from '../db/background';
 import { probePool, recordFlush, secondsBehind } from '../db/health';
 import { formatLsn, parseLsn } from '../db/lsn';

@@ -1,8 +1,5 @@
-// Retention of lag_samples, once a minute in the sampler's tick: raw samples older than an hour
-// are folded into one row per region and minute (lag = the minute's maximum, counts summed,
-// percentiles = the minute's worst sample) and deleted; complete 5- and 30-minute buckets of
-// minute rows are folded the same way into rollups (the minute rows stay), which the long history
-// windows read; minute rows and rollups older than 7 days are deleted.
+// Retention of lag_samples: raw rows folded into minute rows, minute rows into 5/30-minute rollups,
+// then deleted past retention (docs/atlas.md#lag-history).
 import { inTransaction, type BackgroundClient } from '../db/background';
 import { execute } from '../db/sql';
 import {

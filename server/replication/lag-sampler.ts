@@ -1,12 +1,5 @@
-// The lag-history sampler: every ATLAS_SAMPLE_INTERVAL_MS (5 s) it records a sample of every
-// region (./lag-measure.ts) into lag_samples, reconciles alerts from them (./alert-reconcile.ts)
-// and, once a minute, compacts (./lag-retention.ts). See docs/atlas.md.
-//
-// Exactly one process per deployment samples: the one holding a session advisory lock on the
-// primary (on its own connection; a dead holder's lock goes with its connection, and another
-// process takes over on its next tick). Sample times are aligned to the interval and keyed, so
-// even two samplers for a moment could not write one sample twice. A tick that cannot run
-// (primary down, lock lost) writes nothing: the history shows a gap.
+// The lag-history sampler: one process per deployment (the advisory lock's holder) samples every
+// region each interval, reconciles alerts and compacts (docs/atlas.md#lag-history).
 import { backgroundSession, type BackgroundSession } from '../db/background';
 import { tryAdvisoryLock } from '../db/locks.sql';
 import { runOne } from '../db/sql';
