@@ -1,5 +1,5 @@
 // An operator's change of an organization's allowed and default regions: validated, published as a
-// policy version and audited in one transaction (docs/atlas.md#organizations-clusters-and-region-pages).
+// policy version and audited in one transaction (docs/atlas.md).
 import { recordAudit } from '../audit/audit';
 import { changed as identityChanged } from '../auth/identity-cache';
 import { write } from '../db/access';

@@ -1,5 +1,5 @@
 // One region in detail for its Atlas page: the live overview plus capacity and clusters by status,
-// null (with the reason) when no database answers (docs/atlas.md#organizations-clusters-and-region-pages).
+// null (with the reason) when no database answers (docs/atlas.md).
 import { clusterCounts, type ClusterCounts } from '../clusters/counts';
 import { TEMPLATES } from '../clusters/templates';
 import { read } from '../db/access';
