@@ -38,7 +38,7 @@ import {
   type PolicyVersion,
   type PublishedPolicy,
 } from './policy';
-import { forgetGateways, reportGateway } from './gateways.sql';
+import { forgetGateways, reportGateway } from './policy-sync.sql';
 import { currentPolicies, currentPolicyOf } from './policy-versions';
 import { ALL_POLICIES, POLICY_CHANNEL, type StoredPolicy } from './policy.sql';
 

@@ -4,7 +4,7 @@
 import { read } from '../db/access';
 import type { DataRequest } from '../db/request-state';
 import { run } from '../db/sql';
-import { gatewayRows, type RefusedChange } from './gateways.sql';
+import { gatewayRows, type RefusedChange } from './policy-sync.sql';
 import { compareVersions, formatVersion, type PolicyVersion } from './policy';
 
 /** Three missed heartbeats (server/routing/applied.ts HEARTBEAT_MS). */

@@ -16,7 +16,7 @@ import { AppError, isAppError } from '../errors';
 import { regionsForSlug, type RegionForSlug } from './directory.sql';
 import { decoyHash } from './keys';
 
-export interface Resolution {
+export interface WorkspaceLookup {
   region: string;
   name: string;
   address: string;
@@ -26,7 +26,7 @@ export interface Resolution {
 
 type Row = RegionForSlug;
 
-export async function resolveWorkspace(slug: string): Promise<Resolution> {
+export async function lookUpWorkspace(slug: string): Promise<WorkspaceLookup> {
   let rows: Row[];
   try {
     // The directory's answer is the primary's: a slug just moved must resolve to its new home.

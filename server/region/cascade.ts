@@ -51,7 +51,7 @@ export interface ResolveInput {
   known: ReadonlySet<string>;
 }
 
-export type Resolution =
+export type RegionResolution =
   | { kind: 'region'; region: string; source: Exclude<RegionSource, 'fan-out'> }
   | { kind: 'fan-out'; regions: string[]; source: 'fan-out' }
   /** The cascade reached the resource step: look up `resourceId` and resolve again. */
@@ -67,7 +67,7 @@ export interface ResolveError {
   region?: string;
 }
 
-export type ResolveResult = Resolution | ResolveError;
+export type ResolveResult = RegionResolution | ResolveError;
 
 const READS = new Set(['GET', 'HEAD']);
 
