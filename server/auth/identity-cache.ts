@@ -13,7 +13,9 @@
 // Misses are never cached: unknown keys can't grow the cache or evict anyone's entries. A miss is
 // asked of the primary only when something says the replica may lack a new row (mayLackNewRows).
 import { LRUCache } from 'lru-cache';
-import { isConnectionError, primaryUnavailable, readFrom, readRegion } from '../db/access';
+import { readFrom } from '../db/access';
+import { isConnectionError, primaryUnavailable } from '../db/connection-errors';
+import { readRegion } from '../db/read-plan';
 import { backgroundDb } from '../db/background';
 import type { Db } from '../db/client';
 import { allReplicaHealth, primaryHealth, replicaHealth } from '../db/health';

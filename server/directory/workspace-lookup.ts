@@ -11,7 +11,7 @@
 // stay put.
 import { readPrimary } from '../db/primary-reads';
 import { run } from '../db/sql';
-import { isConnectionError } from '../db/access';
+import { isConnectionError } from '../db/connection-errors';
 import { AppError, isAppError } from '../errors';
 import { regionsForSlug, type RegionForSlug } from './directory.sql';
 import { decoyHash } from './keys';

@@ -23,7 +23,7 @@ import { CLIENT_FORWARDING_HEADERS } from '../net/request-origin';
 import { isDecodable, MALFORMED_URL_HEADER, MALFORMED_URL_PATH } from '../net/url';
 import { isCell } from '../directory/roles';
 import { startCellRegistration } from '../cell/registration';
-import { ensureWritePositions, leaveWritePositions, writePositionsListening } from '../db/write-positions';
+import { ensureWritePositions, leaveWritePositions, writePositionsListening } from '../db/write-notices';
 import { closeDecisionLog } from '../routing/decision-log';
 import { flushLogs, logger } from '../telemetry/logger';
 import { appliedSummary, ensurePolicies, leavePolicies } from '../routing/applied';

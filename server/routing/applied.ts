@@ -21,7 +21,7 @@ import { backgroundDb } from '../db/background';
 import { listen } from '../db/listen';
 import { execute } from '../db/sql';
 import { primaryUrl } from '../db/topology';
-import { gatewayId } from '../db/write-positions';
+import { gatewayId } from '../db/write-position-state';
 import { env } from '../env';
 import { isId } from '../ids';
 import { processSingleton, resetProcessSingleton } from '../process-singletons';

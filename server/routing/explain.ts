@@ -6,7 +6,7 @@
 // explain reads the primary and this process's buffer; an ID younger than a few seconds is
 // looked for again for about a second (another gateway's batch may not have landed yet).
 import { AppError } from '../errors';
-import { isConnectionError, primaryUnavailable } from '../db/access';
+import { isConnectionError, primaryUnavailable } from '../db/connection-errors';
 import { backgroundPool } from '../db/background';
 import { run, runOne } from '../db/sql';
 import type { DataRequest } from '../db/request-state';
