@@ -7,7 +7,7 @@
 import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { spawnGateway, type GatewaySpec } from '../dev/gateways';
+import { spawnGateway, type GatewaySpec } from '../dev/deployment-processes';
 import { freePort, waitForHttp } from '../dev/ports';
 import { newId } from '../server/ids';
 import { summarize, type Benchmark, type BenchResult } from './lib';

@@ -16,7 +16,7 @@ import { installQueues } from '../server/workflows/queue';
 import { cellKey } from '../server/directory/keys';
 import { currentKeyVersion } from '../server/directory/rotation';
 import { cellKeys, writeCellKey } from '../server/cell/keys';
-import type { GatewaySpec } from './gateways';
+import type { GatewaySpec } from './deployment-processes';
 
 export interface LocalStack {
   /** Variables the Next server needs (database URLs, auth secret). */

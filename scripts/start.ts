@@ -5,7 +5,7 @@
 // every process it started, each with its whole process group, and the databases last.
 // `npm start -- --gateways-per-region N` (or MERIDIAN_GATEWAYS_PER_REGION=N) runs the deployed
 // shape instead: N gateway processes per region and one for the global address, each on its own
-// port (dev/gateways.ts), and `--workers-per-region M` workers per region. In a terminal the
+// port (dev/deployment-processes.ts), and `--workers-per-region M` workers per region. In a terminal the
 // processes' JSON logs are shown as readable lines (dev/pretty-logs.ts; MERIDIAN_LOG_FORMAT=json
 // keeps them raw, MERIDIAN_LOG_VERBOSE=1 shows routine lines too).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -16,7 +16,7 @@ import { waitForHttp } from '../dev/ports';
 import { prepareLocal, type LocalStack } from '../dev/local-stack';
 import { appServerCommand } from '../dev/app-server';
 import { ensureBuild } from '../dev/build';
-import { planGateways, spawnGateway, spawnWorker, type GatewaySpec } from '../dev/gateways';
+import { planGateways, spawnGateway, spawnWorker, type GatewaySpec } from '../dev/deployment-processes';
 import { printBanner } from './launcher/banner';
 import { attachOutput, childStdio, countOption } from './launcher/options';
 import { commandLine, PidFiles } from './launcher/pid-files';

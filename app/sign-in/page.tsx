@@ -11,9 +11,9 @@ import { link } from '~/components/ui/styles';
 import { globalPageState, isGlobalAddress } from '~/server/directory/page';
 import { signInRegions } from '~/server/directory/sign-in';
 import { env, globalUrl } from '~/server/env';
-import { requestHost, requestOrigin } from '~/server/net/host';
+import { requestHost, requestOrigin } from '~/server/net/request-origin';
 import { sameOriginPath } from '~/server/net/redirect';
-import { hostRegion } from '~/server/region/host';
+import { hostRegion } from '~/server/region/host-region';
 import { regionRegistry } from '~/server/region/registry';
 
 export const metadata: Metadata = { title: 'Sign in' };

@@ -9,7 +9,7 @@ import { createCaller } from '../../server/api/root';
 import { resetIdentityCache } from '../../server/auth/identity-cache';
 import { resetHealth } from '../../server/db/health';
 import { resetReplayWatches } from '../../server/db/replay-watch';
-import { resetWritePositions } from '../../server/db/write-positions';
+import { resetWritePositions } from '../../server/db/write-notices';
 import { resetAppliedPolicies } from '../../server/routing/applied';
 import { resetProcessSingleton } from '../../server/process-singletons';
 import { resetRateLimiters } from '../../server/rate-limits/limiters';

@@ -4,7 +4,7 @@
 // known key refused from the cache then spends a decoy miss), and each failure counts against the
 // client's address: past APIKEY_FAILURES a minute it gets 429.
 import { LRUCache } from 'lru-cache';
-import { cachedLookupFrom, spendAsMiss, type LookupSource, type LookupSpec } from '../auth/identity-cache';
+import { cachedLookupFrom, spendAsMiss, type LookupSource, type LookupSpec } from '../auth/identity-lookup';
 import type { Db } from '../db/client';
 import type { DataRequest } from '../db/request-state';
 import { processSingleton } from '../process-singletons';

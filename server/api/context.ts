@@ -5,7 +5,7 @@
 import type { Identity, OrgContext } from '../auth/identity';
 import { ANONYMOUS } from '../auth/identity';
 import type { DataRequest } from '../db/request-state';
-import type { RegionSource } from '../region/resolve';
+import type { RegionSource } from '../region/cascade';
 
 export type Transport = 'rest' | 'trpc' | 'action';
 

@@ -25,7 +25,7 @@ import { z } from 'zod';
 import { globalUrl } from '../env';
 import { AppError, isAppError } from '../errors';
 import { cookieValue } from '../net/cookies';
-import { isHttps } from '../net/host';
+import { isHttps } from '../net/request-origin';
 import { sameOriginPath } from '../net/redirect';
 import { readPrimary } from '../db/primary-reads';
 import { readSmallBody } from '../directory/body';
@@ -79,7 +79,7 @@ const issueQueryOf = (q: IssueInput) =>
 const escapeHtml = (v: string) =>
   v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** The step's page: a form that POSTs the hand-over back here; the nonce'd script sends it at once. */
+/** The step's page: a form that POSTs the hand-off back here; the nonce'd script sends it at once. */
 function issuePage(q: IssueInput, email: string, nonce: string | null): Response {
   const fields = [...issueQueryOf(q)]
     .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
@@ -128,7 +128,7 @@ function checkIssue(identity: Identity, input: unknown, here: { region: string |
 
 /**
  * `GET /sign-in/handoff/issue` at a region's host: writes nothing. A browser signed in here gets
- * the page that POSTs the hand-over; one that isn't signs in first (and comes back here after);
+ * the page that POSTs the hand-off; one that isn't signs in first (and comes back here after);
  * one whose workspace moved away goes on to the same step at its new home.
  */
 export async function handleIssue(

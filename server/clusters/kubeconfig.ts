@@ -5,7 +5,8 @@
 // cluster's API server, through Kubernetes' webhook token authentication: it POSTs a TokenReview
 // to /v1/compute/kubernetes/token-review, answered by `reviewKubeconfigToken`.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { isConnectionError, primaryUnavailable, read, write } from '../db/access';
+import { read, write } from '../db/access';
+import { isConnectionError, primaryUnavailable } from '../db/connection-errors';
 import { readPrimary } from '../db/primary-reads';
 import { runOne } from '../db/sql';
 import { liveClusterForUpdate } from './clusters.sql';

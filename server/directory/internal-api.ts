@@ -16,7 +16,7 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { z } from 'zod';
 import { writePrimary } from '../db/primary-reads';
-import { isConnectionError } from '../db/access';
+import { isConnectionError } from '../db/connection-errors';
 import { env, globalUrl } from '../env';
 import { AppError, isAppError } from '../errors';
 import { isRegionCode } from '../region/code';

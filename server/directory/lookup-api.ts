@@ -6,10 +6,10 @@
 import { z } from 'zod';
 import { AppError, isAppError } from '../errors';
 import { addressBucket, clientAddress } from '../net/client-address';
-import { isHttps } from '../net/host';
+import { isHttps } from '../net/request-origin';
 import { consumeWithHeaders, type LimitPolicy } from '../rate-limits/limiters';
 import { parseJson, readSmallBody } from './body';
-import { resolveWorkspace, type Resolution } from './resolve';
+import { lookUpWorkspace, type WorkspaceLookup } from './workspace-lookup';
 import { assertDirectoryHere } from './roles';
 import { slugSchema } from './workspaces';
 
@@ -19,7 +19,7 @@ export const REMEMBERED_WORKSPACE_COOKIE = 'meridian_workspace';
 
 const LookupBody = z.object({ slug: slugSchema });
 
-export function signInUrl(r: Resolution, slug: string): string {
+export function signInUrl(r: WorkspaceLookup, slug: string): string {
   return `${r.address.replace(/\/$/, '')}/sign-in?workspace=${encodeURIComponent(slug)}`;
 }
 
@@ -63,7 +63,7 @@ export async function handleLookup(ctx: LookupContext, req: Request): Promise<Re
       extra: { details: parsed.error.issues.map((i) => ({ path: i.path, message: i.message })) },
     });
   }
-  const r = await resolveWorkspace(parsed.data.slug);
+  const r = await lookUpWorkspace(parsed.data.slug);
   return Response.json(r, { headers: { 'Cache-Control': 'no-store' } });
 }
 
@@ -81,7 +81,7 @@ async function formLookup(text: string, headers: Headers): Promise<Response> {
     });
   if (!slugSchema.safeParse(slug).success) return back('invalid');
   try {
-    const r = await resolveWorkspace(slug);
+    const r = await lookUpWorkspace(slug);
     if (r.status === 'down') return back('region_down', r.name);
     return new Response(null, {
       status: 303,

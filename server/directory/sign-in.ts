@@ -1,7 +1,7 @@
 // Signing in from the global address, where no password is ever typed: the global /sign-in page
 // names a workspace (→ its region, through the directory, with its decoys and rate limit) or a
 // region (operators, or anyone who knows theirs); this sends the browser to that region's sign-in page with a
-// hand-over that brings it back here signed in (server/auth/handoff.ts).
+// hand-off that brings it back here signed in (server/auth/handoff.ts).
 import { z } from 'zod';
 import { globalUrl } from '../env';
 import { isAppError } from '../errors';
@@ -13,7 +13,7 @@ import { regionRegistry } from '../region/registry';
 import { consumeWithHeaders } from '../rate-limits/limiters';
 import { readSmallBody } from './body';
 import { LOOKUP_LIMIT, rememberCookie } from './lookup-api';
-import { resolveWorkspace } from './resolve';
+import { lookUpWorkspace } from './workspace-lookup';
 import { slugSchema } from './workspaces';
 
 export interface SignInRegion {
@@ -60,7 +60,7 @@ export async function startSignIn(req: Request, setHeader: (k: string, v: string
         setHeader,
         60,
       );
-      const found = await resolveWorkspace(workspace);
+      const found = await lookUpWorkspace(workspace);
       if (found.status === 'down') return back('region_down', { workspace, region: found.name });
       address = found.address;
     } catch (e) {

@@ -1,7 +1,7 @@
 // The gateway's HTTP server: Next.js's request handler behind a plain Node server of our own,
 // so that the one thing Next does not pass on, the socket's peer address, reaches the app as
 // X-Meridian-Peer (any client-sent copy is dropped first; see server/net/client-address.ts), and
-// with no trusted proxy the X-Forwarded-* a client sent are dropped (server/net/host.ts); a
+// with no trusted proxy the X-Forwarded-* a client sent are dropped (server/net/request-origin.ts); a
 // URL that does not decode, which Next would answer with a 500, goes to the API's 400; and the
 // API (/v1 and /api/trpc) goes straight to its adapters, past Next's router (api-door.ts).
 // Before a request takes one of MERIDIAN_MAX_IN_FLIGHT slots (admission.ts), its Host must be a
@@ -19,11 +19,11 @@ import next from 'next';
 import { assertAuthSecret, env } from '../env';
 import { Admission, type Ticket } from './admission';
 import { addressBucket, clientAddress, PEER_HEADER, trustPeerHeader } from '../net/client-address';
-import { CLIENT_FORWARDING_HEADERS } from '../net/host';
+import { CLIENT_FORWARDING_HEADERS } from '../net/request-origin';
 import { isDecodable, MALFORMED_URL_HEADER, MALFORMED_URL_PATH } from '../net/url';
 import { isCell } from '../directory/roles';
 import { startCellRegistration } from '../cell/registration';
-import { ensureWritePositions, leaveWritePositions, writePositionsListening } from '../db/write-positions';
+import { ensureWritePositions, leaveWritePositions, writePositionsListening } from '../db/write-notices';
 import { closeDecisionLog } from '../routing/decision-log';
 import { flushLogs, logger } from '../telemetry/logger';
 import { appliedSummary, ensurePolicies, leavePolicies } from '../routing/applied';
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   const peers = new PeerLimit(e.MERIDIAN_MAX_PER_PEER);
   const server = http.createServer((req, res) => {
     ensureRequestId(res, e.MERIDIAN_GATEWAY_REGION);
-    // With no proxy of ours in front, a client wrote these (server/net/host.ts).
+    // With no proxy of ours in front, a client wrote these (server/net/request-origin.ts).
     if (e.MERIDIAN_TRUSTED_PROXIES === 0) for (const h of CLIENT_FORWARDING_HEADERS) delete req.headers[h];
     delete req.headers[PEER_HEADER];
     delete req.headers[MALFORMED_URL_HEADER];

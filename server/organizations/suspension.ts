@@ -1,5 +1,5 @@
 // Suspending an organization: every credential of it is refused with 403 organization_suspended
-// (API keys, browser sessions, the sign-in hand-over), and the directory resolves its slug like an
+// (API keys, browser sessions, the sign-in hand-off), and the directory resolves its slug like an
 // unknown one. Platform operators' own sessions are not refused: they reinstate it.
 import { recordAudit } from '../audit/audit';
 import { changed as identityChanged } from '../auth/identity-cache';

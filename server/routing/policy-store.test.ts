@@ -2,7 +2,7 @@
 // static rules, as one list of issues), the safety rules, and a gateway's synced/stale/gone.
 import { describe, expect, it } from 'vitest';
 import { diffPolicies, normalizePolicy, samePolicy } from './diff';
-import { gatewayStatus, GONE_AFTER_MS } from './gateways';
+import { gatewayStatus, GONE_AFTER_MS } from './policy-sync';
 import type { PolicyContent } from './policy';
 import { builtInDefault } from './policy';
 import { checkContent, safetyIssues } from './policy-checks';

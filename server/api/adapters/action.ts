@@ -4,7 +4,7 @@
 import { cookies, headers } from 'next/headers';
 import { BOOKMARK_COOKIE, signBookmark } from '../../db/bookmark';
 import { errorBody, type ErrorBody } from '../../errors';
-import { isHttps, requestHost, requestOrigin } from '../../net/host';
+import { isHttps, requestHost, requestOrigin } from '../../net/request-origin';
 import { createContext } from '../context';
 import { BOOKMARK_COOKIE_OPTIONS } from '../middleware/consistency-headers';
 import { toAppError } from '../middleware/error-mapping';

@@ -4,7 +4,7 @@
 import { BOOKMARK_COOKIE, BOOKMARK_HEADER, laterLsn, signBookmark, verifyBookmark } from '../../db/bookmark';
 import { AppError } from '../../errors';
 import { decodedCookie } from '../../net/cookies';
-import { isHttps } from '../../net/host';
+import { isHttps } from '../../net/request-origin';
 import type { Context } from '../context';
 
 /** The bookmark cookie's attributes, for every door that sets it (tRPC headers, server actions). */

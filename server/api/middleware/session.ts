@@ -8,7 +8,7 @@ import { LRUCache } from 'lru-cache';
 import { decode, type JWT } from 'next-auth/jwt';
 import type { Identity } from '../../auth/identity';
 import { sessionSubject } from '../../auth/users';
-import { cachedLookup } from '../../auth/identity-cache';
+import { cachedLookup } from '../../auth/identity-lookup';
 import { assertNotSuspended } from '../../organizations/suspension';
 import { authSecret } from '../../env';
 import { cookieValue } from '../../net/cookies';

@@ -2,7 +2,7 @@
 // enriched by each stage in turn (pipeline.ts holds their order). A stage that refuses throws an
 // AppError, and no later stage runs.
 import { newRequestId } from '../../ids';
-import type { CascadeTraceStep } from '../../region/resolve';
+import type { CascadeTraceStep } from '../../region/cascade';
 import { regionRegistry, type RegionRegistry } from '../../region/registry';
 import { hintRegions, routeClassOf, type HintOutcome } from '../../routing/execution';
 import type { PolicyContent, PublishedPolicy, RouteClass } from '../../routing/policy';

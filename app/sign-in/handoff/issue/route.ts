@@ -2,8 +2,8 @@
 import { serviceRoute } from '~/server/api/adapters/service-route';
 import { handleIssue, handleIssuePost } from '~/server/auth/handoff';
 import { env } from '~/server/env';
-import { requestHost } from '~/server/net/host';
-import { hostRegion } from '~/server/region/host';
+import { requestHost } from '~/server/net/request-origin';
+import { hostRegion } from '~/server/region/host-region';
 
 export const dynamic = 'force-dynamic';
 

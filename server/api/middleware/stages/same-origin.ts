@@ -3,7 +3,7 @@
 // Origin header naming this host). API keys are not sent automatically by browsers, so they need
 // no such check.
 import { AppError } from '../../../errors';
-import { requestOrigin } from '../../../net/host';
+import { requestOrigin } from '../../../net/request-origin';
 import type { RequestMeta } from '../../context';
 import type { Stage } from '../stage';
 

@@ -3,7 +3,7 @@
 // rollback (an old version's content as a new version), takeover of the store (a new epoch), and
 // what each gateway process has applied. The work is in server/routing.
 import { z } from 'zod';
-import { policyGateways } from '../../../routing/gateways';
+import { policyGateways } from '../../../routing/policy-sync';
 import { FAILOVER_MODES } from '../../../routing/policy';
 import { policyHistory } from '../../../routing/policy-versions';
 import { previewPolicy } from '../../../routing/preview';

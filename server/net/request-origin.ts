@@ -1,8 +1,5 @@
-// The host and scheme a request was sent to, read one way for every door (route handlers,
-// server actions, server components, the API door). X-Forwarded-Host/-Proto are believed only
-// with MERIDIAN_TRUSTED_PROXIES > 0, when a proxy of ours sets them: without one, a client wrote
-// them, and they would pick the region, the global address, cookies' Secure and the origin
-// CSRF checks compare with. Then the Host header and the socket's scheme are the truth.
+// The host, scheme and origin a request was sent to, one way for every door; forwarded headers
+// only behind trusted proxies (docs/security.md, "Forwarded headers").
 import { env } from '../env';
 
 /** The value our nearest proxy put in `name` (the last of a list), when one is trusted. */

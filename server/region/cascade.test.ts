@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resolveRegion, traceCascade, type ResolveInput } from './resolve';
+import { resolveRegion, traceCascade, type ResolveInput } from './cascade';
 
 const known = new Set(['sfo1', 'lax1', 'ams1']);
 const base: ResolveInput = { method: 'GET', known };

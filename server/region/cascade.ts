@@ -1,9 +1,5 @@
-// The region resolution cascade (CONTRACT.md, "Region resolution"), as a pure function.
-// First match wins: subdomain → X-Region → ?region= → body `region` (mutations) → a region API
-// key's region → session project default → session org default → the stored region of the resource in the path →
-// GET: fan-out over the org's regions; mutation: 400 region_required.
-// Every explicit value present (subdomain, header, query, body) must be well-formed and known,
-// even when an earlier one already matched: a typo is an error, never silently skipped.
+// The region resolution cascade as a pure function over plain inputs (first match wins):
+// docs/flows/region-resolution.md.
 import { isRegionCode } from './code';
 
 export type RegionSource =
@@ -51,7 +47,7 @@ export interface ResolveInput {
   known: ReadonlySet<string>;
 }
 
-export type Resolution =
+export type RegionResolution =
   | { kind: 'region'; region: string; source: Exclude<RegionSource, 'fan-out'> }
   | { kind: 'fan-out'; regions: string[]; source: 'fan-out' }
   /** The cascade reached the resource step: look up `resourceId` and resolve again. */
@@ -67,7 +63,7 @@ export interface ResolveError {
   region?: string;
 }
 
-export type ResolveResult = Resolution | ResolveError;
+export type ResolveResult = RegionResolution | ResolveError;
 
 const READS = new Set(['GET', 'HEAD']);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hostRegion } from './host';
+import { hostRegion } from './host-region';
 
 describe('hostRegion', () => {
   it.each([

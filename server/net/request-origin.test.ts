@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isHttps, requestHost, requestOrigin } from './host';
+import { isHttps, requestHost, requestOrigin } from './request-origin';
 
 const forged = new Headers({
   host: 'sfo1.localhost:3000',

@@ -1,8 +1,5 @@
-// A workspace move's handover publishes the organization's routing policy with its new primary
-// region (the system publishes: no actor), in the handover's own transaction. Past the point of
-// no return a move must not fail on a policy rule, so a content the rules refuse is made valid
-// the plain way (the standby becomes the old home when it was the new one; else mode `fixed`)
-// and, failing that, the version is skipped and the miss logged.
+// The routing policy a workspace move's handover publishes, with the new primary region, in the
+// handover's own transaction (docs/flows/routing-policy.md, "The policy and its store").
 import type { Tx } from '../db/access';
 import { AppError } from '../errors';
 import { logger } from '../telemetry/logger';

@@ -1,14 +1,21 @@
-// Atlas' proxy status: per running gateway process, the routing policy version it has applied
-// and when, against the store's newest version. `synced`: it has applied the newest; `stale`:
-// it is alive (heartbeat) but behind; `gone`: no heartbeat for GONE_AFTER_MS.
+// Each gateway process's applied policy version, as its row of routing_policy_gateways: this
+// gateway reports its own, Atlas reads them all (synced / stale / gone: docs/flows/routing-policy.md).
+import os from 'node:os';
 import { read } from '../db/access';
+import { backgroundDb } from '../db/background';
 import type { DataRequest } from '../db/request-state';
-import { run } from '../db/sql';
-import { gatewayRows, type RefusedChange } from './gateways.sql';
+import { execute, run } from '../db/sql';
+import { gatewayId } from '../db/write-position-state';
+import { env } from '../env';
+import { appliedState, highestApplied } from './applied-state';
+import { forgetGateways, gatewayRows, reportGateway, type RefusedChange } from './policy-sync.sql';
 import { compareVersions, formatVersion, type PolicyVersion } from './policy';
 
-/** Three missed heartbeats (server/routing/applied.ts HEARTBEAT_MS). */
+export const HEARTBEAT_MS = 10_000;
+/** Three missed heartbeats (HEARTBEAT_MS). */
 export const GONE_AFTER_MS = 30_000;
+/** Rows of gateways not seen for this long are deleted (Atlas shows them `gone` until then). */
+const FORGET_GATEWAYS_MS = 60 * 60_000;
 
 export type GatewaySyncStatus = 'synced' | 'stale' | 'gone';
 
@@ -61,4 +68,36 @@ export async function policyGateways(
       })),
     next_cursor: null,
   };
+}
+
+/** Upserts this gateway's row: what it has applied, its last refusal, and that it is alive. */
+export async function reportApplied(): Promise<void> {
+  const s = appliedState();
+  const v = highestApplied(s);
+  const refused = s.refused[0] ?? null;
+  try {
+    const db = backgroundDb();
+    await execute(
+      db,
+      reportGateway,
+      gatewayId(),
+      env().MERIDIAN_GATEWAY_REGION,
+      os.hostname(),
+      process.pid,
+      v?.epoch ?? null,
+      v?.sequence ?? null,
+      s.appliedAt ?? null,
+      refused ? JSON.stringify(refused) : null,
+    );
+    await execute(db, forgetGateways, new Date(Date.now() - FORGET_GATEWAYS_MS));
+  } catch {
+    // The store is unreachable: the next heartbeat tries again.
+  }
+}
+
+/** A clean stop: this gateway's row goes (Atlas stops listing it at once). */
+export async function forgetThisGateway(): Promise<void> {
+  await backgroundDb()
+    .routingPolicyGateway.deleteMany({ where: { gatewayId: gatewayId() } })
+    .catch(() => {});
 }

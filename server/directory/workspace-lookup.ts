@@ -1,22 +1,13 @@
-// "Find your workspace": slug → {region, name, address, status}, without telling a stranger
-// which workspaces exist. Known and unknown slugs do the same work: one query that returns every
-// registered region with a flag for the slug's home region (the same rows either way), and the
-// decoy HMACs computed every time; an unknown (or only reserved) slug then gets the region the
-// HMACs pick, stable for that slug, with that region's status, exactly as a real one would.
-// What a watcher could compare over time stays alike too: the answer never says `moving` (a
-// decoy could never say it; the region itself answers a moving workspace's sign-in with
-// workspace_moving), and the decoy is chosen by rendezvous hashing (the region whose HMAC of
-// slug and region code is highest), so adding a region moves only the decoys the new region now
-// wins, about 1 in n+1 and only to it, instead of reshuffling every decoy while real workspaces
-// stay put.
+// "Find your workspace": slug → region, name, address and status, the same work for a known slug
+// as for a decoy (docs/flows/directory.md, "No enumeration").
 import { readPrimary } from '../db/primary-reads';
 import { run } from '../db/sql';
-import { isConnectionError } from '../db/access';
+import { isConnectionError } from '../db/connection-errors';
 import { AppError, isAppError } from '../errors';
 import { regionsForSlug, type RegionForSlug } from './directory.sql';
 import { decoyHash } from './keys';
 
-export interface Resolution {
+export interface WorkspaceLookup {
   region: string;
   name: string;
   address: string;
@@ -26,7 +17,7 @@ export interface Resolution {
 
 type Row = RegionForSlug;
 
-export async function resolveWorkspace(slug: string): Promise<Resolution> {
+export async function lookUpWorkspace(slug: string): Promise<WorkspaceLookup> {
   let rows: Row[];
   try {
     // The directory's answer is the primary's: a slug just moved must resolve to its new home.
