@@ -1,8 +1,5 @@
-// API-key authentication: find the key by its prefix (identity cache, else the gateway's replica;
-// the primary only when the replica may lack a new key), compare the secret's hash in constant
-// time, refuse revoked keys. Unknown and wrong keys fail identically (same work, same error: a
-// known key refused from the cache then spends a decoy miss), and each failure counts against the
-// client's address: past APIKEY_FAILURES a minute it gets 429.
+// API-key authentication: the key by its prefix, its secret compared in constant time; unknown and
+// wrong keys fail alike, and each failure counts against the client's address (docs/security.md).
 import { LRUCache } from 'lru-cache';
 import { cachedLookupFrom, spendAsMiss, type LookupSource, type LookupSpec } from '../auth/identity-cache';
 import type { Db } from '../db/client';
