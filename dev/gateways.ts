@@ -1,7 +1,5 @@
-// The multi-process shape of a deployment, on loopback: per region one or more gateway processes
-// (MERIDIAN_GATEWAY_REGION=<region>, each on its own port), gateways for the global address,
-// and workflow workers per region, all separate processes configured only by environment
-// variables. Used by `npm start -- --gateways-per-region N` and by the tests that run this shape.
+// The multi-process shape of a deployment on loopback: gateway processes per region and for the
+// global address, workers per region (docs/operations.md#several-gateways-per-region).
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { appServerCommand } from './app-server';
