@@ -1,5 +1,5 @@
-// OpenTelemetry tracing through the API only: the SDK is started by instrumentation.ts from the
-// standard OTEL_* variables; with no tracer provider, spans are not even started.
+// OpenTelemetry tracing through the API only: instrumentation.ts starts the SDK from the standard
+// OTEL_TRACES_EXPORTER and OTEL_EXPORTER_OTLP_*; with no tracer provider, spans are not started.
 import {
   context,
   INVALID_SPAN_CONTEXT,
