@@ -1,5 +1,5 @@
-// A deployment's processes on loopback: gateways per region and for the global address, and
-// workers per region, configured by environment only (`npm start -- --gateways-per-region N`).
+// The multi-process shape of a deployment on loopback: gateway processes per region and for the
+// global address, workers per region (docs/operations.md#several-gateways-per-region).
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { appServerCommand } from './app-server';

@@ -1,6 +1,5 @@
-// /sign-in: email and password, then back to the page that asked (same site only). Reached
-// from the directory (`?workspace=` at a region's host) it names the workspace and the region,
-// signs in to that workspace, and links back to the global address.
+// /sign-in: email and password, then back to the page that asked (same site only); with
+// `?workspace=` at a region's host it names and signs in to that workspace.
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import Link from 'next/link';

@@ -1,5 +1,5 @@
-// MeridianClient: the typed SDK for Arc and Atlas, over openapi-fetch and the Transport
-// (bookmarks, one 421 followed, retries with Idempotency-Keys): see sdk/README.md.
+// MeridianClient: the typed SDK for Arc and Atlas; types from the OpenAPI document
+// (generated/openapi.ts), requests through openapi-fetch and the Transport.
 import createClient, { type Client } from 'openapi-fetch';
 import { errorFromResponse, MeridianError } from './errors.js';
 import type { paths } from './generated/openapi.js';

@@ -1,8 +1,5 @@
-// A cell tells the directory about itself: at start and every DIRECTORY_HEARTBEAT_SECONDS, each
-// region it holds a key for registers its name, address and status, then its organizations'
-// slugs (reserve + activate, both idempotent; a suspended organization's: reserve + suspend). When the directory can't be reached the cell
-// keeps serving: it logs a warning and retries with exponential backoff (1 s, 2 s, … up to the
-// heartbeat), never failing a request over it.
+// A cell tells the directory about itself at start and every DIRECTORY_HEARTBEAT_SECONDS; with the
+// directory unreachable it keeps serving and retries with backoff (docs/flows/directory.md).
 import { backgroundDb } from '../db/background';
 import { env } from '../env';
 import { processSingleton } from '../process-singletons';
@@ -22,7 +19,10 @@ interface State {
 
 const state = () => processSingleton<State>('cell-registration', () => ({ failures: 0, stopped: false }));
 
-/** One round: every region this cell holds a key for, and its organizations. */
+/**
+ * One round: every region this cell holds a key for registers its name, address and status, then
+ * its organizations' slugs (reserve + activate, both idempotent; a suspended one's: reserve + suspend).
+ */
 export async function registerWithDirectory(): Promise<{ regions: string[]; workspaces: string[] }> {
   const registry = await regionRegistry();
   const order = registry.all().map((r) => r.code);

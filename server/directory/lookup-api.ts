@@ -1,8 +1,5 @@
-// POST /api/v1/directory/resolve at the global address: {"slug"} → {region, name, address,
-// status} as JSON, or, from the page's plain form (no JavaScript), a 303 to the region's sign-in
-// page (or back to the page with the reason). 20 look-ups a minute per client address, shared
-// by every directory process (rate-limiter-flexible on PostgreSQL); every answer carries the
-// RateLimit headers, a refusal is 429 with Retry-After: 60.
+// POST /api/v1/directory/resolve at the global address: a slug → its region, as JSON or as a 303
+// from the page's plain form, 20 look-ups a minute per address (docs/flows/directory.md).
 import { z } from 'zod';
 import { AppError, isAppError } from '../errors';
 import { addressBucket, clientAddress } from '../net/client-address';

@@ -1,7 +1,5 @@
-// Signing in from the global address, where no password is ever typed: the global /sign-in page
-// names a workspace (→ its region, through the directory, with its decoys and rate limit) or a
-// region (operators, or anyone who knows theirs); this sends the browser to that region's sign-in page with a
-// hand-off that brings it back here signed in (server/auth/handoff.ts).
+// Signing in from the global address: on to the region's sign-in page of a workspace or a region,
+// with a hand-off that brings the browser back signed in (docs/flows/sign-in-handoff.md).
 import { z } from 'zod';
 import { globalUrl } from '../env';
 import { isAppError } from '../errors';

@@ -1,6 +1,5 @@
-// Checks every HTTP request to /v1 and /api/trpc passes before anything parses it or looks up a
-// caller: a body within MERIDIAN_MAX_BODY_BYTES (by Content-Length and while streaming), a path
-// and query that decode, and JSON where a body is expected. Each failure is a contract error.
+// What every request to /v1 and /api/trpc passes before parsing or authentication: a bounded body,
+// a URL that decodes, JSON where a body is expected (docs/security.md).
 import { env } from '../../env';
 import { AppError } from '../../errors';
 import { readBoundedBody as readBody } from '../../net/body';

@@ -1,6 +1,5 @@
-// One stage of the request middleware, and the state its stages share: set up on arrival, then
-// enriched by each stage in turn (pipeline.ts holds their order). A stage that refuses throws an
-// AppError, and no later stage runs.
+// One stage of the request middleware and the state its stages share; a stage that refuses throws
+// an AppError, and no later stage runs (pipeline.ts holds their order).
 import { newRequestId } from '../../ids';
 import type { CascadeTraceStep } from '../../region/cascade';
 import { regionRegistry, type RegionRegistry } from '../../region/registry';

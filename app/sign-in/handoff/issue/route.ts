@@ -1,4 +1,5 @@
-// /sign-in/handoff/issue at a region's host: a one-time code for the global address (server/auth/handoff.ts).
+// /sign-in/handoff/issue at a region's host: a one-time code for the global address
+// (server/auth/handoff.ts).
 import { serviceRoute } from '~/server/api/adapters/service-route';
 import { handleIssue, handleIssuePost } from '~/server/auth/handoff';
 import { env } from '~/server/env';
