@@ -2,7 +2,7 @@
 // directory unreachable it keeps serving and retries with backoff (docs/flows/directory.md).
 import { backgroundDb } from '../db/background';
 import { env } from '../env';
-import { processSingleton } from '../process-singletons';
+import { processSingleton, resetProcessSingleton } from '../process-singletons';
 import { regionRegistry } from '../region/registry';
 import { logger } from '../telemetry/logger';
 import { callDirectory } from './client';
@@ -103,6 +103,12 @@ export function stopCellRegistration(): void {
   const s = state();
   s.stopped = true;
   clearTimeout(s.timer);
+}
+
+/** Stops the heartbeat and forgets it (tests): the next start begins afresh. */
+export function resetCellRegistration(): void {
+  stopCellRegistration();
+  resetProcessSingleton('cell-registration');
 }
 
 export function cellRegistrationStatus(): { failures: number; lastSuccessAt?: number; lastError?: string } {

@@ -21,12 +21,10 @@ import { Admission, type Ticket } from './admission';
 import { addressBucket, clientAddress, PEER_HEADER, trustPeerHeader } from '../net/client-address';
 import { CLIENT_FORWARDING_HEADERS } from '../net/request-origin';
 import { isDecodable, MALFORMED_URL_HEADER, MALFORMED_URL_PATH } from '../net/url';
-import { isCell } from '../directory/roles';
-import { startCellRegistration } from '../cell/registration';
-import { ensureWritePositions, leaveWritePositions, writePositionsListening } from '../db/write-notices';
-import { closeDecisionLog } from '../routing/decision-log';
+import { writePositionsListening } from '../db/write-notices';
+import { gatewayRuntime } from '../runtime/gateway';
 import { flushLogs, logger } from '../telemetry/logger';
-import { appliedSummary, ensurePolicies, leavePolicies } from '../routing/applied';
+import { appliedSummary } from '../routing/applied';
 import { answerMutationsUncompressed } from './compression';
 import { apiDoorRoute, serveApi } from './api-door';
 import { handleRest } from '../api/adapters/rest';
@@ -81,10 +79,9 @@ async function main(): Promise<void> {
   const handle = app.getRequestHandler();
   await app.prepare();
   trustPeerHeader();
-  // Hear other gateways' writes before taking traffic (bounded: without it reads use the primary).
-  await ensureWritePositions(5_000);
-  // The routing policies, before traffic (never throws: unreachable, the built-in default serves).
-  await ensurePolicies();
+  // Before traffic: other gateways' writes and the routing policies (server/runtime/gateway.ts).
+  const runtime = gatewayRuntime();
+  await runtime.start();
   let stopping = false;
 
   const admission = new Admission({
@@ -150,8 +147,8 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 5_000;
   server.listen(e.PORT, e.MERIDIAN_BIND, () => {
     console.log(`[meridian] serving on http://${e.MERIDIAN_BIND}:${e.PORT}`);
-    // Cells register with the directory once they can take its answers (and keep serving without it).
-    if (isCell()) startCellRegistration();
+    // What waits for the server to listen (a cell's registration with the directory).
+    void runtime.start('serving');
   });
 
   const stop = (signal: string) => {
@@ -169,11 +166,9 @@ async function main(): Promise<void> {
     // still waiting in its backlog. Then requests in flight finish, each response closes its
     // connection, and idle connections close at once.
     setTimeout(() => {
-      // Then the other gateways stop waiting for this one, and buffered decision records are written.
-      server.close(
-        () =>
-          void Promise.allSettled([leaveWritePositions(), leavePolicies(), closeDecisionLog()]).finally(() => exit(0)),
-      );
+      // Then the services stop in reverse: other gateways stop waiting for this one, buffered
+      // decision records and key uses are written, the pools close.
+      server.close(() => void runtime.stop().finally(() => exit(0)));
       server.closeIdleConnections();
       setTimeout(() => {
         logger.warn({ in_flight: admission.stats.inFlight }, 'drain deadline passed: exiting with requests in flight');
