@@ -2,7 +2,7 @@
 // the editor's field paths are the content's fields.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
-import { isContentField, policyContentView, type PolicyContent } from './policy-content';
+import { isContentField, type policyContentView, type PolicyContent } from './policy-content';
 
 describe('policyContentView', () => {
   it('is the content the publish checks, field for field', () => {
