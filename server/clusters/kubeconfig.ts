@@ -228,12 +228,21 @@ export async function revokeKubeconfigCredential(
   return view(row);
 }
 
-export interface TokenReviewStatus {
-  authenticated: boolean;
-  user?: { username: string; uid: string; groups: string[]; extra: Record<string, string[]> };
-  audiences?: string[];
-  error?: string;
-}
+/** A TokenReview's status, as Kubernetes reads it. */
+export const tokenReviewStatusView = z.object({
+  authenticated: z.boolean(),
+  user: z
+    .object({
+      username: z.string(),
+      uid: z.string(),
+      groups: z.array(z.string()),
+      extra: z.record(z.string(), z.array(z.string())),
+    })
+    .optional(),
+  audiences: z.array(z.string()).optional(),
+  error: z.string().optional(),
+});
+export type TokenReviewStatus = z.infer<typeof tokenReviewStatusView>;
 
 /**
  * What a cluster's API server asks of a bearer token (a Kubernetes TokenReview): authenticated
