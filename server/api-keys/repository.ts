@@ -1,4 +1,5 @@
 // API keys of one organization: every function requires the organization's ID.
+import { z } from 'zod';
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
 import { encodeTimeCursor, type TimeCursor } from '../db/cursor';
@@ -7,17 +8,23 @@ import { lockKeyCreation } from './api-keys.sql';
 import { API_KEY_SCOPES, GLOBAL_KEY_REGION, mintApiKey, type ApiKeyScope } from './format';
 import { newId } from '../ids';
 
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  /** The key's region, or `global` for an organization-wide key (as the key string says). */
-  region: string;
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  scopes: ApiKeyScope[];
-}
+/** An API key as the API shows it (never its secret). */
+export const apiKeyView = z.object({
+  id: z.string(),
+  name: z.string(),
+  region: z.string().describe('The region the key works in, or `global` for an organization-wide key'),
+  prefix: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  scopes: z.array(z.enum(API_KEY_SCOPES)).describe('read ⊂ write ⊂ admin'),
+});
+export type ApiKeyView = z.infer<typeof apiKeyView>;
+
+/** A key just created: the view and, this once, the key. */
+export const createdApiKeyView = apiKeyView.extend({
+  key: z.string().describe('The key, shown once; an Idempotency-Key replay shows it as mk_…_redacted'),
+});
 
 type Row = {
   id: string;
@@ -78,7 +85,7 @@ export async function createApiKey(
   tx: Tx,
   orgId: string,
   input: { name: string; region: string | null; scopes: ApiKeyScope[]; createdById: string | null },
-): Promise<ApiKeyView & { key: string }> {
+): Promise<z.infer<typeof createdApiKeyView>> {
   const minted = mintApiKey(input.region);
   const row = await tx.apiKey.create({
     data: {

@@ -28,7 +28,8 @@ import { cookieValue } from '../net/cookies';
 import { isHttps } from '../net/request-origin';
 import { sameOriginPath } from '../net/redirect';
 import { readPrimary } from '../db/primary-reads';
-import { readSmallBody } from '../directory/body';
+import { DIRECTORY_MAX_BODY_BYTES } from '../net/body-limits';
+import { readBodyText } from '../net/body';
 import { slugSchema } from '../directory/workspaces';
 import { regionRegistry } from '../region/registry';
 import { finishHandoff, handoffSecret, HANDOFF_PATH, HANDOFF_STATE_COOKIE, issueHandoff } from './handoff-codes';
@@ -157,7 +158,7 @@ export async function handleIssuePost(
   req: Request,
   here: { region: string | undefined },
 ): Promise<Response> {
-  const form = new URLSearchParams(await readSmallBody(req));
+  const form = new URLSearchParams(await readBodyText(req, { limit: DIRECTORY_MAX_BODY_BYTES }));
   const c = checkIssue(identity, Object.fromEntries(form), here);
   if ('done' in c) return c.done;
   const home = await movedHome(c.identity, c.region);

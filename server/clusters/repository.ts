@@ -1,4 +1,5 @@
 // Clusters of one organization. Every function takes the organization's ID.
+import { z } from 'zod';
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
 import { runPrepared } from '../db/prepared';
@@ -6,20 +7,25 @@ import { DELETABLE_CLUSTER_STATUSES, type ClusterStatus, type ListedClusterStatu
 import { listClustersStatements, type ClusterRow } from './clusters.sql';
 import type { TimeCursor } from '../db/cursor';
 
-export interface ClusterView {
-  id: string;
-  name: string;
-  region: string;
-  project_id: string;
-  template: string;
-  node_count: number;
-  version: string;
-  status: ClusterStatus;
-  status_reason: string | null;
-  created_at: string;
-  updated_at: string;
-  ready_at: string | null;
-}
+/** A cluster as the API shows it. */
+export const clusterView = z.object({
+  id: z.string(),
+  name: z.string(),
+  region: z.string(),
+  project_id: z.string(),
+  template: z.string(),
+  node_count: z.number(),
+  version: z.string(),
+  status: z.string<ClusterStatus>(),
+  status_reason: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  ready_at: z.string().nullable(),
+});
+export type ClusterView = z.infer<typeof clusterView>;
+
+/** A create or delete taken on (202): the cluster, and the run that does the work. */
+export const acceptedClusterView = z.object({ cluster: clusterView, run_id: z.string() });
 
 type Row = ClusterRow;
 

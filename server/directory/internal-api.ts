@@ -8,7 +8,8 @@ import { env, globalUrl } from '../env';
 import { AppError, isAppError } from '../errors';
 import { isRegionCode } from '../region/code';
 import { addressProblem, type AddressRules } from './addresses';
-import { parseJson, readSmallBody } from './body';
+import { DIRECTORY_MAX_BODY_BYTES } from '../net/body-limits';
+import { parseJsonBody, readBodyText } from '../net/body';
 import { assertDirectoryHere } from './roles';
 import { clientAddress } from '../net/client-address';
 import { memoryLimiter, rateLimited, type LimitPolicy } from '../rate-limits/limiters';
@@ -135,8 +136,8 @@ export async function handleInternalCall(req: Request, gatewayRegion: string): P
  */
 async function handleSigned(req: Request): Promise<Response> {
   const url = new URL(req.url);
-  const text = await readSmallBody(req);
-  const op = route(req.method, url.pathname, parseJson(text));
+  const text = await readBodyText(req, { limit: DIRECTORY_MAX_BODY_BYTES });
+  const op = route(req.method, url.pathname, parseJsonBody(text));
   const call = verifySignature({
     method: req.method,
     pathAndQuery: url.pathname + url.search,

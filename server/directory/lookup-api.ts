@@ -5,7 +5,8 @@ import { AppError, isAppError } from '../errors';
 import { addressBucket, clientAddress } from '../net/client-address';
 import { isHttps } from '../net/request-origin';
 import { consumeWithHeaders, type LimitPolicy } from '../rate-limits/limiters';
-import { parseJson, readSmallBody } from './body';
+import { DIRECTORY_MAX_BODY_BYTES } from '../net/body-limits';
+import { parseJsonBody, readBodyText } from '../net/body';
 import { lookUpWorkspace, type WorkspaceLookup } from './workspace-lookup';
 import { assertDirectoryHere } from './roles';
 import { slugSchema } from './workspaces';
@@ -51,10 +52,10 @@ export async function handleLookup(ctx: LookupContext, req: Request): Promise<Re
     }
     throw e;
   }
-  const text = await readSmallBody(req);
+  const text = await readBodyText(req, { limit: DIRECTORY_MAX_BODY_BYTES });
   if (form) return formLookup(text, req.headers);
 
-  const parsed = LookupBody.safeParse(parseJson(text));
+  const parsed = LookupBody.safeParse(parseJsonBody(text));
   if (!parsed.success) {
     throw new AppError('invalid_request', 'slug must be 2–63 of a–z, 0–9 and -, starting with a letter or digit', {
       extra: { details: parsed.error.issues.map((i) => ({ path: i.path, message: i.message })) },

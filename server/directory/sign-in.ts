@@ -9,7 +9,8 @@ import { sameOriginPath } from '../net/redirect';
 import { isRegionCode } from '../region/code';
 import { regionRegistry } from '../region/registry';
 import { consumeWithHeaders } from '../rate-limits/limiters';
-import { readSmallBody } from './body';
+import { DIRECTORY_MAX_BODY_BYTES } from '../net/body-limits';
+import { readBodyText } from '../net/body';
 import { LOOKUP_LIMIT, rememberCookie } from './lookup-api';
 import { lookUpWorkspace } from './workspace-lookup';
 import { slugSchema } from './workspaces';
@@ -34,7 +35,10 @@ const Start = z.object({
 /** `GET|POST /sign-in/handoff/start`: on to the region's sign-in page, or back here saying why. */
 export async function startSignIn(req: Request, setHeader: (k: string, v: string) => void): Promise<Response> {
   const url = new URL(req.url);
-  const form = req.method === 'POST' ? new URLSearchParams(await readSmallBody(req)) : url.searchParams;
+  const form =
+    req.method === 'POST'
+      ? new URLSearchParams(await readBodyText(req, { limit: DIRECTORY_MAX_BODY_BYTES }))
+      : url.searchParams;
   const input = Start.safeParse(Object.fromEntries(form));
   const next = sameOriginPath(input.success ? input.data.next : undefined, globalUrl(), '/arc');
   const back = (error: string, extra: Record<string, string> = {}) =>

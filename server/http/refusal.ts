@@ -5,7 +5,8 @@ import { env } from '../env';
 import { errorBody, type AppError } from '../errors';
 import { newRequestId } from '../ids';
 import { metrics } from '../telemetry/metrics';
-import { discardRest, hasBody } from './body';
+import { hasBody } from '../net/body';
+import { discardRest } from './body-replay';
 import { securityHeaders } from './security-headers';
 
 export async function refuse(

@@ -3,7 +3,7 @@
 import type { Tx } from '../db/access';
 import { AppError } from '../errors';
 import { logger } from '../telemetry/logger';
-import type { PolicyContent } from './policy';
+import type { PolicyContent } from './policy-content';
 import { builtInDefault } from './policy';
 import { publishInTx } from './publish';
 

@@ -1,6 +1,7 @@
 // Each gateway process's applied policy version, as its row of routing_policy_gateways: this
 // gateway reports its own, Atlas reads them all (synced / stale / gone: docs/flows/routing-policy.md).
 import os from 'node:os';
+import { z } from 'zod';
 import { read } from '../db/access';
 import { backgroundDb } from '../db/background';
 import type { DataRequest } from '../db/request-state';
@@ -17,19 +18,28 @@ export const GONE_AFTER_MS = 30_000;
 /** Rows of gateways not seen for this long are deleted (Atlas shows them `gone` until then). */
 const FORGET_GATEWAYS_MS = 60 * 60_000;
 
-export type GatewaySyncStatus = 'synced' | 'stale' | 'gone';
+const GATEWAY_SYNC_STATUSES = ['synced', 'stale', 'gone'] as const;
+export type GatewaySyncStatus = (typeof GATEWAY_SYNC_STATUSES)[number];
 
-export interface GatewayPolicyStatus {
-  gateway_id: string;
-  region: string;
-  host: string;
-  pid: number;
-  applied_version: string | null;
-  applied_at: string | null;
-  seen_at: string;
-  status: GatewaySyncStatus;
-  refused: RefusedChange | null;
-}
+/** Per gateway process: what it applied, when it was last seen, and its last refusal. */
+export const gatewayPolicyStatusView = z.object({
+  gateway_id: z.string(),
+  region: z.string(),
+  host: z.string(),
+  pid: z.number(),
+  applied_version: z.string().nullable(),
+  applied_at: z.string().nullable(),
+  seen_at: z.string(),
+  status: z.enum(GATEWAY_SYNC_STATUSES),
+  refused: z.object({ version: z.string(), org: z.string(), reason: z.string(), at: z.string() }).nullable(),
+});
+export type GatewayPolicyStatus = z.infer<typeof gatewayPolicyStatusView>;
+
+export const policyGatewaysView = z.object({
+  latest_version: z.string().nullable(),
+  data: z.array(gatewayPolicyStatusView),
+  next_cursor: z.null(),
+});
 
 /** Pure: one gateway's status from its row, the newest version and the time. */
 export function gatewayStatus(
@@ -43,9 +53,7 @@ export function gatewayStatus(
   return applied && compareVersions(applied, latest) >= 0 ? 'synced' : 'stale';
 }
 
-export async function policyGateways(
-  req: DataRequest,
-): Promise<{ latest_version: string | null; data: GatewayPolicyStatus[]; next_cursor: null }> {
+export async function policyGateways(req: DataRequest): Promise<z.infer<typeof policyGatewaysView>> {
   // Replica-served like any Atlas read: lag is far below GONE_AFTER_MS (and the caller's own
   // writes are waited for).
   const rows = await read(req, (db) => run(db, gatewayRows));

@@ -1,14 +1,16 @@
 // The routing policy store's versions, read: every organization's current one (what gateways
 // apply), one organization's, and an organization's history as the API shows it.
+import { z } from 'zod';
 import { read, type Tx } from '../db/access';
 import type { Db } from '../db/client';
 import { decodeCursor, encodeCursor } from '../db/cursor';
 import type { DataRequest } from '../db/request-state';
 import { run, runOne } from '../db/sql';
 import { AppError } from '../errors';
-import { normalizePolicy } from './diff';
-import { formatVersion, parseVersion, type PolicyContent, type PolicyVersion } from './policy';
-import { emailsOf, orgOrThrow, stripInternal, type PolicyOrg } from './policy-org';
+import { normalizePolicy } from './policy-diff';
+import { formatVersion, parseVersion, type PolicyVersion } from './policy';
+import { policyContentView } from './policy-content';
+import { emailsOf, orgOrThrow, policyOrgView, stripInternal } from './policy-org';
 import {
   currentDefaultVersion,
   currentVersionOfOrg,
@@ -46,17 +48,19 @@ export async function currentPolicyOf(
   return { epoch: r.epoch, sequence: r.sequence, policy: r.row };
 }
 
-export interface PolicyVersionView {
-  version: string;
-  epoch: number;
-  sequence: number;
-  org_id: string | null;
-  content: PolicyContent;
-  published_at: string;
-  published_by: { id: string; email: string | null } | null;
-  rollback_of: string | null;
-  reason: string | null;
-}
+/** One published version as the API shows it. */
+export const policyVersionView = z.object({
+  version: z.string().describe('epoch.sequence'),
+  epoch: z.number(),
+  sequence: z.number(),
+  org_id: z.string().nullable(),
+  content: policyContentView,
+  published_at: z.string(),
+  published_by: z.object({ id: z.string(), email: z.string().nullable() }).nullable(),
+  rollback_of: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+export type PolicyVersionView = z.infer<typeof policyVersionView>;
 
 export function versionView(p: StoredPolicy, emails: ReadonlyMap<string, string> = new Map()): PolicyVersionView {
   return {
@@ -80,12 +84,14 @@ function decodeVersionCursor(raw: string): PolicyVersion {
   return v;
 }
 
-export interface PolicyHistory {
-  org: PolicyOrg | null;
-  current: PolicyVersionView | null;
-  data: PolicyVersionView[];
-  next_cursor: string | null;
-}
+/** An organization's current version and a page of its history. */
+export const policyHistoryView = z.object({
+  org: policyOrgView.nullable(),
+  current: policyVersionView.nullable(),
+  data: z.array(policyVersionView),
+  next_cursor: z.string().nullable(),
+});
+export type PolicyHistory = z.infer<typeof policyHistoryView>;
 
 /** An organization's (or the platform default's) current version and its history, newest first. */
 export async function policyHistory(

@@ -3,7 +3,7 @@
 import type { GateDecision } from '../db/read-gate';
 import type { CascadeTraceStep } from '../region/cascade';
 import type { Candidate, DecisionRecord, ReasonCode } from './decision';
-import type { RouteClass } from './policy';
+import type { RouteClass } from './policy-content';
 
 export interface RecordInput {
   requestId: string;

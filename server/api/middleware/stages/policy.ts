@@ -4,7 +4,8 @@ import type { OrgContext } from '../../../auth/identity';
 import type { RoutingState } from '../../../db/request-state';
 import { appliedPolicy, ensurePolicies } from '../../../routing/applied';
 import { readRulesFor } from '../../../routing/execution';
-import type { PolicyContent, PublishedPolicy, RouteClass } from '../../../routing/policy';
+import type { PublishedPolicy } from '../../../routing/policy';
+import type { PolicyContent, RouteClass } from '../../../routing/policy-content';
 import type { Stage } from '../stage';
 
 /**

@@ -1,57 +1,7 @@
-// Request bodies in the gateway's own server, read before a request takes an admission slot:
-// bounded in size (413 as soon as a body passes its limit, before reading it all) and in time
-// (408 past MERIDIAN_BODY_TIMEOUT_MS), so a client sending slowly, or without end, holds a
-// connection and a place in its own per-peer count (peers.ts) but never a slot that pages and
-// the API need. The body read here is what the API door and Next then get.
+// What the gateway's server does with a body once read (server/net/body.ts reads it): hands it
+// to Next as if from the socket, or throws away the unread rest of one it refused.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { AppError } from '../errors';
-import { bodyTooLarge } from '../net/body';
-
-export type BodyRead =
-  { kind: 'none' } | { kind: 'read'; body: Buffer } | { kind: 'refused'; error: AppError } | { kind: 'gone' };
-
-/** Whether the request comes with a body (chunked, or a length above zero). */
-export function hasBody(req: IncomingMessage): boolean {
-  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-}
-
-export function readRequestBody(req: IncomingMessage, opts: { limit: number; timeoutMs: number }): Promise<BodyRead> {
-  if (!hasBody(req)) return Promise.resolve({ kind: 'none' });
-  // Node's parser has already refused a Content-Length that is not a number.
-  if (Number(req.headers['content-length'] ?? 0) > opts.limit) {
-    return Promise.resolve({ kind: 'refused', error: bodyTooLarge(opts.limit) });
-  }
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (read: BodyRead) => {
-      clearTimeout(timer);
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      resolve(read);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size > opts.limit) return finish({ kind: 'refused', error: bodyTooLarge(opts.limit) });
-      chunks.push(chunk);
-    };
-    const onEnd = () => finish({ kind: 'read', body: Buffer.concat(chunks, size) });
-    const onError = () => finish({ kind: 'gone' });
-    const timer = setTimeout(
-      () =>
-        finish({
-          kind: 'refused',
-          error: new AppError('request_timeout', `the request body did not arrive within ${opts.timeoutMs} ms`),
-        }),
-      opts.timeoutMs,
-    );
-    req.on('data', onData);
-    req.once('end', onEnd);
-    req.once('error', onError);
-  });
-}
 
 /**
  * Hands Next the body read here the way Next hands a route the body its own proxy read

@@ -1,32 +1,15 @@
 // What a new routing policy version changes against the current one, field by field: the
-// preview API, the publish's audit event and the Atlas editor's diff view. Pure (lib/: shared by
-// the server and the UI); the content's shape is server/routing/policy.ts's PolicyContent.
+// preview API, the publish's audit event and the Atlas editor's diff view (shared with the browser).
+import { z } from 'zod';
+import type { PolicyContent } from './policy-content';
 
-interface RouteLimits {
-  max_lag_ms: number;
-  max_signal_age_ms: number;
-}
-
-/** The fields of a policy content this module reads (server/routing/policy.ts PolicyContent). */
-export interface PolicyContentShape {
-  primary_region: string;
-  allowed_regions: string[];
-  failover_mode: string;
-  standby_region?: string | null;
-  read_weights?: Record<string, number>;
-  routes: { read: RouteLimits; list: RouteLimits; write: RouteLimits & { idempotency: string } };
-}
-
-export interface PolicyChange {
-  /** Dotted path of the field, e.g. `routes.read.max_lag_ms`, `allowed_regions`. */
-  path: string;
-  before: unknown;
-  after: unknown;
-}
+/** One field a version changes: its dotted path (`routes.read.max_lag_ms`), before and after. */
+export const policyChangeView = z.object({ path: z.string(), before: z.unknown(), after: z.unknown() });
+export type PolicyChange = z.infer<typeof policyChangeView>;
 
 /** Stable form of a content (fixed key order, regions and weights sorted): equal policies, equal JSON. */
-export function normalizePolicy<T extends PolicyContentShape>(content: T): T {
-  const out: PolicyContentShape = {
+export function normalizePolicy(content: PolicyContent): PolicyContent {
+  return {
     primary_region: content.primary_region,
     allowed_regions: [...content.allowed_regions].sort(),
     failover_mode: content.failover_mode,
@@ -42,7 +25,6 @@ export function normalizePolicy<T extends PolicyContentShape>(content: T): T {
       },
     },
   };
-  return out as T;
 }
 
 function leaves(value: unknown, prefix: string, out: Map<string, unknown>): void {
@@ -57,7 +39,7 @@ function leaves(value: unknown, prefix: string, out: Map<string, unknown>): void
 }
 
 /** The fields that differ (every field when there is no current version). */
-export function diffPolicies(before: PolicyContentShape | null, after: PolicyContentShape): PolicyChange[] {
+export function diffPolicies(before: PolicyContent | null, after: PolicyContent): PolicyChange[] {
   const a = new Map<string, unknown>();
   const b = new Map<string, unknown>();
   if (before) leaves(normalizePolicy(before), '', a);
@@ -68,6 +50,6 @@ export function diffPolicies(before: PolicyContentShape | null, after: PolicyCon
     .map((p) => ({ path: p, before: a.has(p) ? a.get(p) : null, after: b.has(p) ? b.get(p) : null }));
 }
 
-export function samePolicy(a: PolicyContentShape, b: PolicyContentShape): boolean {
+export function samePolicy(a: PolicyContent, b: PolicyContent): boolean {
   return JSON.stringify(normalizePolicy(a)) === JSON.stringify(normalizePolicy(b));
 }
