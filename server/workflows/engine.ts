@@ -7,6 +7,7 @@
 // `ended` does the rest. What each step does, and where, is its workflow's (definition.ts).
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
+import { execute, runOne } from '../db/sql';
 import {
   StepFailure,
   type StepRun,
@@ -14,7 +15,8 @@ import {
   type WorkflowDefinition,
   type WorkflowRegistry,
 } from './definition';
-import { enqueueStep, RUN_STARTED_CHANNEL, type StepJob } from './queue';
+import { enqueueStep, type StepJob } from './queue';
+import { lockRunStatement, wakeRegionWorkers } from './workflows.sql';
 
 /** The region whose queue (and workers) take a step: the run's, unless the step says otherwise. */
 function stepRegion(workflow: WorkflowDefinition, run: StepRun, position: number): string {
@@ -44,16 +46,7 @@ const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
 
 const nothing = async () => {};
 
-type RunRow = StepRun & { status: string; startedAt: Date | null };
-
-async function lockRun(tx: Tx, runId: string): Promise<RunRow | undefined> {
-  const [run] = await tx.$queryRaw<RunRow[]>`
-    SELECT id, org_id AS "orgId", kind, region, cluster_id AS "clusterId", server_id AS "serverId", input,
-           status::text AS status,
-           started_at AS "startedAt"
-    FROM workflow_runs WHERE id = ${runId} FOR UPDATE`;
-  return run;
-}
+const lockRun = (tx: Tx, runId: string) => runOne(tx, lockRunStatement, runId);
 
 export async function executeStep(db: Db, job: JobAttempt, opts: EngineOptions): Promise<StepOutcome> {
   const { runId, position } = job.data;
@@ -114,7 +107,7 @@ export async function executeStep(db: Db, job: JobAttempt, opts: EngineOptions):
         await enqueueStep(tx, next, { runId, position: position + 1 });
         // Another region's workers take the next step: wake them (at commit) rather than wait for a poll.
         if (next !== stepRegion(workflow, run, position)) {
-          await tx.$executeRaw`SELECT pg_notify(${RUN_STARTED_CHANNEL}, ${next})`;
+          await execute(tx, wakeRegionWorkers, next);
         }
       } else {
         await tx.workflowRun.update({ where: { id: runId }, data: { status: 'succeeded', finishedAt: now } });
