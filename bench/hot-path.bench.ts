@@ -1,6 +1,6 @@
 // The hot path, measured as issue 13 asks: "list 50 clusters" through Meridian's full chain (REST
 // with an API key, tRPC with a browser session) against a plain Next + Prisma handler in the
-// same app doing the obvious thing (app/bench-baseline: one key lookup, one list query, JSON out),
+// same app doing the obvious thing (bench/baseline.ts: one key lookup, one list query, JSON out),
 // and an empty route handler (the framework's floor). autocannon, 50 connections, interleaved
 // rounds on one server (2 cores shared with the load generator), medians of the rounds.
 import { randomBytes } from 'node:crypto';
