@@ -1,6 +1,5 @@
-// Settling a move whose run ended after its handover (docs/flows/moves.md, "Ending a move"): the
-// directory is asked where the workspace is, and the move completes there or is put back; an
-// operator settles one the directory could not be asked about (`npm run move -- --settle`).
+// Settling a move whose run ended after its handover: the directory is asked where the workspace
+// is, and the move completes there or is put back (docs/flows/moves.md, "Ending a move").
 import type { Tx } from '../db/access';
 import { backgroundDb } from '../db/background';
 import { inSavepoint } from '../db/savepoint';

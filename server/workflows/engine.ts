@@ -1,10 +1,5 @@
-// Executes one step of one run (one queue job). The step is marked running (attempt n) in one
-// transaction, its work is done, and its effect, its success and the next step's job commit
-// together in a second one. A job that runs twice (its worker died after the work but before
-// the queue heard back) finds the step succeeded and does nothing. A transient error is thrown
-// back to the queue, which retries the step with backoff; a StepFailure, or the last retry
-// failing, ends the run as failed with the reason on the run and the step, and the workflow's
-// `ended` does the rest. What each step does, and where, is its workflow's (definition.ts).
+// Executes one step of one run (one queue job): marked running, its work, then its effect, its
+// success and the next step's job in one transaction (docs/flows/cluster-create.md#running-it-workflows).
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
 import { execute, runOne } from '../db/sql';

@@ -1,8 +1,5 @@
-// The job queue behind workflow runs: pg-boss on the primary (schema `pgboss`), one queue per
-// region (`workflow-sfo1`, …) so each region's workers take only its runs, plus a dead-letter
-// queue per region for steps whose workers kept dying. A job is one step of one run; the next
-// step's job is enqueued in the same transaction that records the step's outcome, so a run
-// never loses or doubles a step between the two.
+// The job queue behind workflow runs: pg-boss on the primary, one queue and one dead-letter queue
+// per region; a step's job is enqueued in its caller's transaction (docs/flows/cluster-create.md).
 import PgBoss from 'pg-boss';
 import type { Tx } from '../db/access';
 import { libraryExecutor } from '../db/library-sql';
