@@ -1,7 +1,7 @@
 // Export and import of a workspace, behind one interface so the move workflow doesn't care how
 // the target gets its rows; the shared-primary one verifies instead of copying (docs/flows/moves.md).
 import { backgroundDb, backgroundPool, backgroundReplicaPool, type BackgroundPoolClient } from '../db/background';
-import { forEachRow, readOnlySnapshot } from '../db/cursor';
+import { forEachRow, readOnlySnapshot } from '../db/row-stream';
 import { parseLsn } from '../db/lsn';
 import { execute, run, runOne } from '../db/sql';
 import { randomBase62 } from '../ids';

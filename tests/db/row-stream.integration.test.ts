@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, waitForReplay } from '../../dev/testing/db';
 import { backgroundDb, backgroundPool, backgroundReplicaPool } from '../../server/db/background';
 import { disconnectAll } from '../../server/db/client';
-import { forEachRow, readOnlySnapshot } from '../../server/db/cursor';
+import { forEachRow, readOnlySnapshot } from '../../server/db/row-stream';
 import { inSavepoint } from '../../server/db/savepoint';
 import { runOne, statement } from '../../server/db/sql';
 import { resetEnvCache } from '../../server/env';
@@ -40,7 +40,7 @@ afterAll(async () => {
   await disconnectAll();
 });
 
-describe('server/db cursor, snapshot, replica and savepoint', () => {
+describe('server/db row stream, snapshot, replica and savepoint', () => {
   it('feeds every row of a statement, mapped and in order, a batch at a time', async () => {
     const seen: number[] = [];
     const out = await readOnlySnapshot(backgroundPool(), async (c) => {
