@@ -1,8 +1,5 @@
-// The hot path: "list 50 clusters" through Meridian's full chain (REST
-// with an API key, tRPC with a browser session) against a plain Next + Prisma handler in the
-// same app doing the obvious thing (app/bench-baseline: one key lookup, one list query, JSON out),
-// and an empty route handler (the framework's floor). autocannon, 50 connections, interleaved
-// rounds on one server (2 cores shared with the load generator), medians of the rounds.
+// The hot path: "list 50 clusters" through Meridian's full chain (REST, tRPC) against a plain
+// Next + Prisma handler and an empty route handler (docs/performance.md#the-hot-path).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import autocannon from 'autocannon';
