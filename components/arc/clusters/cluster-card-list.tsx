@@ -1,5 +1,6 @@
 // Clusters as cards, for phones: name and status on top, then where and what, then the ID.
 import Link from 'next/link';
+import { CardList } from '../../ui/card-list';
 import { CopyButton } from '../../ui/copy-button';
 import { StatusBadge } from '../../ui/status-badge';
 import { link } from '../../ui/styles';
@@ -16,9 +17,15 @@ export function ClusterCardList({
   className?: string;
 }) {
   return (
-    <ul className={`divide-y divide-slate-100 dark:divide-slate-800 ${className}`} aria-label="Clusters">
-      {clusters.map((c) => (
-        <li key={c.id} data-testid="cluster-card" data-region={c.region} className="space-y-1.5 px-4 py-3">
+    <CardList
+      label="Clusters"
+      items={clusters}
+      itemKey={(c) => c.id}
+      itemData={(c) => ({ 'data-testid': 'cluster-card', 'data-region': c.region })}
+      className={className}
+    >
+      {(c) => (
+        <>
           <div className="flex items-start justify-between gap-3">
             <Link href={`/arc/clusters/${c.id}`} className={`${link} truncate text-base`}>
               {c.name}
@@ -41,8 +48,8 @@ export function ClusterCardList({
             <CopyButton value={c.id} label={`Copy ID of ${c.name}`} compact />
             <TimeAgo iso={c.created_at} className="ml-auto shrink-0 pl-2" />
           </div>
-        </li>
-      ))}
-    </ul>
+        </>
+      )}
+    </CardList>
   );
 }
