@@ -12,7 +12,7 @@ import { trpcErrorBody } from '../toast';
 import type { inferRouterInputs } from '@trpc/server';
 import type { AppRouter } from '~/server/api/root';
 import { useTRPC, type RouterOutputs } from '../trpc-provider';
-import { CardList } from '../ui/card-list';
+import { CardList, DotSeparated, NodeCount } from '../ui/card-list';
 import { DataTable } from '../ui/data-table';
 import { ErrorAlert } from '../ui/error-alert';
 import { LoadMore } from '../ui/load-more';
@@ -50,21 +50,20 @@ function ClusterCards({ clusters, className }: { clusters: Row[]; className: str
             <span className="truncate font-medium">{c.name}</span>
             <StatusBadge status={c.status} />
           </div>
-          <p className="flex flex-wrap gap-x-1.5 text-xs text-slate-600 dark:text-slate-300">
-            <Link href={`/atlas/organizations/${c.org.id}`} className={`font-mono ${link}`}>
-              {c.org.slug}
-            </Link>
-            <span aria-hidden>·</span>
-            <Link href={`/atlas/regions/${c.region}`} className={`font-mono ${link}`}>
-              {c.region}
-            </Link>
-            <span aria-hidden>·</span>
-            <span className="font-mono">{c.template}</span>
-            <span aria-hidden>·</span>
-            <span>
-              {c.node_count} {c.node_count === 1 ? 'node' : 'nodes'}
-            </span>
-          </p>
+          <DotSeparated
+            items={[
+              <Link key="org" href={`/atlas/organizations/${c.org.id}`} className={`font-mono ${link}`}>
+                {c.org.slug}
+              </Link>,
+              <Link key="region" href={`/atlas/regions/${c.region}`} className={`font-mono ${link}`}>
+                {c.region}
+              </Link>,
+              <span key="template" className="font-mono">
+                {c.template}
+              </span>,
+              <NodeCount key="nodes" n={c.node_count} />,
+            ]}
+          />
           <p className="flex gap-2 text-xs text-slate-500 dark:text-slate-400">
             <code className="min-w-0 truncate font-mono">{c.id}</code>
             <span className="ml-auto shrink-0 font-mono">{c.created_at.slice(0, 10)}</span>

@@ -1,5 +1,5 @@
 // A list drawn as cards, for phones (a table's rows, one card each), or a line when it is empty.
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import type { RowData } from './data-table';
 
 export function CardList<T>({
@@ -33,5 +33,28 @@ export function CardList<T>({
         </li>
       ))}
     </ul>
+  );
+}
+
+/** A card's line of short facts with a dot between them ("sfo1 · web · 3 nodes"). */
+export function DotSeparated({ items, className = '' }: { items: ReactNode[]; className?: string }) {
+  return (
+    <p className={`flex flex-wrap gap-x-1.5 text-xs text-slate-600 dark:text-slate-300 ${className}`}>
+      {items.map((item, i) => (
+        <Fragment key={i}>
+          {i > 0 && <span aria-hidden>·</span>}
+          {item}
+        </Fragment>
+      ))}
+    </p>
+  );
+}
+
+/** "1 node", "3 nodes". */
+export function NodeCount({ n }: { n: number }) {
+  return (
+    <span>
+      {n} {n === 1 ? 'node' : 'nodes'}
+    </span>
   );
 }

@@ -1,6 +1,6 @@
 // Clusters as cards, for phones: name and status on top, then where and what, then the ID.
 import Link from 'next/link';
-import { CardList } from '../../ui/card-list';
+import { CardList, DotSeparated, NodeCount } from '../../ui/card-list';
 import { CopyButton } from '../../ui/copy-button';
 import { StatusBadge } from '../../ui/status-badge';
 import { link } from '../../ui/styles';
@@ -32,17 +32,18 @@ export function ClusterCardList({
             </Link>
             <StatusBadge status={c.status} />
           </div>
-          <p className="flex flex-wrap gap-x-1.5 text-xs text-slate-600 dark:text-slate-300">
-            <span className="font-mono">{c.region}</span>
-            <span aria-hidden>·</span>
-            <span>{projectName(c.project_id) ?? '—'}</span>
-            <span aria-hidden>·</span>
-            <span className="font-mono">{c.template}</span>
-            <span aria-hidden>·</span>
-            <span>
-              {c.node_count} {c.node_count === 1 ? 'node' : 'nodes'}
-            </span>
-          </p>
+          <DotSeparated
+            items={[
+              <span key="region" className="font-mono">
+                {c.region}
+              </span>,
+              <span key="project">{projectName(c.project_id) ?? '—'}</span>,
+              <span key="template" className="font-mono">
+                {c.template}
+              </span>,
+              <NodeCount key="nodes" n={c.node_count} />,
+            ]}
+          />
           <div className="flex items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
             <code className="min-w-0 truncate font-mono">{c.id}</code>
             <CopyButton value={c.id} label={`Copy ID of ${c.name}`} compact />
