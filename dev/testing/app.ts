@@ -1,6 +1,7 @@
 // Integration-test wiring for code that uses the app's own database clients: a fresh migrated
 // database with the demo data, made the app's DATABASE_URL for this test file.
 import http from 'node:http';
+import { query } from './db';
 import { disconnectAll, primary } from '../../server/db/client';
 import { seedDemo, type DemoCredentials } from '../demo/seed';
 import { authSecret, resetEnvCache } from '../../server/env';
@@ -82,6 +83,18 @@ export async function sessionCookie(
     salt: name,
   });
   return `${name}=${token}`;
+}
+
+/** The session cookie of `email` acting in the organization `slug` (its membership read at `databaseUrl`). */
+export async function memberCookie(databaseUrl: string, email: string, slug: string): Promise<string> {
+  const [m] = await query<{ user_id: string; org_id: string }>(
+    databaseUrl,
+    `SELECT m.user_id, m.org_id FROM memberships m JOIN users u ON u.id = m.user_id
+       JOIN organizations o ON o.id = m.org_id WHERE u.email = $1 AND o.slug = $2`,
+    [email, slug],
+  );
+  if (!m) throw new Error(`${email} is not a member of ${slug}`);
+  return sessionCookie(m.user_id, m.org_id);
 }
 
 export interface FakeRequest {
