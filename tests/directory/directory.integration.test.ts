@@ -16,7 +16,15 @@ import { finishRotation, rotateCellKey } from '../../server/directory/rotation';
 import { cellKey } from '../../server/directory/keys';
 import { resolveWorkspace } from '../../server/directory/resolve';
 import { writeCellKey } from '../../server/cell/keys';
-import { directoryServer, directorySnapshot, lookupRequest, provisionKeys, routes, signedRequest } from './harness';
+import {
+  directoryServer,
+  directorySnapshot,
+  formLookupRequest,
+  lookupRequest,
+  provisionKeys,
+  routes,
+  signedRequest,
+} from './harness';
 
 let keysFile: string;
 let r: Awaited<ReturnType<typeof routes>>;
@@ -158,47 +166,17 @@ describe('resolve', () => {
   });
 
   it('the form post (no JavaScript) redirects to the region sign-in and remembers the workspace', async () => {
-    const res = await r.resolve(
-      new Request('http://localhost:3000/api/v1/directory/resolve', {
-        method: 'POST',
-        headers: {
-          host: 'localhost:3000',
-          'content-type': 'application/x-www-form-urlencoded',
-          'x-meridian-peer': '198.51.100.40',
-        },
-        body: 'workspace=globex',
-      }),
-    );
+    const res = await r.resolve(formLookupRequest('workspace=globex', '198.51.100.40'));
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('http://sfo1.localhost:3000/sign-in?workspace=globex');
     expect(res.headers.get('set-cookie')).toMatch(/^meridian_workspace=globex;/);
-    const bad = await r.resolve(
-      new Request('http://localhost:3000/api/v1/directory/resolve', {
-        method: 'POST',
-        headers: {
-          host: 'localhost:3000',
-          'content-type': 'application/x-www-form-urlencoded',
-          'x-meridian-peer': '198.51.100.40',
-        },
-        body: 'workspace=-bad',
-      }),
-    );
+    const bad = await r.resolve(formLookupRequest('workspace=-bad', '198.51.100.40'));
     expect(bad.status).toBe(303);
     expect(bad.headers.get('location')).toBe('/?workspace=-bad&error=invalid');
   });
 
   it('look-ups are only answered at the global address', async () => {
-    const res = await r.resolve(
-      new Request('http://sfo1.localhost:3000/api/v1/directory/resolve', {
-        method: 'POST',
-        headers: {
-          host: 'sfo1.localhost:3000',
-          'content-type': 'application/json',
-          'x-meridian-peer': '198.51.100.50',
-        },
-        body: '{"slug":"acme"}',
-      }),
-    );
+    const res = await r.resolve(lookupRequest({ slug: 'acme' }, '198.51.100.50', undefined, 'sfo1.localhost:3000'));
     expect(res.status).toBe(404);
   });
 });

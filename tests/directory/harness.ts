@@ -115,10 +115,19 @@ export async function directorySnapshot(): Promise<string> {
 }
 
 /** POST /api/v1/directory/resolve from client address `peer`. */
-export function lookupRequest(body: unknown, peer = '198.51.100.1', raw?: string): Request {
-  return new Request('http://localhost:3000/api/v1/directory/resolve', {
+export function lookupRequest(body: unknown, peer = '198.51.100.1', raw?: string, host = 'localhost:3000'): Request {
+  return resolveRequest(host, 'application/json', peer, raw ?? JSON.stringify(body));
+}
+
+/** The look-up as the sign-in form posts it without JavaScript (`workspace=<slug>`). */
+export function formLookupRequest(form: string, peer: string): Request {
+  return resolveRequest('localhost:3000', 'application/x-www-form-urlencoded', peer, form);
+}
+
+function resolveRequest(host: string, contentType: string, peer: string, body: string): Request {
+  return new Request(`http://${host}/api/v1/directory/resolve`, {
     method: 'POST',
-    headers: { host: 'localhost:3000', 'content-type': 'application/json', 'x-meridian-peer': peer },
-    body: raw ?? JSON.stringify(body),
+    headers: { host, 'content-type': contentType, 'x-meridian-peer': peer },
+    body,
   });
 }
