@@ -12,6 +12,8 @@ import { cellKey } from '../../server/directory/keys';
 import { signedHeaders } from '../../server/directory/signature';
 import { writeCellKey } from '../../server/cell/keys';
 import { resetEnvCache } from '../../server/env';
+import { registerWithDirectory } from '../../server/cell/registration';
+import { trustPeerHeader } from '../../server/net/client-address';
 
 export const REGIONS = ['sfo1', 'lax1', 'ams1'];
 
@@ -130,4 +132,16 @@ function resolveRequest(host: string, contentType: string, peer: string, body: s
     headers: { host, 'content-type': contentType, 'x-meridian-peer': peer },
     body,
   });
+}
+
+/** This process as a cell registered with a directory of its own (started here, its URL in the
+ * environment): peer headers trusted, keys provisioned. Close the directory after the tests. */
+export async function registeredCell(): Promise<{ url: string; close: () => Promise<void> }> {
+  trustPeerHeader();
+  provisionKeys();
+  const directory = await directoryServer();
+  process.env.MERIDIAN_DIRECTORY_URL = directory.url;
+  resetEnvCache();
+  await registerWithDirectory();
+  return directory;
 }
