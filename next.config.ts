@@ -1,5 +1,5 @@
 import type { NextConfig } from 'next';
-import { PAGE_MAX_BODY_BYTES } from './server/http/body-limits';
+import { PAGE_MAX_BODY_BYTES } from './server/net/body-limits';
 import { HSTS, SECURITY_HEADERS } from './server/http/security-headers';
 
 const nextConfig: NextConfig = {

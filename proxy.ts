@@ -8,7 +8,7 @@ export function proxy(request: NextRequest) {
   const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
   const https = request.headers.get('x-forwarded-proto') === 'https';
   // The global page's form (without JavaScript) is answered with a redirect to a region's host,
-  // and a region's sign-in hand-over form (POST /sign-in/handoff/issue) with one to the global
+  // and a region's sign-in hand-off form (POST /sign-in/handoff/issue) with one to the global
   // address; form-action applies to redirects: allow `{MERIDIAN_HOST}` and `*.{MERIDIAN_HOST}`
   // on this port too.
   const port = /:(\d+)$/.exec(request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? '')?.[1];

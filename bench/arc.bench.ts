@@ -1,7 +1,5 @@
-// Arc through the full chain (`next start`, the one middleware, replicas): POST a cluster →
-// 202 latency, cluster list throughput and p95 for one region (API key) and fan-out over three
-// (browser session: an API key is bound to its region), and how long the workflow engine adds
-// per step when the steps themselves take no time.
+// Arc through the full chain: cluster create → 202, the cluster list for one region and fanned out
+// over three, and the workflow engine's cost per step (docs/performance.md#the-hot-path).
 import { encode } from 'next-auth/jwt';
 import { disconnectAll, primary } from '../server/db/client';
 import { resetEnvCache } from '../server/env';

@@ -1,12 +1,10 @@
-// Atlas under its own weight (issue 10): the dashboard's poll (GET /v1/atlas/regions) and the
-// banner's (GET /v1/atlas/alerts) through the production server, the lag sampler's cost per tick,
-// and the history query for each window with 1 hour and with 7 days of samples stored (synthetic
-// rows inserted in bulk, shaped as the sampler's retention leaves them: raw 5 s rows for the last
-// hour, one row per region and minute before that). Three regions, the bench's own topology.
+// Atlas under its own weight: the dashboard's and the banner's polls, the lag sampler's tick, and
+// the history query with 1 hour and 7 days of synthetic samples (docs/performance.md).
 import { encode } from 'next-auth/jwt';
 import pg from 'pg';
 import { resetEnvCache } from '../server/env';
-import { compact, sampleTick, stopLagSampler } from '../server/atlas/lag-sampler';
+import { compact } from '../server/replication/lag-retention';
+import { sampleTick, stopLagSampler } from '../server/replication/lag-sampler';
 import { summarize, type Benchmark, type BenchResult } from './lib';
 import { load, startBenchServer } from './server';
 

@@ -1,9 +1,5 @@
-// The cost of decision records (issue 15: under 5% of throughput): the same hot route (GET
-// /v1/projects with acme's API key, 8 connections) against a fresh gateway process per round on
-// one stack, recording decisions (the default) or with MERIDIAN_DECISION_LOG=off, the modes
-// alternating so that both see the same machine. Reports req/s, p50 and p95 of each (medians of the
-// rounds) and the ratio. Also counts the records the "on" process stored, so a run that recorded
-// nothing (no wiring) is visible as such.
+// The cost of decision records: the same hot route on a fresh gateway a round, recording or
+// MERIDIAN_DECISION_LOG=off, modes alternating (docs/performance.md#decision-records).
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import pg from 'pg';

@@ -1,8 +1,5 @@
-// The hot path, measured as issue 13 asks: "list 50 clusters" through Meridian's full chain (REST
-// with an API key, tRPC with a browser session) against a plain Next + Prisma handler in the
-// same app doing the obvious thing (app/bench-baseline: one key lookup, one list query, JSON out),
-// and an empty route handler (the framework's floor). autocannon, 50 connections, interleaved
-// rounds on one server (2 cores shared with the load generator), medians of the rounds.
+// The hot path: "list 50 clusters" through Meridian's full chain (REST, tRPC) against a plain
+// Next + Prisma handler and an empty route handler (docs/performance.md#the-hot-path).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import autocannon from 'autocannon';
@@ -13,7 +10,7 @@ import { type Benchmark, type BenchResult } from './lib';
 import { startBenchServer } from './server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-/** Memory soak at full load (issue 13: 5 minutes); BENCH_SOAK_SECONDS=0 skips it. */
+/** Memory soak at full load (5 minutes); BENCH_SOAK_SECONDS=0 skips it. */
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 50;

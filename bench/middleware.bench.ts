@@ -1,9 +1,5 @@
-// The request middleware alone, in process: what every request pays before and after its
-// procedure (request ID, registry, authentication, access and scope checks, region, headers,
-// span when tracing, metrics, log line, the routing policy's execution points and the decision
-// record), with a trivial procedure and no database. Without a database the decision records
-// pile up in the gateway's buffer: it is emptied between samples (untimed), so what is measured
-// is a record's making and buffering, not the overflow path of a primary that is down.
+// The request middleware alone, in process, around a trivial procedure with no database
+// (docs/performance.md).
 import { createContext } from '../server/api/context';
 import { resetDecisionLog } from '../server/routing/decision-log';
 import { requestMiddleware } from '../server/api/middleware/request';
@@ -37,6 +33,8 @@ const bench: Benchmark = {
     const t0 = performance.now();
     let paused = 0;
     for (let i = 0; i < N; i++) {
+      // With no database the decision records pile up in the buffer: emptied here, untimed, so what
+      // is measured is a record's making and buffering, not the overflow path of a primary down.
       if (i % 5_000 === 0) {
         const p = performance.now();
         await resetDecisionLog();

@@ -1,8 +1,5 @@
-// Workspace moves through the full chain (`next start`, the Atlas API, the directory's signed
-// calls, real workers for the source and the target): acme grown by 10,000 rows across its
-// tables is moved sfo1 → lax1 → sfo1 → lax1, and each move reports the time of its export and
-// verify steps and how long the workspace was read-only end to end (from the switch to
-// read-only until it is writable at the target), plus the whole move from the 202.
+// Workspace moves through the full chain: acme grown by 10,000 rows, moved back and forth; export,
+// verify, the read-only window and the whole move (docs/performance.md#workspace-moves).
 import { encode } from 'next-auth/jwt';
 import { growWorkspace } from '../dev/testing/workspace-rows';
 import { primary } from '../server/db/client';

@@ -1,8 +1,6 @@
-// Region routing overhead: (1) the resolution cascade in-process, over 1e5 calls of varied
-// requests; (2) a trivial procedure through the whole chain (REST adapter, request middleware:
-// registry, request ID, resolution, span, metrics, log line) against a bare Next route
-// handler, both served by the same `next start`, measured in one run.
-import { resolveRegion, type ResolveInput } from '../server/region/resolve';
+// Region routing overhead: the resolution cascade in process, and a trivial procedure through the
+// whole chain against a bare Next route handler on the same server (docs/performance.md).
+import { resolveRegion, type ResolveInput } from '../server/region/cascade';
 import { resolveRequestRegion } from '../server/api/middleware/stages/resolve-region';
 import { ANONYMOUS } from '../server/auth/identity';
 import { benchRegistry, summarize, type Benchmark, type BenchResult } from './lib';

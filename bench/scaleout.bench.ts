@@ -1,13 +1,9 @@
-// Scale-out (issue 14): one region's read throughput with 1 vs 2 gateway processes on this
-// machine (2 cores shared by the gateways, PostgreSQL and the load generator: a second process
-// mostly shows what the cores allow), reads by a principal that did not write while another
-// principal writes through the other gateway (the write notices must cost those reads nothing),
-// and the stickiness cost: a read right after its principal's write on the other gateway
-// (no bookmark echoed) vs a read by a principal that did not write.
+// Scale-out: one region's reads with 1 vs 2 gateway processes, a non-writer's reads while another
+// writes via the other gateway, and a read right after its own write there (docs/performance.md).
 import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { spawnGateway, type GatewaySpec } from '../dev/gateways';
+import { spawnGateway, type GatewaySpec } from '../dev/deployment-processes';
 import { freePort, waitForHttp } from '../dev/ports';
 import { newId } from '../server/ids';
 import { summarize, type Benchmark, type BenchResult } from './lib';

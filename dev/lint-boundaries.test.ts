@@ -40,6 +40,9 @@ describe('import boundaries', () => {
     ['server/db/x.test.ts', "import { query } from '../../dev/testing/db';\nexport const a = query;"],
     ['components/x.tsx', "import { read } from '~/server/db/access';\nexport const a = read;"],
     ['lib/x.ts', "import { env } from '../server/env';\nexport const a = env;"],
+    ['components/x.tsx', "import { previewPolicy } from '~/server/routing/preview';\nexport const a = previewPolicy;"],
+    ['server/routing/policy-content.ts', "import { env } from '../env';\nexport const a = env;"],
+    ['server/routing/policy-diff.ts', "import { builtInDefault } from './policy';\nexport const a = builtInDefault;"],
   ])('%s: refuses %s', async (file, code) => {
     expect(await restricted(file, code)).not.toEqual([]);
   });
@@ -55,6 +58,10 @@ describe('import boundaries', () => {
     [
       'components/x.tsx',
       "import { IN_PROGRESS_STATUSES } from '~/lib/cluster-status';\nexport const a = IN_PROGRESS_STATUSES;",
+    ],
+    [
+      'components/x.tsx',
+      "import { policyContentView } from '~/server/routing/policy-content';\nexport const a = policyContentView;",
     ],
     ['tests/db/x.integration.test.ts', "import { query } from '../../dev/testing/db';\nexport const a = query;"],
   ])('%s: allows %s', async (file, code) => {

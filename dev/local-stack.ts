@@ -1,6 +1,5 @@
-// The local stack behind `npm start` and the browser tests: the database topology (embedded
-// unless DATABASE_URL is set), migrations and the queue install (as the owner role), the app
-// role's data rights, demo data (written as the app role) and the environment the app runs with.
+// The local stack behind `npm start` and the browser tests: databases, migrations and the queue
+// install as the owner, the app role's rights, demo data, the app's environment.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,7 +15,7 @@ import { installQueues } from '../server/workflows/queue';
 import { cellKey } from '../server/directory/keys';
 import { currentKeyVersion } from '../server/directory/rotation';
 import { cellKeys, writeCellKey } from '../server/cell/keys';
-import type { GatewaySpec } from './gateways';
+import type { GatewaySpec } from './deployment-processes';
 
 export interface LocalStack {
   /** Variables the Next server needs (database URLs, auth secret). */

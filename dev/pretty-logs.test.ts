@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planGateways } from './gateways';
+import { planGateways } from './deployment-processes';
 import { isRoutine, prettyLines } from './pretty-logs';
 
 describe('pretty logs for npm start in a terminal', () => {

@@ -1,8 +1,5 @@
-// Logs for people: when `npm start` runs in a terminal, each child's JSON log lines are shown as
-// one readable line (pino-pretty), prefixed by the process's name; routine lines (a request that
-// succeeded, a workflow step starting or succeeding) are left out unless MERIDIAN_LOG_VERBOSE=1.
-// Anything that is not a JSON log line (Next's own output, a stack trace) passes unchanged.
-// Elsewhere (CI, production) the processes' JSON goes out as it is: nothing here runs.
+// Logs for people: in a terminal, `npm start` shows each child's JSON lines as one readable line
+// with the process's name, routine lines left out (docs/operations.md#logs).
 import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { prettyFactory } from 'pino-pretty';
@@ -19,6 +16,7 @@ export function isRoutine(line: { level?: number; msg?: string; event?: string; 
   return line.msg === 'request' && typeof line.status === 'number' && line.status < 400;
 }
 
+/** Anything that is not a JSON log line (Next's own output, a stack trace) passes unchanged. */
 export function prettyLines(opts: { verbose: boolean; colorize: boolean }): (text: string) => string | undefined {
   const pretty = prettyFactory({
     colorize: opts.colorize,

@@ -1,15 +1,5 @@
-// `npm run directory:rotate -- <region> [--grace <seconds>] [--finish]`: rotates a cell's key
-// for signing its calls to the directory (docs/flows/directory.md).
-//   1. The region's key version goes up by one; the previous version stays accepted for the
-//      grace period (default 600 s) while the cell's processes pick up the new key.
-//   2. The new key (derived from the directory's secret, never stored by the directory) is
-//      written to the cell's keys file (mode 600); running cells re-read it on their next call.
-//   3. A signed call with the new key proves the directory takes it.
-//   4. `--finish` (once every process of the cell uses the new key) ends the grace at once:
-//      from then on the old version is refused (401 invalid_signature, like every refusal).
-// Configuration: DATABASE_URL, MERIDIAN_DIRECTORY_SECRET, MERIDIAN_CELL_KEYS_FILE and
-// MERIDIAN_DIRECTORY_URL; for the local demo each defaults to what `npm start` wrote under
-// MERIDIAN_DATA_DIR (.data).
+// `npm run directory:rotate -- <region> [--grace <seconds>] [--finish]`: rotates a cell's signing
+// key and proves it with a signed call (docs/flows/directory.md).
 import fs from 'node:fs';
 import path from 'node:path';
 

@@ -1,10 +1,5 @@
-// `npm run move -- <slug> --to <region> [--by <operator email>] [--cancel <mov_id>]`: starts a
-// workspace move, as Atlas' "Start move" does (docs/flows/moves.md), and follows its steps
-// until it ends; the running stack's workers do the work. `--cancel` asks an open move to stop
-// before its handover. `--settle` finishes (or puts back) a move whose run ended after its
-// handover while the directory could not be asked (server/moves/workflow.ts). `--by` names the platform operator recorded as having started it
-// (default: the only operator, when there is exactly one). Configuration: DATABASE_URL, else
-// the local demo's database from what `npm start` wrote under MERIDIAN_DATA_DIR (.data).
+// `npm run move -- <slug> --to <region>`: starts a workspace move as Atlas does and follows its
+// steps; `--cancel`, `--settle`, `--by` (docs/flows/moves.md).
 import fs from 'node:fs';
 import path from 'node:path';
 

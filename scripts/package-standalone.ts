@@ -1,10 +1,5 @@
-// `npm run package`: the deployable artifact. `next build` (output: 'standalone') leaves
-// .next/standalone with Next's server and the node_modules its routes need; this adds what it
-// leaves out: .next/static and public next to it, and our two entry points bundled with esbuild,
-// `gateway.mjs` (server/http/main.ts: Next's handler behind our HTTP server, with readiness,
-// drain and client addresses) and `worker.mjs` (server/worker/main.ts). Next itself and native
-// modules come from the standalone node_modules; the rest is bundled in.
-// Run: `node .next/standalone/gateway.mjs` / `node .next/standalone/worker.mjs` (docs/operations.md, Production).
+// `npm run package`: completes `next build`'s .next/standalone into the deployable artifact with
+// our two entry points, gateway.mjs and worker.mjs (docs/operations.md#the-artifact).
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';

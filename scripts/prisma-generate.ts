@@ -1,6 +1,5 @@
-// `prisma generate`, runnable offline: Prisma's CLI insists on locating its schema-engine
-// binary even though `generate` never uses it, and that binary can't be downloaded on every
-// machine. Pointing PRISMA_SCHEMA_ENGINE_BINARY at any existing file satisfies the check.
+// `prisma generate`, offline: the CLI insists on its schema-engine binary though `generate` never
+// uses it, and any existing file at PRISMA_SCHEMA_ENGINE_BINARY satisfies the check.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 

@@ -1,13 +1,5 @@
-// `npm start`: brings the whole local console up. Databases (the embedded primary + one
-// replica per region, unless DATABASE_URL is set), migrations and demo data while a production
-// build is made when the sources changed, one workflow worker per region, then the console.
-// Whatever ends it (Ctrl-C, SIGTERM, SIGHUP, the console exiting on its own, an error) stops
-// every process it started, each with its whole process group, and the databases last.
-// `npm start -- --gateways-per-region N` (or MERIDIAN_GATEWAYS_PER_REGION=N) runs the deployed
-// shape instead: N gateway processes per region and one for the global address, each on its own
-// port (dev/gateways.ts), and `--workers-per-region M` workers per region. In a terminal the
-// processes' JSON logs are shown as readable lines (dev/pretty-logs.ts; MERIDIAN_LOG_FORMAT=json
-// keeps them raw, MERIDIAN_LOG_VERBOSE=1 shows routine lines too).
+// `npm start`: the whole local console, and whatever ends it stops everything it started
+// (docs/operations.md#the-local-demo-npm-start).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,7 +8,7 @@ import { waitForHttp } from '../dev/ports';
 import { prepareLocal, type LocalStack } from '../dev/local-stack';
 import { appServerCommand } from '../dev/app-server';
 import { ensureBuild } from '../dev/build';
-import { planGateways, spawnGateway, spawnWorker, type GatewaySpec } from '../dev/gateways';
+import { planGateways, spawnGateway, spawnWorker, type GatewaySpec } from '../dev/deployment-processes';
 import { printBanner } from './launcher/banner';
 import { attachOutput, childStdio, countOption } from './launcher/options';
 import { commandLine, PidFiles } from './launcher/pid-files';

@@ -105,9 +105,9 @@ const schema = z.object({
   /** Health probes of the primary and every replica run this often (±20% jitter). */
   HEALTH_PROBE_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   /** Atlas calls a replica lagging only after this many consecutive probes over a lag limit, and
-   * raises an alert after this many consecutive lag samples over it (server/atlas/alerts.ts). */
+   * raises an alert after this many consecutive lag samples over it (server/replication/alert-rules.ts). */
   ATLAS_LAG_SAMPLES: z.coerce.number().int().min(1).max(100).default(3),
-  /** Interval of the lag-history sampler (one process per deployment samples; see server/atlas/lag-sampler.ts). */
+  /** Interval of the lag-history sampler (one process per deployment samples; see server/replication/lag-sampler.ts). */
   ATLAS_SAMPLE_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
   /** `off`: no routing decision records are kept (the benchmark's baseline; explain finds nothing). */
   MERIDIAN_DECISION_LOG: z.enum(['on', 'off']).default('on'),

@@ -1,7 +1,5 @@
-// What the Node.js server does once at start (called from instrumentation.ts, which Next also
-// compiles for the edge runtime, where process.exit does not exist): refuse to serve without an
-// AUTH_SECRET, start Atlas' lag sampler (every gateway tries; the one holding the advisory lock
-// samples), then OpenTelemetry's SDK when an exporter is configured.
+// What the Node.js server does once at start (from instrumentation.ts; Next also compiles that for
+// the edge, which has no process.exit): refuse to serve without AUTH_SECRET; OpenTelemetry's SDK.
 import { assertAuthSecret } from './env';
 
 export async function registerNode(): Promise<void> {
@@ -11,8 +9,6 @@ export async function registerNode(): Promise<void> {
     console.error(`[meridian] ${(e as Error).message}`);
     process.exit(1);
   }
-  const { startLagSampler } = await import('./atlas/lag-sampler');
-  startLagSampler();
   const exporter = process.env.OTEL_TRACES_EXPORTER ?? 'none';
   if (exporter === 'none') return;
   const { NodeSDK } = await import('@opentelemetry/sdk-node');

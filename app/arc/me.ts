@@ -1,7 +1,5 @@
-// The signed-in Arc user, looked up once per request and shared by the layout and the page
-// (Next renders them concurrently); anyone else is sent to sign in. A session at a region its
-// workspace has moved away from (421 wrong_region, server/api/middleware/stages/session-at-home.ts) is
-// over here: the person is sent to the sign-in of the workspace's new home.
+// The signed-in Arc user, looked up once per request for the layout and the page; anyone else is
+// sent to sign in, and a session whose workspace moved away to its new home's sign-in.
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import { isAppError } from '~/server/errors';

@@ -1,6 +1,5 @@
-// /sign-in: email and password, then back to the page that asked (same site only). Reached
-// from the directory (`?workspace=` at a region's host) it names the workspace and the region,
-// signs in to that workspace, and links back to the global address.
+// /sign-in: email and password, then back to the page that asked (same site only); with
+// `?workspace=` at a region's host it names and signs in to that workspace.
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import Link from 'next/link';
@@ -11,9 +10,9 @@ import { link } from '~/components/ui/styles';
 import { globalPageState, isGlobalAddress } from '~/server/directory/page';
 import { signInRegions } from '~/server/directory/sign-in';
 import { env, globalUrl } from '~/server/env';
-import { requestHost, requestOrigin } from '~/server/net/host';
+import { requestHost, requestOrigin } from '~/server/net/request-origin';
 import { sameOriginPath } from '~/server/net/redirect';
-import { hostRegion } from '~/server/region/host';
+import { hostRegion } from '~/server/region/host-region';
 import { regionRegistry } from '~/server/region/registry';
 
 export const metadata: Metadata = { title: 'Sign in' };

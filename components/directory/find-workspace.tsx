@@ -1,9 +1,6 @@
 'use client';
-// "Find your workspace" at the global address: one field, keyboard-first. It is a plain form
-// that posts to /api/v1/directory/resolve (so it works without JavaScript: the server answers
-// with a redirect); with JavaScript it asks for JSON and goes on itself, or says why not (region
-// down, directory unavailable, too many look-ups). The last workspace found is remembered in a
-// cookie (a slug, nothing personal) and offered on the next visit. No password is typed here.
+// "Find your workspace" at the global address: a plain form posting to /api/v1/directory/resolve,
+// which with JavaScript asks for JSON and goes on itself (docs/flows/directory.md).
 import { useState, useTransition } from 'react';
 import { ErrorAlert } from '../ui/error-alert';
 import { btnPrimary, btnSecondary, noticeWarning, panel } from '../ui/styles';

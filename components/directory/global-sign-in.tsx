@@ -1,6 +1,5 @@
-// Sign-in at the global address, where no password is typed: name your workspace (its region's
-// sign-in page takes the password and hands the session back here), or pick a region to sign in
-// at (platform operators, or anyone who knows theirs). Plain forms and links: no JavaScript needed.
+// Sign-in at the global address, where no password is typed: name your workspace, or pick a region
+// to sign in at. Plain forms and links: no JavaScript needed (docs/flows/sign-in-handoff.md).
 import type { SignInRegion } from '~/server/directory/sign-in';
 import { ErrorAlert } from '../ui/error-alert';
 import { btnPrimary, card, link } from '../ui/styles';

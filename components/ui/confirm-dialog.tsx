@@ -1,7 +1,6 @@
 'use client';
-// A modal confirmation: the native <dialog> (focus trapped, Escape closes, Cancel focused first so
-// Enter never confirms by accident). The caller opens it with `ref.current.showModal()` and does
-// the work in `onConfirm` (closing the dialog when it is done).
+// A modal confirmation on the native <dialog>, Cancel focused first so Enter never confirms; open
+// it with `ref.current.showModal()`, do the work in `onConfirm` (closing it when done).
 import type { ReactNode, RefObject } from 'react';
 import { btnPrimary, btnSecondary } from './styles';
 

@@ -1,6 +1,5 @@
-// One region as a checkbox in a list of allowed regions (Atlas: an organization's regions, a
-// routing policy's): its code, its name, and a hint line under them that the checkbox is
-// described by (live clusters, keys, a region that is not active).
+// One region as a checkbox in a list of allowed regions: its code, its name, and a hint line under
+// them that describes the checkbox (live clusters, keys, a region that is not active).
 import type { ReactNode } from 'react';
 import { fieldHint, focusRing } from './styles';
 

@@ -1,6 +1,5 @@
-// The demo's clusters in varied states (36: 12 for acme, 24 for globex over its regions), each
-// with its workflow run (in-flight ones queued for the region's workers), its control-plane
-// server when ready, and a notification to the organization's admin when it finished.
+// The demo's clusters in varied states, each with its workflow run, its control-plane server when
+// ready, and a notification to the organization's admin when it finished.
 import type { Tx } from '../../server/db/access';
 import { newId } from '../../server/ids';
 import { stepsOf } from '../../server/worker/registry';

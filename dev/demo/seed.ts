@@ -1,10 +1,5 @@
-// The local demo's data (CONTRACT.md, "Local demo"): regions, `acme` (single region) and
-// `globex` (three regions), their users, projects, clusters in varied states, 144 servers,
-// notifications, one API key per organization and allowed region and one organization-wide key
-// per organization. Idempotent: the data is written once (marked in directory.settings); later
-// runs only make sure the printed credentials still work.
-// What each part seeds: people.ts (organizations, users, projects, passwords), fleet.ts
-// (servers), clusters.ts (clusters, runs, notifications), api-keys.ts.
+// The local demo's data (CONTRACT.md, "Local demo"): what each part seeds is in people.ts,
+// fleet.ts, clusters.ts and api-keys.ts (docs/operations.md#the-local-demo-npm-start).
 import { ensureOrganizationPolicies } from '../../server/routing/initial-policies';
 import { hashPassword } from '../../server/auth/password';
 import type { Db } from '../../server/db/client';
@@ -39,6 +34,10 @@ export interface SeedOptions {
 const SEED_MARK = 'demo_seed_version';
 const SEED_VERSION = 1;
 
+/**
+ * Idempotent: the data is written once (marked in directory.settings); later runs refresh the
+ * regions and only make sure the printed credentials still work.
+ */
 export async function seedDemo(db: Db, opts: SeedOptions): Promise<DemoCredentials> {
   const [mothership] = opts.regions;
   if (!mothership) throw new Error('at least one region is required');

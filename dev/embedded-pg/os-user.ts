@@ -1,6 +1,5 @@
-// PostgreSQL refuses to run as root. When we are root, the embedded servers run as an
-// unprivileged system user, and this module makes sure that user can reach the binaries
-// and the data folder even when the checkout sits under a 0700 home folder.
+// PostgreSQL refuses to run as root: then the embedded servers run as an unprivileged system user
+// that can reach the binaries and the data folder (docs/operations.md).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

@@ -1,6 +1,4 @@
-// The database's roles (least privilege) and who owns what: the superuser `postgres` only manages
-// the topology; `meridian_replication` streams and takes base backups; `meridian_owner` owns the
-// database and its schemas; the app's role `meridian` reads and writes data, no DDL.
+// The database's roles (least privilege) and who owns what (docs/operations.md#database-roles).
 import pg from 'pg';
 import { grantAppRole } from '../../server/db/privileges';
 import type { StateFile } from './state';

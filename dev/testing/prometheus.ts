@@ -1,6 +1,5 @@
-// A strict reader of the Prometheus text exposition format (what promtool checks): every line
-// is a HELP/TYPE comment or a sample; names and labels are well-formed; every sample belongs to
-// a declared family; histogram buckets are cumulative and end in le="+Inf" equal to _count.
+// A strict reader of the Prometheus text exposition format, checking what promtool checks (line
+// shapes, names, families, cumulative histogram buckets ending in le="+Inf" equal to _count).
 const NAME = '[a-zA-Z_:][a-zA-Z0-9_:]*';
 const LABEL = `[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\\\\n]|\\\\["\\\\n])*"`;
 const SAMPLE_RE = new RegExp(`^(${NAME})(?:\\{((?:${LABEL})(?:,${LABEL})*,?)?\\})? (\\S+)(?: (-?\\d+))?$`);

@@ -1,6 +1,5 @@
-// Grows a workspace to a given size for the move tests and benchmark: `n` more rows across its
-// tables (60% notifications, 30% audit events, 10% projects), inserted by generate_series in one
-// statement each, with IDs of the contract's shape (hex is a subset of base62).
+// Grows a workspace by `n` rows across its tables for the move tests and benchmark, one
+// generate_series statement per table, IDs of the contract's shape (hex is a subset of base62).
 import type { Db } from '../../server/db/client';
 
 export async function growWorkspace(db: Db, orgId: string, n: number): Promise<number> {

@@ -1,6 +1,5 @@
-// The launcher's pid files in the data folder (`launcher.pid`, `next.pid`, `worker-sfo1.pid`, …):
-// a later run finds what a launcher killed with SIGKILL left running, and two launchers on one
-// folder find each other.
+// The launcher's pid files in the data folder: a later run finds what a launcher killed with
+// SIGKILL left running, and two launchers on one folder find each other.
 import fs from 'node:fs';
 import path from 'node:path';
 import { stopGroup } from './process-groups';

@@ -1,9 +1,5 @@
-// What every SDK request goes through, under openapi-fetch: the API key, the causal bookmark
-// carried from each response to the next request (read-your-writes), one 421 wrong_region
-// followed to the address the API names (and remembered) when that address is one of this
-// deployment's (see followable), retries of 503/429 after Retry-After —
-// reads always, mutations only with the Idempotency-Key the SDK generated for them, so a retry can
-// never create twice — and `*.localhost` addresses reached without DNS.
+// What every SDK request goes through under openapi-fetch: the key, the bookmark, one 421 followed,
+// retries after Retry-After (mutations only with their Idempotency-Key) (sdk/README.md).
 import { randomUUID } from 'node:crypto';
 import { MeridianError, retryAfterSeconds } from './errors.js';
 

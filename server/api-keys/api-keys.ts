@@ -3,6 +3,7 @@
 import { read, write } from '../db/access';
 import { recordAudit } from '../audit/audit';
 import { changed as identityChanged } from '../auth/identity-cache';
+import { decodeTimeCursor } from '../db/cursor';
 import { idempotentWrite } from '../db/idempotency';
 import { runOne } from '../db/sql';
 import type { DataRequest } from '../db/request-state';
@@ -10,7 +11,7 @@ import { AppError } from '../errors';
 import type { Tx } from '../db/access';
 import { orgHomeRegionForShare } from './api-keys.sql';
 import { redactedApiKey, type ApiKeyScope } from './format';
-import { activeApiKeysLocked, createApiKey, decodeKeyCursor, listApiKeys, revokeApiKey } from './repository';
+import { activeApiKeysLocked, createApiKey, listApiKeys, revokeApiKey } from './repository';
 
 /**
  * Keys an organization may hold unrevoked at once: enough for every script and region, and a
@@ -20,7 +21,7 @@ export const MAX_ACTIVE_API_KEYS = 100;
 
 /** A page of the organization's keys, newest first (`cursor`: a `next_cursor` this API returned). */
 export async function apiKeysOf(req: DataRequest, orgId: string, page: { limit: number; cursor?: string }) {
-  const after = page.cursor !== undefined ? decodeKeyCursor(page.cursor) : undefined;
+  const after = page.cursor !== undefined ? decodeTimeCursor(page.cursor, 'key') : undefined;
   if (page.cursor !== undefined && !after) {
     throw new AppError('invalid_request', 'cursor: not one this API returned; start again without it');
   }

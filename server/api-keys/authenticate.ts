@@ -1,10 +1,7 @@
-// API-key authentication: find the key by its prefix (identity cache, else the gateway's replica;
-// the primary only when the replica may lack a new key), compare the secret's hash in constant
-// time, refuse revoked keys. Unknown and wrong keys fail identically (same work, same error: a
-// known key refused from the cache then spends a decoy miss), and each failure counts against the
-// client's address: past APIKEY_FAILURES a minute it gets 429.
+// API-key authentication: the key by its prefix, its secret compared in constant time; unknown and
+// wrong keys fail alike, and each failure counts against the client's address (docs/security.md).
 import { LRUCache } from 'lru-cache';
-import { cachedLookupFrom, spendAsMiss, type LookupSource, type LookupSpec } from '../auth/identity-cache';
+import { cachedLookupFrom, spendAsMiss, type LookupSource, type LookupSpec } from '../auth/identity-lookup';
 import type { Db } from '../db/client';
 import type { DataRequest } from '../db/request-state';
 import { processSingleton } from '../process-singletons';
@@ -103,7 +100,13 @@ const TOO_MANY = 'too many requests with invalid API keys from your address: try
 const blocked = () =>
   processSingleton('api-key-blocks', () => new LRUCache<string, RateLimiterRes>({ max: 10_000, ttl: 60_000 }));
 
-/** Authenticates `raw` for a request from `address` (see the file's header). */
+/**
+ * Authenticates `raw` for a request from `address`: the key by its prefix from the identity cache,
+ * else the gateway's replica (the primary only when the replica may lack a new key). Unknown and
+ * wrong keys fail identically (same work, same error: a known key refused from the cache then
+ * spends a decoy miss), and each failure counts against the address: past APIKEY_FAILURES a
+ * minute it gets 429.
+ */
 export async function authenticateApiKeyFor(req: DataRequest, raw: string, address: string) {
   // Behind a server that doesn't record the peer every caller is `unknown`: limiting that one
   // bucket would let one guesser lock every client out, so it is not limited.

@@ -1,7 +1,5 @@
-// API key strings: `mk_{region}_{12 base62 prefix}_{secret ≥ 32 base62}`, or
-// `mk_global_{prefix}_{secret}` for an organization-wide key (no region of its own). Only a hash of the
-// secret is stored; the prefix finds the row. Secrets are 256-bit random, so a fast keyed
-// hash is enough (no password-style stretching needed) and lets us verify per request cheaply.
+// API key strings, `mk_{region|global}_{12 base62 prefix}_{secret ≥ 32 base62}`: minting, parsing,
+// scopes, and the secret's hash (only the hash is stored; the prefix finds the row).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from '../ids';
 
@@ -46,6 +44,7 @@ export function scopeGrants(scopes: readonly string[], needed: ApiKeyScope): boo
   return scopes.some((s) => API_KEY_SCOPES.indexOf(s as ApiKeyScope) >= rank);
 }
 
+/** Secrets are 256-bit random, so a fast keyed hash is enough (no stretching) and cheap per request. */
 export function hashApiKeySecret(secret: string): string {
   return createHash('sha256').update(`meridian-api-key:${secret}`).digest('hex');
 }

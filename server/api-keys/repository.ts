@@ -1,22 +1,30 @@
 // API keys of one organization: every function requires the organization's ID.
+import { z } from 'zod';
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
+import { encodeTimeCursor, type TimeCursor } from '../db/cursor';
 import { execute } from '../db/sql';
 import { lockKeyCreation } from './api-keys.sql';
 import { API_KEY_SCOPES, GLOBAL_KEY_REGION, mintApiKey, type ApiKeyScope } from './format';
-import { isId, newId } from '../ids';
+import { newId } from '../ids';
 
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  /** The key's region, or `global` for an organization-wide key (as the key string says). */
-  region: string;
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  scopes: ApiKeyScope[];
-}
+/** An API key as the API shows it (never its secret). */
+export const apiKeyView = z.object({
+  id: z.string(),
+  name: z.string(),
+  region: z.string().describe('The region the key works in, or `global` for an organization-wide key'),
+  prefix: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  scopes: z.array(z.enum(API_KEY_SCOPES)).describe('read ⊂ write ⊂ admin'),
+});
+export type ApiKeyView = z.infer<typeof apiKeyView>;
+
+/** A key just created: the view and, this once, the key. */
+export const createdApiKeyView = apiKeyView.extend({
+  key: z.string().describe('The key, shown once; an Idempotency-Key replay shows it as mk_…_redacted'),
+});
 
 type Row = {
   id: string;
@@ -40,34 +48,17 @@ const view = (k: Row): ApiKeyView => ({
   scopes: API_KEY_SCOPES.filter((s) => k.scopes.includes(s)),
 });
 
-/** Position in the newest-first order: `created_at` then `id`, so pages never skip or repeat. */
-export interface ApiKeyCursor {
-  createdAt: Date;
-  id: string;
-}
-
-export function encodeKeyCursor(c: ApiKeyCursor): string {
-  return Buffer.from(`${c.createdAt.toISOString()}|${c.id}`).toString('base64url');
-}
-
-/** undefined: not a cursor this API returned. */
-export function decodeKeyCursor(raw: string): ApiKeyCursor | undefined {
-  const [at, id, ...rest] = Buffer.from(raw, 'base64url').toString().split('|');
-  const createdAt = new Date(at ?? '');
-  return id && !rest.length && isId(id, 'key') && !Number.isNaN(createdAt.getTime()) ? { createdAt, id } : undefined;
-}
-
 /** One page of the organization's keys, newest first, revoked ones included. */
 export async function listApiKeys(
   db: Db,
   orgId: string,
-  page: { limit: number; after?: ApiKeyCursor },
+  page: { limit: number; after?: TimeCursor },
 ): Promise<{ data: ApiKeyView[]; next_cursor: string | null }> {
   const a = page.after;
   const rows = await db.apiKey.findMany({
     where: {
       orgId,
-      ...(a ? { OR: [{ createdAt: { lt: a.createdAt } }, { createdAt: a.createdAt, id: { lt: a.id } }] } : {}),
+      ...(a ? { OR: [{ createdAt: { lt: a.at } }, { createdAt: a.at, id: { lt: a.id } }] } : {}),
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: page.limit + 1,
@@ -76,7 +67,7 @@ export async function listApiKeys(
   const last = items.at(-1);
   return {
     data: items.map(view),
-    next_cursor: rows.length > page.limit && last ? encodeKeyCursor({ createdAt: last.createdAt, id: last.id }) : null,
+    next_cursor: rows.length > page.limit && last ? encodeTimeCursor({ at: last.createdAt, id: last.id }) : null,
   };
 }
 
@@ -94,7 +85,7 @@ export async function createApiKey(
   tx: Tx,
   orgId: string,
   input: { name: string; region: string | null; scopes: ApiKeyScope[]; createdById: string | null },
-): Promise<ApiKeyView & { key: string }> {
+): Promise<z.infer<typeof createdApiKeyView>> {
   const minted = mintApiKey(input.region);
   const row = await tx.apiKey.create({
     data: {

@@ -44,3 +44,11 @@ export async function flushKeyUse(): Promise<number> {
     return 0;
   }
 }
+
+/** Stops the flush timer and forgets what is pending (after a last flush, on a clean stop). */
+export function stopKeyUse(): void {
+  const state = usage();
+  clearInterval(state.timer);
+  state.timer = undefined;
+  state.pending.clear();
+}

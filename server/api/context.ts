@@ -1,11 +1,9 @@
-// The request as every procedure sees it, whichever door it came in by: the public REST API
-// (/v1, through trpc-to-openapi), tRPC from the browser (/api/trpc), or a server action.
-// Each adapter builds a RequestMeta; the one request middleware does the rest. The data layer's
-// part of the request (consistency, response status) is server/db/request-state.ts.
+// The request as every procedure sees it, whichever door it came in by: each adapter builds a
+// RequestMeta, the request middleware the rest (the data layer's part: server/db/request-state.ts).
 import type { Identity, OrgContext } from '../auth/identity';
 import { ANONYMOUS } from '../auth/identity';
 import type { DataRequest } from '../db/request-state';
-import type { RegionSource } from '../region/resolve';
+import type { RegionSource } from '../region/cascade';
 
 export type Transport = 'rest' | 'trpc' | 'action';
 

@@ -2,7 +2,7 @@
 import 'server-only';
 import { headers } from 'next/headers';
 import { cache } from 'react';
-import { requestOrigin } from '../net/host';
+import { requestOrigin } from '../net/request-origin';
 import { createContext } from './context';
 import { createCaller } from './root';
 

@@ -1,7 +1,5 @@
-// tRPC setup: the context, the error shape, and the procedure builders, named for who may call
-// them. All of them run the one request middleware (server/api/middleware/request.ts); each
-// builder narrows the context to what its procedures may assume (a region, an organization, a
-// signed-in admin), so handlers never re-check it.
+// tRPC setup: the context, the error shape, and the procedure builders named for who may call them,
+// each narrowing the context to what its procedures may assume (docs/architecture.md#layers).
 import { initTRPC } from '@trpc/server';
 import superjson from 'superjson';
 import type { Identity } from '../auth/identity';

@@ -1,6 +1,5 @@
-// The audit trail (`audit_events`): who did what to which resource, from which request. Written
-// in the same transaction as the change it records, so neither exists without the other; sign-in
-// attempts (which change nothing) are written on their own.
+// The audit trail (`audit_events`), written in the transaction of the change it records; sign-in
+// attempts, which change nothing, are written on their own.
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
 import { newId } from '../ids';

@@ -1,4 +1,4 @@
-// The hand-over's one-time codes (see handoff.ts for the whole flow): issued at a region's host
+// The hand-off's one-time codes (see handoff.ts for the whole flow): issued at a region's host
 // for a signed-in browser, consumed once at the global address for that browser's session cookie.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { encode } from 'next-auth/jwt';
@@ -7,7 +7,7 @@ import { runOne } from '../db/sql';
 import { authSecret, globalUrl } from '../env';
 import { AppError } from '../errors';
 import { assertOrganizationActive } from '../organizations/suspension';
-import { isHttps } from '../net/host';
+import { isHttps } from '../net/request-origin';
 import { recordAudit } from '../audit/audit';
 import { consumeHandoffCode } from './handoff.sql';
 import { SESSION_MAX_AGE } from './session-age';

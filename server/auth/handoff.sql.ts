@@ -1,4 +1,4 @@
-// Hand-written SQL of the sign-in hand-over (handoff.ts): consuming a one-time code.
+// Hand-written SQL of the sign-in hand-off (handoff.ts): consuming a one-time code.
 import { statement } from '../db/sql';
 
 export interface ConsumedHandoff {

@@ -25,10 +25,11 @@ import { z } from 'zod';
 import { globalUrl } from '../env';
 import { AppError, isAppError } from '../errors';
 import { cookieValue } from '../net/cookies';
-import { isHttps } from '../net/host';
+import { isHttps } from '../net/request-origin';
 import { sameOriginPath } from '../net/redirect';
 import { readPrimary } from '../db/primary-reads';
-import { readSmallBody } from '../directory/body';
+import { DIRECTORY_MAX_BODY_BYTES } from '../net/body-limits';
+import { readBodyText } from '../net/body';
 import { slugSchema } from '../directory/workspaces';
 import { regionRegistry } from '../region/registry';
 import { finishHandoff, handoffSecret, HANDOFF_PATH, HANDOFF_STATE_COOKIE, issueHandoff } from './handoff-codes';
@@ -79,7 +80,7 @@ const issueQueryOf = (q: IssueInput) =>
 const escapeHtml = (v: string) =>
   v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** The step's page: a form that POSTs the hand-over back here; the nonce'd script sends it at once. */
+/** The step's page: a form that POSTs the hand-off back here; the nonce'd script sends it at once. */
 function issuePage(q: IssueInput, email: string, nonce: string | null): Response {
   const fields = [...issueQueryOf(q)]
     .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
@@ -128,7 +129,7 @@ function checkIssue(identity: Identity, input: unknown, here: { region: string |
 
 /**
  * `GET /sign-in/handoff/issue` at a region's host: writes nothing. A browser signed in here gets
- * the page that POSTs the hand-over; one that isn't signs in first (and comes back here after);
+ * the page that POSTs the hand-off; one that isn't signs in first (and comes back here after);
  * one whose workspace moved away goes on to the same step at its new home.
  */
 export async function handleIssue(
@@ -157,7 +158,7 @@ export async function handleIssuePost(
   req: Request,
   here: { region: string | undefined },
 ): Promise<Response> {
-  const form = new URLSearchParams(await readSmallBody(req));
+  const form = new URLSearchParams(await readBodyText(req, { limit: DIRECTORY_MAX_BODY_BYTES }));
   const c = checkIssue(identity, Object.fromEntries(form), here);
   if ('done' in c) return c.done;
   const home = await movedHome(c.identity, c.region);

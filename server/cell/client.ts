@@ -1,7 +1,5 @@
-// The cell's side of the signed calls to the directory (server/directory/signature.ts): signs
-// with the region's key from MERIDIAN_CELL_KEYS_FILE and sends to MERIDIAN_DIRECTORY_URL with a
-// short timeout. A signature refusal re-reads the key file once: it may have been rotated (the
-// directory's 401 says nothing of why, so that a forger learns nothing either).
+// The cell's side of the signed calls to the directory: signed with the region's key, sent to
+// MERIDIAN_DIRECTORY_URL with a short timeout (docs/flows/directory.md).
 import { directoryUrl } from '../env';
 import { signedHeaders } from '../directory/signature';
 import { cellKeys, forgetCellKeys } from './keys';
@@ -19,6 +17,10 @@ export class DirectoryCallError extends Error {
 
 const TIMEOUT_MS = 3_000;
 
+/**
+ * A signature refusal re-reads the key file once: it may have been rotated (the directory's 401
+ * says nothing of why, so that a forger learns nothing either).
+ */
 export async function callDirectory<T = unknown>(
   region: string,
   method: string,

@@ -1,6 +1,5 @@
-// A cell's signing keys: MERIDIAN_CELL_KEYS_FILE, `{"sfo1": {"version": 2, "key": "<64 hex>"}}`,
-// one entry per region this process serves as a cell (a production cell holds only its own).
-// Re-read when the file changes, so `npm run directory:rotate` reaches a running cell.
+// A cell's signing keys, MERIDIAN_CELL_KEYS_FILE (`{"sfo1": {"version": 2, "key": "<64 hex>"}}`),
+// one entry per region it serves; re-read when the file changes (`npm run directory:rotate`).
 import fs from 'node:fs';
 import { z } from 'zod';
 import { env } from '../env';

@@ -1,11 +1,8 @@
-// A cell tells the directory about itself: at start and every DIRECTORY_HEARTBEAT_SECONDS, each
-// region it holds a key for registers its name, address and status, then its organizations'
-// slugs (reserve + activate, both idempotent; a suspended organization's: reserve + suspend). When the directory can't be reached the cell
-// keeps serving: it logs a warning and retries with exponential backoff (1 s, 2 s, … up to the
-// heartbeat), never failing a request over it.
+// A cell tells the directory about itself at start and every DIRECTORY_HEARTBEAT_SECONDS; with the
+// directory unreachable it keeps serving and retries with backoff (docs/flows/directory.md).
 import { backgroundDb } from '../db/background';
 import { env } from '../env';
-import { processSingleton } from '../process-singletons';
+import { processSingleton, resetProcessSingleton } from '../process-singletons';
 import { regionRegistry } from '../region/registry';
 import { logger } from '../telemetry/logger';
 import { callDirectory } from './client';
@@ -22,7 +19,10 @@ interface State {
 
 const state = () => processSingleton<State>('cell-registration', () => ({ failures: 0, stopped: false }));
 
-/** One round: every region this cell holds a key for, and its organizations. */
+/**
+ * One round: every region this cell holds a key for registers its name, address and status, then
+ * its organizations' slugs (reserve + activate, both idempotent; a suspended one's: reserve + suspend).
+ */
 export async function registerWithDirectory(): Promise<{ regions: string[]; workspaces: string[] }> {
   const registry = await regionRegistry();
   const order = registry.all().map((r) => r.code);
@@ -103,6 +103,12 @@ export function stopCellRegistration(): void {
   const s = state();
   s.stopped = true;
   clearTimeout(s.timer);
+}
+
+/** Stops the heartbeat and forgets it (tests): the next start begins afresh. */
+export function resetCellRegistration(): void {
+  stopCellRegistration();
+  resetProcessSingleton('cell-registration');
 }
 
 export function cellRegistrationStatus(): { failures: number; lastSuccessAt?: number; lastError?: string } {

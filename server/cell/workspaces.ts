@@ -1,14 +1,15 @@
-// Workspace slugs, from the cell's side. Creating an organization reserves its slug in the
-// directory first (slugs are unique across regions), then activates it once the create has
-// committed, and releases it when the create fails. An organization's home region (the one the
-// directory sends its people to) is the one its last move took it to, else its default region,
-// else the first of its allowed regions in registry order.
+// Workspace slugs from the cell's side: reserve before an organization is created, activate once
+// it committed, release when it failed; offers and accepts of a move (docs/flows/directory.md).
 import { AppError } from '../errors';
 import { logger } from '../telemetry/logger';
 import { callDirectory, DirectoryCallError } from './client';
 
 const path = (slug: string) => `/internal/v1/workspaces/${encodeURIComponent(slug)}`;
 
+/**
+ * Where the directory sends an organization's people: where its last move took it, else its
+ * default region, else the first of its allowed regions in registry order.
+ */
 export function homeRegionOf(
   org: { defaultRegion: string | null; allowedRegions: string[]; homeRegion?: string | null },
   registryOrder: string[],

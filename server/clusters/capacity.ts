@@ -1,5 +1,6 @@
 // Capacity of a region for a template: servers of the right kind that are available, less the
 // nodes already promised to clusters that have not allocated theirs yet.
+import { z } from 'zod';
 import type { Db } from '../db/client';
 import { read, type Tx } from '../db/access';
 import type { DataRequest } from '../db/request-state';
@@ -20,8 +21,24 @@ export async function capacity(db: Db | Tx, regions: string[]): Promise<Map<stri
   return out;
 }
 
+/** A template as the API shows it, with its free nodes in each of the caller's regions. */
+export const templateCapacityView = z.object({
+  id: z.string(),
+  label: z.string(),
+  description: z.string(),
+  min_nodes: z.number(),
+  max_nodes: z.number(),
+  gpu: z.boolean(),
+  versions: z.array(z.string()),
+  default_version: z.string(),
+  capacity: z.record(z.string(), z.number()).describe('free nodes per region'),
+});
+
 /** Every template with its free nodes in each of the organization's regions. */
-export async function templatesWithCapacity(req: DataRequest, allowedRegions: string[]) {
+export async function templatesWithCapacity(
+  req: DataRequest,
+  allowedRegions: string[],
+): Promise<{ data: z.infer<typeof templateCapacityView>[] }> {
   const free = await read(req, (db) => capacity(db, allowedRegions));
   return {
     data: TEMPLATES.map((t) => ({

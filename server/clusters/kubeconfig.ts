@@ -5,7 +5,9 @@
 // cluster's API server, through Kubernetes' webhook token authentication: it POSTs a TokenReview
 // to /v1/compute/kubernetes/token-review, answered by `reviewKubeconfigToken`.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { isConnectionError, primaryUnavailable, read, write } from '../db/access';
+import { z } from 'zod';
+import { read, write } from '../db/access';
+import { isConnectionError, primaryUnavailable } from '../db/connection-errors';
 import { readPrimary } from '../db/primary-reads';
 import { runOne } from '../db/sql';
 import { liveClusterForUpdate } from './clusters.sql';
@@ -72,18 +74,28 @@ export function kubeconfig(c: KubeconfigCluster, token: string): string {
   ].join('\n');
 }
 
-export interface CredentialView {
-  id: string;
-  cluster_id: string;
-  /** The token's public part (`mkc_{prefix}_…`): enough to recognise it, never the secret. */
-  token_prefix: string;
-  created_at: string;
-  created_by: string | null;
-  revoked_at: string | null;
-  revoked_reason: RevokedReason | null;
-}
+const REVOKED_REASONS = ['revoked', 'rotated', 'superseded'] as const;
+export type RevokedReason = (typeof REVOKED_REASONS)[number];
 
-export type RevokedReason = 'revoked' | 'rotated' | 'superseded';
+/** A kubeconfig credential as the API shows it. */
+export const credentialView = z.object({
+  id: z.string(),
+  cluster_id: z.string(),
+  token_prefix: z.string().describe('The token’s public part (mkc_{prefix}_…), never the secret'),
+  created_at: z.string(),
+  created_by: z.string().nullable().describe('user:usr_… or key:key_…'),
+  revoked_at: z.string().nullable(),
+  revoked_reason: z.enum(REVOKED_REASONS).nullable(),
+});
+export type CredentialView = z.infer<typeof credentialView>;
+
+/** An issued kubeconfig (its secret shown once). */
+export const issuedKubeconfigView = z.object({
+  cluster_id: z.string(),
+  credential_id: z.string().describe('kcr_…: the credential this kubeconfig carries'),
+  kubeconfig: z.string(),
+  revoked: z.number().describe('Other credentials of the cluster this revoked (a rotation: all of them)'),
+});
 
 interface CredentialRow {
   id: string;
@@ -119,7 +131,7 @@ export async function issueKubeconfig(
   orgId: string,
   id: string,
   opts: { createdBy: string | null; rotate: boolean },
-): Promise<{ cluster_id: string; credential_id: string; kubeconfig: string; revoked: number }> {
+): Promise<z.infer<typeof issuedKubeconfigView>> {
   const minted = mintKubeToken();
   const credentialId = newId('kcr');
   const { cluster, revoked } = await write(req, async (tx) => {
@@ -217,12 +229,21 @@ export async function revokeKubeconfigCredential(
   return view(row);
 }
 
-export interface TokenReviewStatus {
-  authenticated: boolean;
-  user?: { username: string; uid: string; groups: string[]; extra: Record<string, string[]> };
-  audiences?: string[];
-  error?: string;
-}
+/** A TokenReview's status, as Kubernetes reads it. */
+export const tokenReviewStatusView = z.object({
+  authenticated: z.boolean(),
+  user: z
+    .object({
+      username: z.string(),
+      uid: z.string(),
+      groups: z.array(z.string()),
+      extra: z.record(z.string(), z.array(z.string())),
+    })
+    .optional(),
+  audiences: z.array(z.string()).optional(),
+  error: z.string().optional(),
+});
+export type TokenReviewStatus = z.infer<typeof tokenReviewStatusView>;
 
 /**
  * What a cluster's API server asks of a bearer token (a Kubernetes TokenReview): authenticated

@@ -8,7 +8,8 @@ import { AppError, isAppError } from '../errors';
 import { isId } from '../ids';
 import { regionRegistry } from '../region/registry';
 import type { ListedClusterStatus } from '~/lib/cluster-status';
-import { decodeCursor, encodeCursor, getCluster, latestRunId, listClusters, toClusterView } from './repository';
+import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
+import { getCluster, latestRunId, listClusters, toClusterView } from './repository';
 
 export interface ClusterListQuery {
   /** The regions to read; `fanOut` when the request named none (a region may fail alone). */
@@ -29,7 +30,7 @@ export async function listClustersInRegions(req: DataRequest, org: OrgContext, q
   if (q.projectId !== undefined && !isId(q.projectId, 'prj')) {
     throw new AppError('invalid_request', 'project_id must be a project ID (prj_…)');
   }
-  const after = q.cursor ? decodeCursor(q.cursor) : undefined;
+  const after = q.cursor ? decodeTimeCursor(q.cursor) : undefined;
   if (q.cursor && !after) throw new AppError('invalid_request', 'cursor is not one this API returned');
   const filter = { projectId: q.projectId, status: q.status, after, limit: q.limit };
   const registry = await regionRegistry();
@@ -57,7 +58,7 @@ export async function listClustersInRegions(req: DataRequest, org: OrgContext, q
   const last = page.at(-1);
   return {
     data: page.map(toClusterView),
-    next_cursor: merged.length > q.limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+    next_cursor: merged.length > q.limit && last ? encodeTimeCursor({ at: last.createdAt, id: last.id }) : null,
     ...(q.fanOut
       ? {
           regions: Object.fromEntries(

@@ -1,24 +1,31 @@
 // Clusters of one organization. Every function takes the organization's ID.
+import { z } from 'zod';
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
 import { runPrepared } from '../db/prepared';
 import { DELETABLE_CLUSTER_STATUSES, type ClusterStatus, type ListedClusterStatus } from '~/lib/cluster-status';
 import { listClustersStatements, type ClusterRow } from './clusters.sql';
+import type { TimeCursor } from '../db/cursor';
 
-export interface ClusterView {
-  id: string;
-  name: string;
-  region: string;
-  project_id: string;
-  template: string;
-  node_count: number;
-  version: string;
-  status: ClusterStatus;
-  status_reason: string | null;
-  created_at: string;
-  updated_at: string;
-  ready_at: string | null;
-}
+/** A cluster as the API shows it. */
+export const clusterView = z.object({
+  id: z.string(),
+  name: z.string(),
+  region: z.string(),
+  project_id: z.string(),
+  template: z.string(),
+  node_count: z.number(),
+  version: z.string(),
+  status: z.string<ClusterStatus>(),
+  status_reason: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  ready_at: z.string().nullable(),
+});
+export type ClusterView = z.infer<typeof clusterView>;
+
+/** A create or delete taken on (202): the cluster, and the run that does the work. */
+export const acceptedClusterView = z.object({ cluster: clusterView, run_id: z.string() });
 
 type Row = ClusterRow;
 
@@ -37,27 +44,12 @@ export const toClusterView = (c: Row): ClusterView => ({
   ready_at: c.readyAt?.toISOString() ?? null,
 });
 
-/** Position in the newest-first order: `created_at` then `id`, so pages never skip or repeat. */
-export interface ClusterCursor {
-  createdAt: Date;
-  id: string;
-}
-
-export function encodeCursor(c: ClusterCursor): string {
-  return Buffer.from(`${c.createdAt.toISOString()}|${c.id}`).toString('base64url');
-}
-
-export function decodeCursor(raw: string): ClusterCursor | undefined {
-  const [at, id] = Buffer.from(raw, 'base64url').toString().split('|');
-  const createdAt = new Date(at ?? '');
-  return id && !Number.isNaN(createdAt.getTime()) ? { createdAt, id } : undefined;
-}
-
 export interface ClusterFilter {
   region: string;
   projectId?: string;
   status?: ListedClusterStatus;
-  after?: ClusterCursor;
+  /** Position in the newest-first order (`created_at`, then `id`): pages never skip or repeat. */
+  after?: TimeCursor;
   limit: number;
 }
 
@@ -71,7 +63,7 @@ export async function listClusters(db: Db, orgId: string, f: ClusterFilter): Pro
   const values: unknown[] = [orgId, f.region];
   if (f.projectId) values.push(f.projectId);
   if (f.status) values.push(f.status);
-  if (f.after) values.push(f.after.createdAt, f.after.id);
+  if (f.after) values.push(f.after.at, f.after.id);
   values.push(f.limit + 1);
   return runPrepared(db, listClustersStatements[mask]!, ...values);
 }

@@ -4,7 +4,8 @@
 // purge deletes them. A response that carries a secret (a new API key) is stored redacted.
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors';
-import { isConnectionError, primaryUnavailable, write, writeStatement, type Tx } from './access';
+import { write, writeStatement, type Tx } from './access';
+import { isConnectionError, primaryUnavailable } from './connection-errors';
 import { uniqueViolation } from './errors';
 import { primary, type Db } from './client';
 import { ensureHealthMonitor, primaryHealth, reportDown } from './health';

@@ -1,5 +1,5 @@
 // The primary, inside a request, on purpose: reads that must not trust a lagging replica (a
-// security recheck, sign-in, a hand-over, an identity-cache miss) and the few writes of code that
+// security recheck, sign-in, a hand-off, an identity-cache miss) and the few writes of code that
 // runs in a request but holds no DataRequest (Auth.js's callbacks). Everything else in a request
 // goes through access.ts (`read`/`write`); work outside any request through background.ts. And
 // look-ups that want the primary but may fall back on a replica while it is down.
@@ -10,7 +10,7 @@ import type pg from 'pg';
 /**
  * Runs `fn` on the primary, past the read gate: for a read whose answer must be the latest
  * committed state (a replica a few hundred milliseconds behind would let a revoked session, a
- * suspended organization or a used hand-over through).
+ * suspended organization or a used hand-off through).
  */
 export function readPrimary<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   return fn(primary());

@@ -57,3 +57,11 @@ export interface DataRequest {
   /** Set by the request middleware from the organization's routing policy; absent: the defaults. */
   routing?: RoutingState;
 }
+
+/** Records one gate decision on the request (capped: a fan-out reads once per region). */
+export function noteDecision(req: DataRequest, decision: GateDecision): void {
+  const routing = req.routing;
+  if (!routing) return;
+  if (routing.decisions.length < MAX_DECISIONS) routing.decisions.push(decision);
+}
+const MAX_DECISIONS = 16;

@@ -1,6 +1,5 @@
-// Which address a region's cell may register in the directory: the global address redirects
-// browsers there with a hand-over, so it must be one of this deployment's, not whatever a cell
-// (or a stolen cell key) says. Pure: the rules come in as arguments.
+// Which address a region's cell may register: one of this deployment's, since the global address
+// sends browsers there with a hand-off. Pure: the rules come in as arguments.
 
 export interface AddressRules {
   /** MERIDIAN_HOST: regions live at `{region}.{host}`. */

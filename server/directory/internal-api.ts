@@ -1,27 +1,15 @@
-// The directory's side of the signed cell calls, under /internal/v1/ (the only way anything is
-// written into the directory):
-//   PUT    /internal/v1/regions/{region}               {name, address, status}
-//   POST   /internal/v1/workspaces/{slug}/reserve
-//   POST   /internal/v1/workspaces/{slug}/activate
-//   POST   /internal/v1/workspaces/{slug}/suspend                (resolves like an unknown slug)
-//   DELETE /internal/v1/workspaces/{slug}
-//   POST   /internal/v1/workspaces/{slug}/offer        {to, offer_id}   (the owner, a move's first half)
-//   POST   /internal/v1/workspaces/{slug}/accept       {offer_id}       (the named target, the second)
-//   DELETE /internal/v1/workspaces/{slug}/offer                          (the owner withdraws it)
-// The route and body are checked first (400/404, nothing read), then the signature with no
-// database (server/directory/verify.ts); only an authentic call opens a transaction on the
-// primary, where its key version, its nonce and the change run together, so a refusal changes
-// nothing. A peer refused INTERNAL_REFUSALS times a minute gets 429 until the window passes
-// (counted in this process: a refusal must cost the primary nothing).
+// The directory's side of the signed cell calls under /internal/v1/, the only way anything is
+// written into the directory (docs/flows/directory.md).
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { z } from 'zod';
 import { writePrimary } from '../db/primary-reads';
-import { isConnectionError } from '../db/access';
+import { isConnectionError } from '../db/connection-errors';
 import { env, globalUrl } from '../env';
 import { AppError, isAppError } from '../errors';
 import { isRegionCode } from '../region/code';
 import { addressProblem, type AddressRules } from './addresses';
-import { parseJson, readSmallBody } from './body';
+import { DIRECTORY_MAX_BODY_BYTES } from '../net/body-limits';
+import { parseJsonBody, readBodyText } from '../net/body';
 import { assertDirectoryHere } from './roles';
 import { clientAddress } from '../net/client-address';
 import { memoryLimiter, rateLimited, type LimitPolicy } from '../rate-limits/limiters';
@@ -63,6 +51,12 @@ function addressRules(): AddressRules {
   };
 }
 
+/**
+ * The call's operation, from its route and body (400/404 before the signature; nothing read):
+ * PUT regions/{region} {name, address, status}; POST workspaces/{slug}/reserve, /activate,
+ * /suspend; DELETE workspaces/{slug}; POST workspaces/{slug}/offer {to, offer_id} (the owner, a
+ * move's first half), /accept {offer_id} (the named target); DELETE workspaces/{slug}/offer.
+ */
 function route(method: string, path: string, body: unknown): Op {
   const parts = path.split('/').filter(Boolean); // internal, v1, …
   const [, , kind, id, action] = parts;
@@ -110,6 +104,7 @@ function route(method: string, path: string, body: unknown): Op {
   throw new AppError('not_found', `no internal route ${method} ${path}`);
 }
 
+/** Refusals per peer a minute, then 429: counted in this process, so a refusal costs the primary nothing. */
 export const INTERNAL_REFUSALS: LimitPolicy = { name: 'directory_internal_fail_peer', points: 30, duration: 60 };
 const TOO_MANY = 'too many refused signed calls from your address: try again later';
 
@@ -135,10 +130,14 @@ export async function handleInternalCall(req: Request, gatewayRegion: string): P
   }
 }
 
+/**
+ * Signature first, with no database; only an authentic call opens the transaction on the primary
+ * where its key version, its nonce and the change run together, so a refusal changes nothing.
+ */
 async function handleSigned(req: Request): Promise<Response> {
   const url = new URL(req.url);
-  const text = await readSmallBody(req);
-  const op = route(req.method, url.pathname, parseJson(text));
+  const text = await readBodyText(req, { limit: DIRECTORY_MAX_BODY_BYTES });
+  const op = route(req.method, url.pathname, parseJsonBody(text));
   const call = verifySignature({
     method: req.method,
     pathAndQuery: url.pathname + url.search,

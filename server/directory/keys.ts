@@ -1,7 +1,5 @@
-// The directory's keys. One secret (MERIDIAN_DIRECTORY_SECRET) and nothing else: each cell's
-// signing key is HKDF-SHA-256(secret, region, version), so the directory stores no per-region
-// secret at all (its tables hold only the current and, during a rotation, the previous version
-// number), and the decoy key that picks a region for unknown slugs is derived the same way.
+// The directory's keys, all derived from MERIDIAN_DIRECTORY_SECRET by HKDF-SHA-256: each cell's
+// signing key per version and the decoy key; the directory stores no key (docs/flows/directory.md).
 import { createHmac, hkdfSync } from 'node:crypto';
 import { env } from '../env';
 

@@ -1,15 +1,13 @@
-// POST /api/v1/directory/resolve at the global address: {"slug"} → {region, name, address,
-// status} as JSON, or, from the page's plain form (no JavaScript), a 303 to the region's sign-in
-// page (or back to the page with the reason). 20 look-ups a minute per client address, shared
-// by every directory process (rate-limiter-flexible on PostgreSQL); every answer carries the
-// RateLimit headers, a refusal is 429 with Retry-After: 60.
+// POST /api/v1/directory/resolve at the global address: a slug → its region, as JSON or as a 303
+// from the page's plain form, 20 look-ups a minute per address (docs/flows/directory.md).
 import { z } from 'zod';
 import { AppError, isAppError } from '../errors';
 import { addressBucket, clientAddress } from '../net/client-address';
-import { isHttps } from '../net/host';
+import { isHttps } from '../net/request-origin';
 import { consumeWithHeaders, type LimitPolicy } from '../rate-limits/limiters';
-import { parseJson, readSmallBody } from './body';
-import { resolveWorkspace, type Resolution } from './resolve';
+import { DIRECTORY_MAX_BODY_BYTES } from '../net/body-limits';
+import { parseJsonBody, readBodyText } from '../net/body';
+import { lookUpWorkspace, type WorkspaceLookup } from './workspace-lookup';
 import { assertDirectoryHere } from './roles';
 import { slugSchema } from './workspaces';
 
@@ -19,7 +17,7 @@ export const REMEMBERED_WORKSPACE_COOKIE = 'meridian_workspace';
 
 const LookupBody = z.object({ slug: slugSchema });
 
-export function signInUrl(r: Resolution, slug: string): string {
+export function signInUrl(r: WorkspaceLookup, slug: string): string {
   return `${r.address.replace(/\/$/, '')}/sign-in?workspace=${encodeURIComponent(slug)}`;
 }
 
@@ -54,16 +52,16 @@ export async function handleLookup(ctx: LookupContext, req: Request): Promise<Re
     }
     throw e;
   }
-  const text = await readSmallBody(req);
+  const text = await readBodyText(req, { limit: DIRECTORY_MAX_BODY_BYTES });
   if (form) return formLookup(text, req.headers);
 
-  const parsed = LookupBody.safeParse(parseJson(text));
+  const parsed = LookupBody.safeParse(parseJsonBody(text));
   if (!parsed.success) {
     throw new AppError('invalid_request', 'slug must be 2–63 of a–z, 0–9 and -, starting with a letter or digit', {
       extra: { details: parsed.error.issues.map((i) => ({ path: i.path, message: i.message })) },
     });
   }
-  const r = await resolveWorkspace(parsed.data.slug);
+  const r = await lookUpWorkspace(parsed.data.slug);
   return Response.json(r, { headers: { 'Cache-Control': 'no-store' } });
 }
 
@@ -81,7 +79,7 @@ async function formLookup(text: string, headers: Headers): Promise<Response> {
     });
   if (!slugSchema.safeParse(slug).success) return back('invalid');
   try {
-    const r = await resolveWorkspace(slug);
+    const r = await lookUpWorkspace(slug);
     if (r.status === 'down') return back('region_down', r.name);
     return new Response(null, {
       status: 303,

@@ -2,8 +2,8 @@
 // of a directory process, and the workspace this browser found last time.
 import { env } from '../env';
 import { decodedCookie } from '../net/cookies';
-import { requestHost } from '../net/host';
-import { hostRegion } from '../region/host';
+import { requestHost } from '../net/request-origin';
+import { hostRegion } from '../region/host-region';
 import { isDirectory } from './roles';
 import { REMEMBERED_WORKSPACE_COOKIE } from './lookup-api';
 import { SLUG } from './workspaces';

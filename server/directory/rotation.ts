@@ -1,7 +1,5 @@
-// Rotating a cell's signing key (`npm run directory:rotate -- <region>`): the region's key
-// version goes up by one and the previous version stays accepted for a grace period (both work
-// while the cell's processes pick up the new key); `--finish` ends the grace at once. Keys are
-// derived, never stored (keys.ts): the table holds version numbers only.
+// Rotating a cell's signing key (`npm run directory:rotate`): the table holds version numbers only,
+// the keys are derived (keys.ts; docs/flows/directory.md).
 import type { Db } from '../db/client';
 import { cellKey } from './keys';
 

@@ -1,7 +1,5 @@
-// Signing in from the global address, where no password is ever typed: the global /sign-in page
-// names a workspace (→ its region, through the directory, with its decoys and rate limit) or a
-// region (operators, or anyone who knows theirs); this sends the browser to that region's sign-in page with a
-// hand-over that brings it back here signed in (server/auth/handoff.ts).
+// Signing in from the global address: on to the region's sign-in page of a workspace or a region,
+// with a hand-off that brings the browser back signed in (docs/flows/sign-in-handoff.md).
 import { z } from 'zod';
 import { globalUrl } from '../env';
 import { isAppError } from '../errors';
@@ -11,9 +9,10 @@ import { sameOriginPath } from '../net/redirect';
 import { isRegionCode } from '../region/code';
 import { regionRegistry } from '../region/registry';
 import { consumeWithHeaders } from '../rate-limits/limiters';
-import { readSmallBody } from './body';
+import { DIRECTORY_MAX_BODY_BYTES } from '../net/body-limits';
+import { readBodyText } from '../net/body';
 import { LOOKUP_LIMIT, rememberCookie } from './lookup-api';
-import { resolveWorkspace } from './resolve';
+import { lookUpWorkspace } from './workspace-lookup';
 import { slugSchema } from './workspaces';
 
 export interface SignInRegion {
@@ -36,7 +35,10 @@ const Start = z.object({
 /** `GET|POST /sign-in/handoff/start`: on to the region's sign-in page, or back here saying why. */
 export async function startSignIn(req: Request, setHeader: (k: string, v: string) => void): Promise<Response> {
   const url = new URL(req.url);
-  const form = req.method === 'POST' ? new URLSearchParams(await readSmallBody(req)) : url.searchParams;
+  const form =
+    req.method === 'POST'
+      ? new URLSearchParams(await readBodyText(req, { limit: DIRECTORY_MAX_BODY_BYTES }))
+      : url.searchParams;
   const input = Start.safeParse(Object.fromEntries(form));
   const next = sameOriginPath(input.success ? input.data.next : undefined, globalUrl(), '/arc');
   const back = (error: string, extra: Record<string, string> = {}) =>
@@ -60,7 +62,7 @@ export async function startSignIn(req: Request, setHeader: (k: string, v: string
         setHeader,
         60,
       );
-      const found = await resolveWorkspace(workspace);
+      const found = await lookUpWorkspace(workspace);
       if (found.status === 'down') return back('region_down', { workspace, region: found.name });
       address = found.address;
     } catch (e) {

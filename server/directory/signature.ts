@@ -1,6 +1,5 @@
-// Signed cell → directory calls (CONTRACT.md, "Global address"): HMAC-SHA-256 over the method,
-// the path with its query, the cell's region, the timestamp, the nonce and the body's SHA-256,
-// one per line. Pure code, shared by the cell that signs and the directory that verifies.
+// Signed cell → directory calls (CONTRACT.md, "Global address"): the canonical string and its
+// HMAC-SHA-256, pure code shared by the cell that signs and the directory that verifies.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_HEADERS = {

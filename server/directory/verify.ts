@@ -1,12 +1,5 @@
-// Checking a signed cell → directory call in two steps. First with no database at all: the
-// headers' shape, the HMAC under the key the headers name (derived from the directory's secret,
-// server/directory/keys.ts) and the timestamp (±300 s), so an unauthenticated caller costs the
-// primary nothing. Then, only for an authentic call, in the transaction that applies it (a refused
-// call changes nothing): the key version is still accepted (the region's current one, or the
-// previous one while a rotation is in progress) and the nonce is new (recorded until its window
-// passes; expired nonces are pruned by the same transaction). Every 401 has one body, whatever
-// failed, so a caller learns nothing of a region's key version or an open rotation; the reason is
-// counted in /metrics (directory_refusals_total) for the operator.
+// Checking a signed cell → directory call: HMAC and timestamp with no database, then key version
+// and nonce in the transaction that applies it (docs/flows/directory.md).
 import { AppError, type ErrorCode } from '../errors';
 import { isRegionCode } from '../region/code';
 import { metrics } from '../telemetry/metrics';
@@ -39,7 +32,10 @@ export function refuse(reason: RefusalReason, code: ErrorCode, message: string):
   return new AppError(code, message, { extra: { reason } });
 }
 
-/** The one answer to a call that is not authentic, whatever the reason (the file's header says why). */
+/**
+ * The one answer to a call that is not authentic, whatever the reason, so a caller learns nothing
+ * of a region's key version or an open rotation; the reason is counted for the operator.
+ */
 export const UNAUTHENTIC_MESSAGE =
   'this call is not signed as the directory accepts: check the cell’s key file, its key version and its clock';
 

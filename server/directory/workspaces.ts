@@ -1,7 +1,5 @@
-// What cells may change in the directory, each only for its own region: the region's entry
-// (name, address, status) and its workspaces' slugs (reserve → activate, or release). Slugs are
-// unique across regions. Every change bumps the entry's sequence and writes an event. Nothing
-// here names a person: slugs, region codes, statuses and counters only.
+// What cells may change in the directory, each only for its own region: its entry and its
+// workspaces' slugs. Every change bumps the entry's sequence and writes an event; no personal data.
 import { z } from 'zod';
 import type { Tx } from '../db/access';
 import { execute, runOne } from '../db/sql';

@@ -1,7 +1,5 @@
-// Admission control for one gateway process: at most `limit` requests in flight; the next ones
-// wait in a bounded queue for at most `waitMs`, then are refused (the server answers 503
-// overloaded with Retry-After). Past capacity, clients get a quick, retryable answer instead of
-// a request that times out after every queue on the way has filled.
+// Admission control for one gateway process: `limit` requests in flight, a bounded queue that waits
+// at most `waitMs`, then 503 overloaded, a quick retryable answer (docs/security.md).
 export interface AdmissionOptions {
   limit: number;
   queueLimit: number;

@@ -1,17 +1,5 @@
-// The API's door in the gateway's own HTTP server: REST (/v1) and tRPC (/api/trpc) requests go
-// straight to their adapters (server/api/adapters/rest.ts and trpc-http.ts, the same handlers
-// app/v1/[[...path]]/route.ts and app/api/trpc/[trpc]/route.ts export, so the same one
-// middleware and procedures), without passing through Next's router and route-handler
-// machinery, which costs more CPU per request than the API's own work does (bench hot-path: an
-// empty route handler through Next is about 1.3 ms of CPU per request on the benchmark machine,
-// an answer from this server about 0.2 ms).
-//
-// What Next did for these requests, done here: the static security headers
-// (security-headers.ts), gzip when the client accepts it (reads only: compression.ts), and HEAD as
-// GET without the body. The body arrives read, within its limits (main.ts, body.ts).
-// What stays with Next: OPTIONS (its automatic Allow) and other methods a route does not export,
-// a path with a trailing slash (its redirect), the OpenAPI document (its own route), and every
-// page and server action.
+// The API door: /v1 and /api/trpc go from the gateway's HTTP server straight to their adapters,
+// past Next's router (why and what stays with Next: docs/decisions/0001-the-api-door.md).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';

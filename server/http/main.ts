@@ -1,7 +1,7 @@
 // The gateway's HTTP server: Next.js's request handler behind a plain Node server of our own,
 // so that the one thing Next does not pass on, the socket's peer address, reaches the app as
 // X-Meridian-Peer (any client-sent copy is dropped first; see server/net/client-address.ts), and
-// with no trusted proxy the X-Forwarded-* a client sent are dropped (server/net/host.ts); a
+// with no trusted proxy the X-Forwarded-* a client sent are dropped (server/net/request-origin.ts); a
 // URL that does not decode, which Next would answer with a 500, goes to the API's 400; and the
 // API (/v1 and /api/trpc) goes straight to its adapters, past Next's router (api-door.ts).
 // Before a request takes one of MERIDIAN_MAX_IN_FLIGHT slots (admission.ts), its Host must be a
@@ -19,21 +19,20 @@ import next from 'next';
 import { assertAuthSecret, env } from '../env';
 import { Admission, type Ticket } from './admission';
 import { addressBucket, clientAddress, PEER_HEADER, trustPeerHeader } from '../net/client-address';
-import { CLIENT_FORWARDING_HEADERS } from '../net/host';
+import { CLIENT_FORWARDING_HEADERS } from '../net/request-origin';
 import { isDecodable, MALFORMED_URL_HEADER, MALFORMED_URL_PATH } from '../net/url';
-import { isCell } from '../directory/roles';
-import { startCellRegistration } from '../cell/registration';
-import { ensureWritePositions, leaveWritePositions, writePositionsListening } from '../db/write-positions';
-import { closeDecisionLog } from '../routing/decision-log';
+import { writePositionsListening } from '../db/write-notices';
+import { gatewayRuntime } from '../runtime/gateway';
 import { flushLogs, logger } from '../telemetry/logger';
-import { appliedSummary, ensurePolicies, leavePolicies } from '../routing/applied';
+import { appliedSummary } from '../routing/applied';
 import { answerMutationsUncompressed } from './compression';
 import { apiDoorRoute, serveApi } from './api-door';
 import { handleRest } from '../api/adapters/rest';
 import { handleTrpc } from '../api/adapters/trpc-http';
 import { AppError } from '../errors';
-import { bodyLimit } from './body-limits';
-import { readRequestBody, replayBody } from './body';
+import { bodyLimit } from '../net/body-limits';
+import { readRequestBody } from '../net/body';
+import { replayBody } from './body-replay';
 import { isHostHeader } from './host-header';
 import { PeerLimit } from './peers';
 import { refuse } from './refusal';
@@ -81,10 +80,9 @@ async function main(): Promise<void> {
   const handle = app.getRequestHandler();
   await app.prepare();
   trustPeerHeader();
-  // Hear other gateways' writes before taking traffic (bounded: without it reads use the primary).
-  await ensureWritePositions(5_000);
-  // The routing policies, before traffic (never throws: unreachable, the built-in default serves).
-  await ensurePolicies();
+  // Before traffic: other gateways' writes and the routing policies (server/runtime/gateway.ts).
+  const runtime = gatewayRuntime();
+  await runtime.start();
   let stopping = false;
 
   const admission = new Admission({
@@ -95,7 +93,7 @@ async function main(): Promise<void> {
   const peers = new PeerLimit(e.MERIDIAN_MAX_PER_PEER);
   const server = http.createServer((req, res) => {
     ensureRequestId(res, e.MERIDIAN_GATEWAY_REGION);
-    // With no proxy of ours in front, a client wrote these (server/net/host.ts).
+    // With no proxy of ours in front, a client wrote these (server/net/request-origin.ts).
     if (e.MERIDIAN_TRUSTED_PROXIES === 0) for (const h of CLIENT_FORWARDING_HEADERS) delete req.headers[h];
     delete req.headers[PEER_HEADER];
     delete req.headers[MALFORMED_URL_HEADER];
@@ -150,8 +148,8 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 5_000;
   server.listen(e.PORT, e.MERIDIAN_BIND, () => {
     console.log(`[meridian] serving on http://${e.MERIDIAN_BIND}:${e.PORT}`);
-    // Cells register with the directory once they can take its answers (and keep serving without it).
-    if (isCell()) startCellRegistration();
+    // What waits for the server to listen (a cell's registration with the directory).
+    void runtime.start('serving');
   });
 
   const stop = (signal: string) => {
@@ -169,11 +167,9 @@ async function main(): Promise<void> {
     // still waiting in its backlog. Then requests in flight finish, each response closes its
     // connection, and idle connections close at once.
     setTimeout(() => {
-      // Then the other gateways stop waiting for this one, and buffered decision records are written.
-      server.close(
-        () =>
-          void Promise.allSettled([leaveWritePositions(), leavePolicies(), closeDecisionLog()]).finally(() => exit(0)),
-      );
+      // Then the services stop in reverse: other gateways stop waiting for this one, buffered
+      // decision records and key uses are written, the pools close.
+      server.close(() => void runtime.stop().finally(() => exit(0)));
       server.closeIdleConnections();
       setTimeout(() => {
         logger.warn({ in_flight: admission.stats.inFlight }, 'drain deadline passed: exiting with requests in flight');

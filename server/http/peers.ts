@@ -1,6 +1,5 @@
-// How many requests each client has open in one gateway process (from its headers to the close of
-// its connection: reading the body, queued, running). One client past its cap is refused, so a
-// single address cannot take every slot or hold every connection with slow bodies.
+// Open requests per client address in one gateway process, from its headers to its connection
+// closing, so one address can't take every slot or hold every connection (docs/security.md).
 export class PeerLimit {
   private readonly open = new Map<string, number>();
 

@@ -1,13 +1,12 @@
-// The answers the gateway's server gives itself, before any handler runs (a Host that is no host,
-// a body too large or too slow, a client past its cap, no room): the contract's error body with
-// its request ID, the security headers, and the connection closed cleanly after a body that was
-// not read in full.
+// The answers the gateway's server gives itself before any handler runs: the contract's error body,
+// the security headers, and a clean close after a body not read in full (docs/security.md).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { env } from '../env';
 import { errorBody, type AppError } from '../errors';
 import { newRequestId } from '../ids';
 import { metrics } from '../telemetry/metrics';
-import { discardRest, hasBody } from './body';
+import { hasBody } from '../net/body';
+import { discardRest } from './body-replay';
 import { securityHeaders } from './security-headers';
 
 export async function refuse(

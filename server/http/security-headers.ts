@@ -1,6 +1,5 @@
-// The static security headers of every response, pages and API alike: set by Next for what it
-// serves (next.config.ts) and by the gateway's server for what it answers itself (api-door.ts,
-// refusal.ts). HSTS only over HTTPS (the proxy in front says so), where browsers heed it.
+// The static security headers of every answer: Next sets them for what it serves (next.config.ts),
+// the gateway's server for what it answers itself; HSTS only over HTTPS.
 export const SECURITY_HEADERS: { key: string; value: string }[] = [
   { key: 'X-Content-Type-Options', value: 'nosniff' },
   { key: 'X-Frame-Options', value: 'DENY' },

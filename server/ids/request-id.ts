@@ -1,5 +1,5 @@
-// Request IDs: `req_{region}-{unix ms}-{12 lowercase hex}`, e.g. req_sfo1-1770564159296-7d4b9e1f3a5b.
-// `{region}` is the region the request resolved to, or `global`.
+// Request IDs: `req_{region}-{unix ms}-{12 lowercase hex}` (req_sfo1-1770564159296-7d4b9e1f3a5b),
+// `{region}` being the region the request resolved to, or `global`.
 import { randomPoolBytes } from './random-pool';
 
 const REQUEST_ID_RE = /^req_([a-z]{3}[1-9][0-9]*|global)-(\d{13})-([0-9a-f]{12})$/;

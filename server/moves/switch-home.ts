@@ -2,7 +2,7 @@
 // answers are refusals, the switch of the workspace's home to the target, and the bundle dropped.
 import type { Tx } from '../db/access';
 import { DirectoryCallError } from '../cell/client';
-import { publishMoveHandover } from '../routing/handover';
+import { publishMoveHandover } from '../routing/move-handover';
 
 /** A move-workspace run's input. */
 export interface MoveInput {

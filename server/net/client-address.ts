@@ -1,7 +1,5 @@
-// Who is on the other end of a request. Never what the client says about itself: the socket's
-// peer address, put in X-Meridian-Peer by our own HTTP server (server/http/server.ts, which
-// drops any client-sent copy), and X-Forwarded-For only as far as MERIDIAN_TRUSTED_PROXIES
-// says proxies we run have appended to it. Rate limits count IPv6 clients by /64 (addressBucket).
+// Who is on the other end of a request: the socket's peer (X-Meridian-Peer, set by our HTTP
+// server), and X-Forwarded-For only as far as MERIDIAN_TRUSTED_PROXIES says (docs/security.md).
 import net from 'node:net';
 import { env } from '../env';
 

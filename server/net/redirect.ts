@@ -1,11 +1,12 @@
-// Where to send a user after sign-in: only somewhere on this same origin. A check on the raw
-// string ("starts with / but not //") misses `/\evil.example`, which browsers read as
-// `//evil.example`; so the URL is parsed the way a browser parses it and its origin compared.
-// Parsing alone is not enough either: dot segments collapse (`/.//evil.example`, `/a/..//x`,
-// `/%2e//x`) into a path that starts with `//`, which, sent on as a Location or handed to
-// `location.assign`, is a protocol-relative URL naming another host.
+// Where to send a user after sign-in: only somewhere on this same origin, checked on the URL as a
+// browser parses it (docs/security.md).
 
-/** `raw` as a same-origin path (+ query and hash), or `fallback`. */
+/**
+ * `raw` as a same-origin path (+ query and hash), or `fallback`. A check on the raw string ("starts
+ * with / but not //") misses `/\evil.example`, which browsers read as `//evil.example`; and after
+ * parsing, dot segments collapse (`/.//evil.example`, `/a/..//x`, `/%2e//x`) into a path starting
+ * with `//`: as a Location or for `location.assign`, a protocol-relative URL naming another host.
+ */
 export function sameOriginPath(raw: string | undefined, origin: string, fallback: string): string {
   if (!raw) return fallback;
   let url: URL;

@@ -1,6 +1,5 @@
-// URLs that do not decode. Next answers such a path with a 500 before any handler of ours runs,
-// so our HTTP server (server/http/main.ts) sends it to the API door marked with
-// MALFORMED_URL_HEADER, and the API answers the contract's 400 (server/api/adapters/request-guards.ts).
+// URLs that do not decode: Next answers them with a 500 before our handlers run, so our HTTP
+// server marks them (MALFORMED_URL_HEADER) for the API door, which answers the contract's 400.
 export const MALFORMED_URL_HEADER = 'x-meridian-malformed-url';
 export const MALFORMED_URL_PATH = '/v1/_malformed-url';
 

@@ -1,18 +1,21 @@
 // Notifications of one user within one organization.
+import { z } from 'zod';
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
 import { newId } from '../ids';
 
-export interface NotificationView {
-  id: string;
-  kind: string;
-  title: string;
-  body: string;
-  resource_id: string | null;
-  read: boolean;
-  read_at: string | null;
-  created_at: string;
-}
+/** A notification as the API shows it. */
+export const notificationView = z.object({
+  id: z.string(),
+  kind: z.string(),
+  title: z.string(),
+  body: z.string(),
+  resource_id: z.string().nullable(),
+  read: z.boolean(),
+  read_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type NotificationView = z.infer<typeof notificationView>;
 
 type Row = {
   id: string;

@@ -1,6 +1,5 @@
-// Suspending an organization: every credential of it is refused with 403 organization_suspended
-// (API keys, browser sessions, the sign-in hand-over), and the directory resolves its slug like an
-// unknown one. Platform operators' own sessions are not refused: they reinstate it.
+// Suspending an organization: its API keys, sessions and sign-in hand-offs are refused (403
+// organization_suspended), its slug resolves like an unknown one (docs/api.md).
 import { recordAudit } from '../audit/audit';
 import { changed as identityChanged } from '../auth/identity-cache';
 import { activateSlug, homeRegionOf, suspendSlug } from '../cell/workspaces';

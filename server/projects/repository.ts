@@ -1,15 +1,18 @@
 // Projects of one organization. Every function takes the organization's ID: there is no way to
 // reach another organization's projects from here.
+import { z } from 'zod';
 import type { Db } from '../db/client';
 import type { Tx } from '../db/access';
 import { newId } from '../ids';
 
-export interface ProjectView {
-  id: string;
-  name: string;
-  default_region: string | null;
-  created_at: string;
-}
+/** A project as the API shows it. */
+export const projectView = z.object({
+  id: z.string(),
+  name: z.string(),
+  default_region: z.string().nullable(),
+  created_at: z.string(),
+});
+export type ProjectView = z.infer<typeof projectView>;
 
 type Row = { id: string; name: string; defaultRegion: string | null; createdAt: Date };
 

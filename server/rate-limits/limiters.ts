@@ -1,10 +1,5 @@
-// Rate limits shared by every gateway process: rate-limiter-flexible's PostgreSQL store (the
-// `rate_limits` table, made by a migration) on a small pool of its own on the primary, with an
-// in-memory limiter as insurance while the primary is unreachable or the pool saturated (limits
-// then hold per process instead of vanishing). Falling back is never silent: each operation the
-// insurance answers counts in meridian_rate_limit_fallback_total, and a warning is logged (at
-// most one per limit every 10 s). Refusals are 429 rate_limited with Retry-After and the IETF
-// RateLimit-Policy / RateLimit headers.
+// Rate limits shared by every gateway process (rate-limiter-flexible on the primary's
+// `rate_limits`), with an in-memory fallback that is counted and logged (docs/security.md).
 import { createHash } from 'node:crypto';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { BackgroundPool } from '../db/background';

@@ -8,7 +8,7 @@ import { primaryUrl } from '../db/topology';
 import { AppError } from '../errors';
 import { isRegionCode } from './code';
 import { listRegions, type RegionRow } from './repository';
-import { processSingleton } from '../process-singletons';
+import { processSingleton, resetProcessSingleton } from '../process-singletons';
 
 export const REGIONS_CHANGED_CHANNEL = 'meridian_regions';
 const SAFETY_REFRESH_MS = 5 * 60_000;
@@ -94,6 +94,15 @@ async function load(): Promise<RegionRegistry> {
     s.timer.unref();
   }
   return registry;
+}
+
+/** Stops listening and the safety refresh, and forgets the registry (a clean stop, or tests). */
+export async function stopRegionRegistry(): Promise<void> {
+  const s = state();
+  clearInterval(s.timer);
+  await s.loading?.catch(() => {});
+  await s.listener?.stop();
+  resetProcessSingleton('region-registry');
 }
 
 /** LISTEN for changes (reconnecting when the primary goes away), catching up after each connect. */

@@ -1,5 +1,8 @@
 // Region rows as the rest of the app sees them.
+import { z } from 'zod';
 import type { Db } from '../db/client';
+
+export const REGION_STATUSES = ['active', 'draining', 'down'] as const;
 
 export interface RegionRow {
   code: string;
@@ -7,9 +10,30 @@ export interface RegionRow {
   country: string;
   timezone: string;
   provider: string;
-  status: 'active' | 'draining' | 'down';
+  status: (typeof REGION_STATUSES)[number];
   baseUrl: string;
   isPrimary: boolean;
+}
+
+/** A region as the public sees it (the landing page, find-your-workspace): no infrastructure detail. */
+export const publicRegionView = z.object({
+  code: z.string(),
+  label: z.string(),
+  country: z.string(),
+  timezone: z.string(),
+  status: z.enum(REGION_STATUSES),
+  baseUrl: z.string(),
+});
+
+export function toPublicRegion(r: RegionRow): z.infer<typeof publicRegionView> {
+  return {
+    code: r.code,
+    label: r.label,
+    country: r.country,
+    timezone: r.timezone,
+    status: r.status,
+    baseUrl: r.baseUrl,
+  };
 }
 
 export async function listRegions(db: Db): Promise<RegionRow[]> {

@@ -2,7 +2,7 @@
 // Scoped like every other read: a resource of another organization has no region (null), so
 // its existence is never revealed.
 import type { OrgContext } from '../auth/identity';
-import { isConnectionError } from '../db/access';
+import { isConnectionError } from '../db/connection-errors';
 import type { Db } from '../db/client';
 import { primaryThenReplicas } from '../db/primary-reads';
 import { idPrefix } from '../ids';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gatewayId } from '../db/write-positions';
+import { gatewayId } from '../db/write-position-state';
 import { BUILT_IN_POLICY } from './applied';
 import { requestDecisionRecord, type RequestFacts } from './decision-record';
 

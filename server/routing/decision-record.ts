@@ -2,7 +2,7 @@
 // (by ID, never a secret), which policy applied, which trace the request belongs to. How the
 // record picks its target and reason is record.ts'.
 import type { Identity } from '../auth/identity';
-import { gatewayId } from '../db/write-positions';
+import { gatewayId } from '../db/write-position-state';
 import type { DecisionRecord } from './decision';
 import type { HintOutcome } from './execution';
 import { formatVersion, type PublishedPolicy } from './policy';

@@ -4,7 +4,7 @@
 // back by the explain API (server/routing/explain.ts). Internal: external errors keep the
 // contract's shape, and nothing here holds a secret (an API key appears by its public prefix).
 import { GATE_REASONS } from '../db/read-gate';
-import type { RouteClass } from './policy';
+import type { RouteClass } from './policy-content';
 
 /**
  * Why a request was served where it was, or refused (a closed set, documented in

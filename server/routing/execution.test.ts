@@ -1,7 +1,7 @@
 // Table tests of the two execution points' pure parts.
 import { describe, expect, it } from 'vitest';
 import { hintRegions, idempotencyRequired, readRulesFor, routeClassOf, withinHints } from './execution';
-import { DEFAULT_ROUTES, type PolicyContent } from './policy';
+import { DEFAULT_ROUTES, type PolicyContent } from './policy-content';
 
 const known = new Set(['sfo1', 'lax1', 'ams1']);
 const KEY_SECRET = 'A'.repeat(32);

@@ -11,7 +11,7 @@
 import { parseApiKey, GLOBAL_KEY_REGION } from '../api-keys/format';
 import { DEFAULT_READ_RULES, type ReadRules } from '../db/read-gate';
 import { isRegionCode } from '../region/code';
-import type { PolicyContent, RouteClass } from './policy';
+import type { PolicyContent, RouteClass } from './policy-content';
 
 export interface Hints {
   subdomain?: string;

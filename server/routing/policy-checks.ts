@@ -1,8 +1,9 @@
 // The rules a routing policy must pass before it is published: zod's schema, the static rules
 // (policy.ts), and the safety rules of an organization (no publish may strand it).
 import { AppError } from '../errors';
-import { normalizePolicy } from './diff';
-import { policyContentSchema, validatePolicy, type PolicyContent, type PolicyIssue } from './policy';
+import { normalizePolicy } from './policy-diff';
+import { validatePolicy, type PolicyIssue } from './policy';
+import { policyContentSchema, type PolicyContent } from './policy-content';
 
 export function invalid(message: string, details: PolicyIssue[]): AppError {
   return new AppError('invalid_request', message, { extra: { details } });

@@ -1,5 +1,6 @@
 // The organization as the routing policy rules see it: its allowed and home regions, its live
 // clusters per region, and the registry's regions in order; looked up by ID, slug or `default`.
+import { z } from 'zod';
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
 import { run } from '../db/sql';
@@ -8,17 +9,19 @@ import { AppError } from '../errors';
 import { isId } from '../ids';
 import { regionOrder } from './policy.sql';
 
-export interface PolicyOrg {
-  id: string;
-  slug: string;
-  name: string;
-  /** The policy's primary region must be this one (a different one is a workspace move). */
-  home_region: string | null;
-  default_region: string | null;
-  allowed_regions: string[];
-  /** Live clusters per region: a region holding some can't leave the allowed set. */
-  live_clusters_by_region: Record<string, number>;
-}
+/** The organization as the policy API shows it beside its versions. */
+export const policyOrgView = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  // The policy's primary region must be this one (a different one is a workspace move).
+  home_region: z.string().nullable(),
+  default_region: z.string().nullable(),
+  allowed_regions: z.array(z.string()),
+  // Live clusters per region: a region holding some can't leave the allowed set.
+  live_clusters_by_region: z.record(z.string(), z.number()),
+});
+export type PolicyOrg = z.infer<typeof policyOrgView>;
 
 /** A `PolicyOrg` with what the rules need besides: its explicit home and the registry's order. */
 export type FoundOrg = PolicyOrg & { explicitHome: string | null; order: string[] };

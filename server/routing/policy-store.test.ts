@@ -1,9 +1,9 @@
 // The store's pure parts: the diff against the current version, the content check (schema then
 // static rules, as one list of issues), the safety rules, and a gateway's synced/stale/gone.
 import { describe, expect, it } from 'vitest';
-import { diffPolicies, normalizePolicy, samePolicy } from './diff';
-import { gatewayStatus, GONE_AFTER_MS } from './gateways';
-import type { PolicyContent } from './policy';
+import { diffPolicies, normalizePolicy, samePolicy } from './policy-diff';
+import { gatewayStatus, GONE_AFTER_MS } from './policy-sync';
+import type { PolicyContent } from './policy-content';
 import { builtInDefault } from './policy';
 import { checkContent, safetyIssues } from './policy-checks';
 

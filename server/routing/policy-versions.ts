@@ -1,13 +1,16 @@
 // The routing policy store's versions, read: every organization's current one (what gateways
 // apply), one organization's, and an organization's history as the API shows it.
+import { z } from 'zod';
 import { read, type Tx } from '../db/access';
 import type { Db } from '../db/client';
+import { decodeCursor, encodeCursor } from '../db/cursor';
 import type { DataRequest } from '../db/request-state';
 import { run, runOne } from '../db/sql';
 import { AppError } from '../errors';
-import { normalizePolicy } from './diff';
-import { formatVersion, parseVersion, type PolicyContent, type PolicyVersion } from './policy';
-import { emailsOf, orgOrThrow, stripInternal, type PolicyOrg } from './policy-org';
+import { normalizePolicy } from './policy-diff';
+import { formatVersion, parseVersion, type PolicyVersion } from './policy';
+import { policyContentView } from './policy-content';
+import { emailsOf, orgOrThrow, policyOrgView, stripInternal } from './policy-org';
 import {
   currentDefaultVersion,
   currentVersionOfOrg,
@@ -45,17 +48,19 @@ export async function currentPolicyOf(
   return { epoch: r.epoch, sequence: r.sequence, policy: r.row };
 }
 
-export interface PolicyVersionView {
-  version: string;
-  epoch: number;
-  sequence: number;
-  org_id: string | null;
-  content: PolicyContent;
-  published_at: string;
-  published_by: { id: string; email: string | null } | null;
-  rollback_of: string | null;
-  reason: string | null;
-}
+/** One published version as the API shows it. */
+export const policyVersionView = z.object({
+  version: z.string().describe('epoch.sequence'),
+  epoch: z.number(),
+  sequence: z.number(),
+  org_id: z.string().nullable(),
+  content: policyContentView,
+  published_at: z.string(),
+  published_by: z.object({ id: z.string(), email: z.string().nullable() }).nullable(),
+  rollback_of: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+export type PolicyVersionView = z.infer<typeof policyVersionView>;
 
 export function versionView(p: StoredPolicy, emails: ReadonlyMap<string, string> = new Map()): PolicyVersionView {
   return {
@@ -71,19 +76,22 @@ export function versionView(p: StoredPolicy, emails: ReadonlyMap<string, string>
   };
 }
 
-const encodeCursor = (v: PolicyVersion) => Buffer.from(formatVersion(v)).toString('base64url');
-function decodeCursor(raw: string): PolicyVersion {
-  const v = parseVersion(Buffer.from(raw, 'base64url').toString('utf8'));
+const encodeVersionCursor = (v: PolicyVersion) => encodeCursor([formatVersion(v)]);
+function decodeVersionCursor(raw: string): PolicyVersion {
+  const [text] = decodeCursor(raw, 1) ?? [];
+  const v = text === undefined ? undefined : parseVersion(text);
   if (!v) throw new AppError('invalid_request', 'cursor is not one this API returned');
   return v;
 }
 
-export interface PolicyHistory {
-  org: PolicyOrg | null;
-  current: PolicyVersionView | null;
-  data: PolicyVersionView[];
-  next_cursor: string | null;
-}
+/** An organization's current version and a page of its history. */
+export const policyHistoryView = z.object({
+  org: policyOrgView.nullable(),
+  current: policyVersionView.nullable(),
+  data: z.array(policyVersionView),
+  next_cursor: z.string().nullable(),
+});
+export type PolicyHistory = z.infer<typeof policyHistoryView>;
 
 /** An organization's (or the platform default's) current version and its history, newest first. */
 export async function policyHistory(
@@ -91,7 +99,7 @@ export async function policyHistory(
   orgRef: string,
   page: { limit: number; cursor?: string },
 ): Promise<PolicyHistory> {
-  const after = page.cursor ? decodeCursor(page.cursor) : undefined;
+  const after = page.cursor ? decodeVersionCursor(page.cursor) : undefined;
   // Replica-aware: the operator's own publish is waited for (read-your-writes).
   return read(req, async (db) => {
     const org = await orgOrThrow(db, orgRef);
@@ -106,7 +114,7 @@ export async function policyHistory(
       org: org === 'default' ? null : stripInternal(org),
       current: current ? versionView(current, emails) : null,
       data: items.map((p) => versionView(p, emails)),
-      next_cursor: rows.length > page.limit ? encodeCursor(items.at(-1)!.version) : null,
+      next_cursor: rows.length > page.limit ? encodeVersionCursor(items.at(-1)!.version) : null,
     };
   });
 }

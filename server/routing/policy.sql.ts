@@ -1,7 +1,8 @@
 // The routing policy store's SQL: the store's row (epoch, last sequence) and the immutable
 // versions of every organization's policy (org_id NULL: the platform default's).
 import { command, statement, type RawRow } from '../db/sql';
-import { policyContentSchema, type PublishedPolicy } from './policy';
+import { type PublishedPolicy } from './policy';
+import { policyContentSchema } from './policy-content';
 
 /** The channel a publish or takeover NOTIFYs at commit (payload: `<version> <org ID|default|*>`). */
 export const POLICY_CHANNEL = 'meridian_policy';

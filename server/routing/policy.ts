@@ -1,60 +1,7 @@
-// The routing policy: per organization (and one platform default), published as immutable
-// versions. It says where the organization's traffic may enter (`allowed_regions`), which region
-// serves it when a request names none (`primary_region`), how reads may move when a replica is
-// unfit (`failover_mode`), and per route class how stale a replica (`max_lag_ms`) and how old
-// the health signal about it (`max_signal_age_ms`) may be. Pure: no database, no I/O.
-//
-// Versions are `(epoch, sequence)`, compared lexicographically. A publish bumps the sequence; a
-// takeover of the policy store bumps the epoch (and the sequence starts over). Gateways refuse
-// any policy or change event from an epoch older than the newest they have seen (fencing: a
-// stale store that comes back can't roll the fleet back).
+// The routing policy: published versions (epoch.sequence), the static rules a content must pass,
+// and the platform default's built-in content. Pure: no database, no I/O. docs/flows/routing-policy.md
 import { z } from 'zod';
-import { isRegionCode } from '../region/code';
-
-export const FAILOVER_MODES = ['fixed', 'active_standby', 'weighted_reads'] as const;
-export type FailoverMode = (typeof FAILOVER_MODES)[number];
-
-export const ROUTE_CLASSES = ['read', 'list', 'write'] as const;
-export type RouteClass = (typeof ROUTE_CLASSES)[number];
-
-/** Bounds on the limits (validation): past MAX_LAG_MS a replica is too far behind to trust. */
-export const LIMIT_BOUNDS = {
-  max_lag_ms: { min: 0, max: 10_000 },
-  max_signal_age_ms: { min: 100, max: 60_000 },
-} as const;
-
-const regionCode = z.string().refine(isRegionCode, 'not a region code (e.g. sfo1)');
-
-const routeLimits = z
-  .object({
-    max_lag_ms: z.number().int(),
-    max_signal_age_ms: z.number().int(),
-  })
-  .strict();
-
-export const policyContentSchema = z
-  .object({
-    primary_region: regionCode,
-    allowed_regions: z.array(regionCode).min(1).max(64),
-    failover_mode: z.enum(FAILOVER_MODES),
-    /** active_standby: the region whose replica may take reads when the region's own can't. */
-    standby_region: regionCode.nullable().default(null),
-    /** weighted_reads: relative weights of the allowed regions' replicas for stateless reads. */
-    read_weights: z.record(regionCode, z.number().int().min(0).max(1000)).default({}),
-    routes: z
-      .object({
-        read: routeLimits,
-        list: routeLimits,
-        write: routeLimits.extend({
-          /** `required`: a mutation without an Idempotency-Key is refused (400). */
-          idempotency: z.enum(['required', 'optional']),
-        }),
-      })
-      .strict(),
-  })
-  .strict();
-
-export type PolicyContent = z.infer<typeof policyContentSchema>;
+import { DEFAULT_ROUTES, LIMIT_BOUNDS, ROUTE_CLASSES, type PolicyContent } from './policy-content';
 
 export interface PolicyVersion {
   epoch: number;
@@ -87,22 +34,14 @@ export function parseVersion(s: string): PolicyVersion | undefined {
   return { epoch: Number(m[1]), sequence: Number(m[2]) };
 }
 
-/** The platform default's routes and mode (the `fixed` behaviour every gateway had before policies). */
-export const DEFAULT_ROUTES: PolicyContent['routes'] = {
-  read: { max_lag_ms: 1_000, max_signal_age_ms: 5_000 },
-  list: { max_lag_ms: 1_000, max_signal_age_ms: 5_000 },
-  write: { max_lag_ms: 0, max_signal_age_ms: 5_000, idempotency: 'optional' },
-};
-
 export interface RegionFacts {
   /** The region registry's status of each known region (`active`, `draining`, `down`, …). */
   status: ReadonlyMap<string, string>;
 }
 
-export interface PolicyIssue {
-  path: (string | number)[];
-  message: string;
-}
+/** One rule a content breaks: the field it is about and why. */
+export const policyIssueView = z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() });
+export type PolicyIssue = z.infer<typeof policyIssueView>;
 
 /**
  * Static validation before a publish (and by each gateway before it applies a version): the

@@ -1,21 +1,24 @@
 // What a routing policy publish would say, without writing: the validation issues (with the
 // live-cluster rule) and the diff against the current version.
+import { z } from 'zod';
 import { read } from '../db/access';
 import type { DataRequest } from '../db/request-state';
 import { homeRegionOf } from '../cell/workspaces';
-import { diffPolicies, type PolicyChange } from './diff';
-import type { PolicyIssue } from './policy';
+import { diffPolicies, policyChangeView } from './policy-diff';
+import { policyIssueView } from './policy';
 import { checkContent, safetyIssues } from './policy-checks';
 import { emailsOf, orgOrThrow, registryOrder } from './policy-org';
-import { currentPolicyOf, versionView, type PolicyVersionView } from './policy-versions';
+import { currentPolicyOf, policyVersionView, versionView } from './policy-versions';
 
-export interface PreviewResult {
-  valid: boolean;
-  issues: PolicyIssue[];
-  current: PolicyVersionView | null;
-  changes: PolicyChange[];
-  unchanged: boolean;
-}
+/** What a publish would say: valid or the issues, and the changes against the current version. */
+export const policyPreviewView = z.object({
+  valid: z.boolean(),
+  issues: z.array(policyIssueView),
+  current: policyVersionView.nullable(),
+  changes: z.array(policyChangeView),
+  unchanged: z.boolean(),
+});
+export type PreviewResult = z.infer<typeof policyPreviewView>;
 
 /** What a publish would say, without writing: the validation issues and the diff against current. */
 export async function previewPolicy(req: DataRequest, orgRef: string, raw: unknown): Promise<PreviewResult> {

@@ -1,9 +1,9 @@
 // Builds a request's decision record (decision.ts) from what the middleware and the data layer's
 // gates noted while it ran. Pure: the middleware passes everything in.
 import type { GateDecision } from '../db/read-gate';
-import type { CascadeTraceStep } from '../region/resolve';
+import type { CascadeTraceStep } from '../region/cascade';
 import type { Candidate, DecisionRecord, ReasonCode } from './decision';
-import type { RouteClass } from './policy';
+import type { RouteClass } from './policy-content';
 
 export interface RecordInput {
   requestId: string;

@@ -1,6 +1,5 @@
-// Structured JSON logs (pino). One line per request is written by the request middleware, to an
-// asynchronous destination (buffered, written off the request's path); processes that exit on
-// purpose flush it first (flushLogs).
+// Structured JSON logs (pino) to an asynchronous destination, off the request path; processes that
+// exit on purpose flush it first (flushLogs).
 import pino from 'pino';
 import { env } from '../env';
 import { processSingleton } from '../process-singletons';

@@ -1,8 +1,5 @@
-// The gateway's traffic per region over the last few minutes, in process: request rate, error
-// rate and latency percentiles, reads and writes apart, for Atlas' region cards and the lag
-// sampler. One-second buckets in a ring (300 of them), each holding a count, a 5xx count and a
-// log-scale latency histogram (8 buckets per doubling: a percentile is within ±4.5% of the true
-// value), so memory is fixed whatever the traffic and a read of the window costs no sorting.
+// The gateway's traffic per region over the last minutes, in process (reads and writes apart), for
+// Atlas' region cards and the lag sampler: a fixed-size ring of one-second buckets.
 import { processSingleton } from '../process-singletons';
 
 export type TrafficKind = 'read' | 'write';
@@ -40,6 +37,11 @@ function ring(region: string, kind: TrafficKind): Ring {
   return r;
 }
 
+/**
+ * Each second holds a count, a 5xx count and a log-scale latency histogram (8 buckets per
+ * doubling: a percentile is within ±4.5% of the true value), so memory is fixed whatever the
+ * traffic and a read of the window costs no sorting.
+ */
 export function bucketOf(ms: number): number {
   if (!(ms > MIN_MS)) return 0;
   return Math.min(BUCKETS - 1, Math.ceil(Math.log2(ms / MIN_MS) * PER_DOUBLING));

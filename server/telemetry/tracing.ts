@@ -1,7 +1,5 @@
-// OpenTelemetry tracing. The SDK is started by instrumentation.ts and configured by the
-// standard OTEL_* variables (OTEL_TRACES_EXPORTER=otlp|console|none, OTEL_EXPORTER_OTLP_*);
-// without them no exporter runs. Code here only uses the API; with no tracer provider
-// registered, spans are not even started (a non-recording span still costs a context switch).
+// OpenTelemetry tracing through the API only: instrumentation.ts starts the SDK from the standard
+// OTEL_TRACES_EXPORTER and OTEL_EXPORTER_OTLP_*; with no tracer provider, spans are not started.
 import {
   context,
   INVALID_SPAN_CONTEXT,

@@ -1,20 +1,47 @@
 // "Who am I?" (GET /v1/me): the caller, their organizations and roles, settings and the
 // session's project, for a signed-in person or an API key.
+import { z } from 'zod';
 import type { Identity, OrgContext } from '../auth/identity';
 import { membershipsOf } from '../auth/users';
 import { read } from '../db/access';
 import type { DataRequest } from '../db/request-state';
-import { settingsOf } from './settings';
+import { settingsOf, settingsView } from './settings';
 import { GLOBAL_KEY_REGION } from '../api-keys/format';
 
-const orgView = (o: OrgContext) => ({
+const callerOrgView = z.object({
+  id: z.string(),
+  slug: z.string(),
+  default_region: z.string().nullable(),
+  allowed_regions: z.array(z.string()),
+});
+const ROLES = ['member', 'admin'] as const;
+
+/** The caller as GET /v1/me shows it. */
+export const callerView = z.object({
+  kind: z.enum(['session', 'api_key']),
+  user: z.object({ id: z.string(), email: z.string(), platform_operator: z.boolean() }).nullable(),
+  api_key: z.object({ id: z.string(), region: z.string() }).nullable(),
+  organization: callerOrgView.nullable(),
+  role: z.enum(ROLES).nullable(),
+  organizations: z.array(callerOrgView.extend({ role: z.enum(ROLES) })),
+  settings: settingsView.nullable().describe('null for an API key'),
+  project: z
+    .object({ id: z.string(), name: z.string(), default_region: z.string().nullable() })
+    .nullable()
+    .describe('the project this session works in (its default region comes first in the cascade)'),
+});
+
+const orgView = (o: OrgContext): z.infer<typeof callerOrgView> => ({
   id: o.id,
   slug: o.slug,
   default_region: o.defaultRegion,
   allowed_regions: o.allowedRegions,
 });
 
-export async function describeCaller(req: DataRequest, id: Exclude<Identity, { kind: 'anonymous' }>) {
+export async function describeCaller(
+  req: DataRequest,
+  id: Exclude<Identity, { kind: 'anonymous' }>,
+): Promise<z.infer<typeof callerView>> {
   if (id.kind === 'api_key') {
     return {
       kind: 'api_key' as const,

@@ -1,5 +1,6 @@
 // A signed-in person's own settings: theme and default region (which comes before the
 // organization's in the region cascade).
+import { z } from 'zod';
 import { write, type Tx } from '../db/access';
 import type { Db } from '../db/client';
 import type { DataRequest } from '../db/request-state';
@@ -9,12 +10,12 @@ import { AppError } from '../errors';
 import { allowedRegionOrNull } from '../region/allowed';
 import { membershipOrgsForShare } from './settings.sql';
 
-export type Theme = 'system' | 'light' | 'dark';
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
 
-export interface SettingsView {
-  theme: Theme;
-  default_region: string | null;
-}
+/** A person's settings as the API shows them. */
+export const settingsView = z.object({ theme: z.enum(THEMES), default_region: z.string().nullable() });
+export type SettingsView = z.infer<typeof settingsView>;
 
 export async function settingsOf(db: Db, userId: string): Promise<SettingsView> {
   const row = await db.userSettings.findUnique({ where: { userId } });

@@ -1,5 +1,5 @@
 // Every workflow the workers run, each defined by its domain. A new workflow is added here.
-import { provisionServerWorkflow } from '../atlas/provision-workflow';
+import { provisionServerWorkflow } from '../fleet/provision-workflow';
 import { createClusterWorkflow } from '../clusters/create-workflow';
 import { deleteClusterWorkflow } from '../clusters/delete-workflow';
 import { moveWorkspaceWorkflow } from '../moves/workflow';

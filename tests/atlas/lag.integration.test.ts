@@ -13,9 +13,10 @@ import { resetEnvCache } from '../../server/env';
 import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
 import { query, topology } from '../../dev/testing/db';
 import type { DemoCredentials } from '../../dev/demo/seed';
-import { resetLagDebounce } from '../../server/atlas/lag-debounce';
-import { compact, SAMPLER_LOCK_KEY, sampleTick, stopLagSampler } from '../../server/atlas/lag-sampler';
-import { reconcileAlerts } from '../../server/atlas/alerts';
+import { resetLagDebounce } from '../../server/replication/lag-debounce';
+import { compact } from '../../server/replication/lag-retention';
+import { SAMPLER_LOCK_KEY, sampleTick, stopLagSampler } from '../../server/replication/lag-sampler';
+import { reconcileAlerts } from '../../server/replication/alert-reconcile';
 
 /** Tolerances of the agreement with pg_stat_replication, read within the same few milliseconds. */
 const BYTES_TOLERANCE = 16 * 1024; // WAL other sessions write between the two reads

@@ -6,7 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useDemoDatabase } from '../../dev/testing/app';
 import { query, topology, waitForReplay } from '../../dev/testing/db';
-import { cachedLookup, changed, resetIdentityCache } from '../../server/auth/identity-cache';
+import { changed, resetIdentityCache } from '../../server/auth/identity-cache';
+import { cachedLookup } from '../../server/auth/identity-lookup';
 import { primary, type Db } from '../../server/db/client';
 import { primaryHealth, probeNow, replicaHealth } from '../../server/db/health';
 import { parseLsn } from '../../server/db/lsn';

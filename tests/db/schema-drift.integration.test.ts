@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { freshDatabase, query } from '../../dev/testing/db';
-import { actualShape, diffShapes, expectedShape } from '../../server/db/schema-drift';
+import { actualShape } from '../../server/db/schema-actual';
+import { diffShapes } from '../../server/db/schema-drift';
+import { expectedShape } from '../../server/db/schema-expected';
 
 describe('schema.prisma and the migrations agree', () => {
   it('has every model, column, type, nullability, enum, index and foreign key of schema.prisma, and nothing else', async () => {

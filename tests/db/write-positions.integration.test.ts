@@ -11,17 +11,10 @@ import { freshDatabase, query } from '../../dev/testing/db';
 import { eventually } from '../../dev/testing/eventually';
 import { resetEnvCache } from '../../server/env';
 import { formatLsn, parseLsn } from '../../server/db/lsn';
-import {
-  acknowledged,
-  commitPosition,
-  ensureWritePositions,
-  gatewayId,
-  MEMBER_APP_PREFIX,
-  requiredPosition,
-  resetWritePositions,
-  WRITES_CHANNEL,
-  writePositionStats,
-} from '../../server/db/write-positions';
+import { acknowledged } from '../../server/db/write-acks';
+import { ensureWritePositions, resetWritePositions, writePositionStats } from '../../server/db/write-notices';
+import { gatewayId, MEMBER_APP_PREFIX, WRITES_CHANNEL } from '../../server/db/write-position-state';
+import { commitPosition, requiredPosition } from '../../server/db/write-positions';
 
 const HINTS = 'meridian_test_hints';
 let url: string;

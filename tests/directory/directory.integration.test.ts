@@ -14,7 +14,7 @@ import { registerWithDirectory } from '../../server/cell/registration';
 import { withReservedSlug } from '../../server/cell/workspaces';
 import { finishRotation, rotateCellKey } from '../../server/directory/rotation';
 import { cellKey } from '../../server/directory/keys';
-import { resolveWorkspace } from '../../server/directory/resolve';
+import { lookUpWorkspace } from '../../server/directory/workspace-lookup';
 import { writeCellKey } from '../../server/cell/keys';
 import {
   directoryServer,
@@ -531,23 +531,23 @@ describe('decoys stay like real answers over time', () => {
 
   it('adding a region moves only the decoys it now wins, and only to it; real workspaces stay', async () => {
     const slugs = Array.from({ length: 300 }, (_, i) => `nobody-at-all-${i}`);
-    const before = await Promise.all(slugs.map((s) => resolveWorkspace(s)));
-    const knownBefore = await Promise.all(['acme', 'globex'].map((s) => resolveWorkspace(s)));
+    const before = await Promise.all(slugs.map((s) => lookUpWorkspace(s)));
+    const knownBefore = await Promise.all(['acme', 'globex'].map((s) => lookUpWorkspace(s)));
     await primary().directoryRegion.create({
       data: { code: 'fra1', name: 'Frankfurt', baseUrl: 'http://fra1.localhost:3000', status: 'active' },
     });
     try {
-      const after = await Promise.all(slugs.map((s) => resolveWorkspace(s)));
+      const after = await Promise.all(slugs.map((s) => lookUpWorkspace(s)));
       const moved = after.filter((a, i) => a.region !== before[i]!.region);
       // Every decoy that changed went to the new region (a reshuffle would move most, anywhere).
       expect(new Set(moved.map((m) => m.region))).toEqual(new Set(['fra1']));
       // About 1 in 4 (75 of 300): bounds wide enough for any keyed hash.
       expect(moved.length).toBeGreaterThan(30);
       expect(moved.length).toBeLessThan(130);
-      expect(await Promise.all(['acme', 'globex'].map((s) => resolveWorkspace(s)))).toEqual(knownBefore);
+      expect(await Promise.all(['acme', 'globex'].map((s) => lookUpWorkspace(s)))).toEqual(knownBefore);
     } finally {
       await primary().directoryRegion.delete({ where: { code: 'fra1' } });
     }
-    expect(await Promise.all(slugs.map((s) => resolveWorkspace(s)))).toEqual(before);
+    expect(await Promise.all(slugs.map((s) => lookUpWorkspace(s)))).toEqual(before);
   });
 });

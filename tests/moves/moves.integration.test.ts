@@ -8,7 +8,7 @@ import { callerFor, rest, type RestResponse } from '../../dev/testing/app';
 import { waitForReplay } from '../../dev/testing/db';
 import { primary } from '../../server/db/client';
 import { openChunk, type Manifest, type RowChunk } from '../../server/moves/bundle';
-import { resolveWorkspace } from '../../server/directory/resolve';
+import { lookUpWorkspace } from '../../server/directory/workspace-lookup';
 import { failRun } from '../../server/worker/workers';
 import type { Workers } from '../../server/worker/workers';
 import {
@@ -182,7 +182,7 @@ describe('a full move of acme from sfo1 to lax1', () => {
     });
     expect(readWhileMoving.status).toBe(200);
     expect(readWhileMoving.body.data.length).toBe(projectsBefore.body.data.length);
-    expect(await resolveWorkspace('acme')).toMatchObject({ region: 'sfo1', status: 'active' });
+    expect(await lookUpWorkspace('acme')).toMatchObject({ region: 'sfo1', status: 'active' });
 
     // bob belongs to acme and globex: his settings are in acme's bundle, so a change made while
     // acting in globex waits too (else it would fail acme's verify).
@@ -232,7 +232,7 @@ describe('a full move of acme from sfo1 to lax1', () => {
     expect(await chunksOf(moveId)).toBe(0);
 
     // The directory sends acme's people to lax1.
-    expect(await resolveWorkspace('acme')).toMatchObject({ region: 'lax1', status: 'active' });
+    expect(await lookUpWorkspace('acme')).toMatchObject({ region: 'lax1', status: 'active' });
     await waitForReplay(env.urls.primary, env.urls.replicas.lax1!);
     await waitForReplay(env.urls.primary, env.urls.replicas.sfo1!);
 
@@ -403,7 +403,7 @@ describe('a move that does not happen', () => {
   const globexUnchanged = async () => {
     const org = await primary().organization.findUniqueOrThrow({ where: { slug: 'globex' } });
     expect([org.status, org.homeRegion]).toEqual(['active', null]);
-    expect(await resolveWorkspace('globex')).toMatchObject({ region: 'sfo1', status: 'active' });
+    expect(await lookUpWorkspace('globex')).toMatchObject({ region: 'sfo1', status: 'active' });
     const ws = await primary().directoryWorkspace.findUniqueOrThrow({ where: { slug: 'globex' } });
     expect([ws.region, ws.offeredTo]).toEqual(['sfo1', null]);
     expect(await primary().apiKey.count({ where: { orgId: org.id, movedTo: { not: null } } })).toBe(0);
@@ -527,7 +527,7 @@ describe('a move past its handover whose run ends', () => {
     expect(await chunksOf(move.id)).toBe(0);
     const org = await primary().organization.findUniqueOrThrow({ where: { slug: 'globex' } });
     expect([org.status, org.homeRegion]).toEqual(['active', 'lax1']);
-    expect(await resolveWorkspace('globex')).toMatchObject({ region: 'lax1', status: 'active' });
+    expect(await lookUpWorkspace('globex')).toMatchObject({ region: 'lax1', status: 'active' });
     await waitForReplay(env.urls.primary, env.urls.replicas.lax1!);
     expect(await bobWrites('lax1')).toBe(201);
   }, 60_000);
@@ -559,7 +559,7 @@ describe('a move past its handover whose run ends', () => {
     expect(out.stdout).toMatch(/^globex: completed/);
     const settled = await primary().organization.findUniqueOrThrow({ where: { slug: 'globex' } });
     expect([settled.status, settled.homeRegion]).toEqual(['active', 'sfo1']);
-    expect(await resolveWorkspace('globex')).toMatchObject({ region: 'sfo1', status: 'active' });
+    expect(await lookUpWorkspace('globex')).toMatchObject({ region: 'sfo1', status: 'active' });
     await waitForReplay(env.urls.primary, env.urls.replicas.sfo1!);
     expect(await bobWrites('sfo1')).toBe(201);
   }, 90_000);
@@ -582,7 +582,7 @@ describe('npm run move', () => {
     expect(out.stdout).toMatch(/ {2}export +succeeded/);
     expect(out.stdout).toMatch(/\ncompleted \(read-only \d+\.\d\d s\)/);
     expect(out.stdout).toMatch(/ {2}projects +\d+ rows +[0-9a-f]{16} +match/);
-    expect(await resolveWorkspace('globex')).toMatchObject({ region: 'ams1', status: 'active' });
+    expect(await lookUpWorkspace('globex')).toMatchObject({ region: 'ams1', status: 'active' });
     // Usage errors are refused before anything is written.
     const bad = await new Promise<number>((resolve) =>
       execFile(
@@ -607,7 +607,7 @@ describe('a step that fails for a while', () => {
       const attempts = Object.fromEntries(done.steps.map((s) => [s.name, s.attempts]));
       expect(attempts).toMatchObject({ export: 2, verify: 2, handover: 1 });
       expect((done.move.tables as { match: boolean }[]).every((t) => t.match)).toBe(true);
-      expect(await resolveWorkspace('globex')).toMatchObject({ region: 'sfo1', status: 'active' });
+      expect(await lookUpWorkspace('globex')).toMatchObject({ region: 'sfo1', status: 'active' });
     } finally {
       setEnv({ WORKFLOW_FAULTS: '' });
     }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rest } from '../../dev/testing/app';
 import { growWorkspace } from '../../dev/testing/workspace-rows';
 import { primary } from '../../server/db/client';
-import { resolveWorkspace } from '../../server/directory/resolve';
+import { lookUpWorkspace } from '../../server/directory/workspace-lookup';
 import { FAST, ended, moveEnvironment, startMove, waitForMove, type MoveEnv } from './harness';
 
 let env: MoveEnv;
@@ -74,7 +74,7 @@ it('completes correctly after the worker is killed mid-export and mid-verify', a
   expect(tables.every((t) => t.match && t.count === t.verified_count)).toBe(true);
   const total = tables.reduce((n, t) => n + t.count, 0);
   expect(total).toBeGreaterThan(10_000);
-  expect(await resolveWorkspace('acme')).toMatchObject({ region: 'lax1', status: 'active' });
+  expect(await lookUpWorkspace('acme')).toMatchObject({ region: 'lax1', status: 'active' });
   const org = await primary().organization.findUniqueOrThrow({ where: { id: acme.id } });
   expect([org.status, org.homeRegion]).toEqual(['active', 'lax1']);
   expect(await primary().workspaceMove.count({ where: { orgId: acme.id } })).toBe(1);

@@ -12,7 +12,7 @@ import { handleRest } from '../../server/api/adapters/rest';
 import { HANDOFF_STATE_COOKIE } from '../../server/auth/handoff';
 import { registerWithDirectory } from '../../server/cell/registration';
 import { primary } from '../../server/db/client';
-import { rendezvous } from '../../server/directory/resolve';
+import { rendezvous } from '../../server/directory/workspace-lookup';
 import { serveApi } from '../../server/http/api-door';
 import { PEER_HEADER } from '../../server/net/client-address';
 import { setOrganizationSuspended } from '../../server/organizations/suspension';

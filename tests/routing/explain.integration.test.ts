@@ -13,7 +13,7 @@ import { sampleDecision, testRequestId } from '../../dev/testing/decisions';
 import { query } from '../../dev/testing/db';
 import type { DecisionRecord } from '../../server/routing/decision';
 import { flushDecisions, recordDecision, resetDecisionLog } from '../../server/routing/decision-log';
-import { REASON_TEXT } from '../../server/routing/explain';
+import { REASON_TEXT } from '../../server/routing/explanation';
 
 interface ErrorBody {
   error: { code: string; message: string; request_id: string };

@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { spawnGateway, type GatewaySpec } from '../../dev/gateways';
+import { spawnGateway, type GatewaySpec } from '../../dev/deployment-processes';
 import { freePort, waitForHttp } from '../../dev/ports';
 import { sessionCookie } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';

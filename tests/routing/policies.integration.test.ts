@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
 import { disconnectAll, primary } from '../../server/db/client';
 import { resetEnvCache } from '../../server/env';
-import { gatewayId } from '../../server/db/write-positions';
+import { gatewayId } from '../../server/db/write-position-state';
 import { newId } from '../../server/ids';
 import {
   appliedPolicy,

@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { spawnGateway, spawnWorker, type GatewaySpec } from '../../dev/gateways';
+import { spawnGateway, spawnWorker, type GatewaySpec } from '../../dev/deployment-processes';
 import { freePort, waitForHttp } from '../../dev/ports';
 import { sessionCookie } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';

@@ -1,6 +1,5 @@
-// Readiness for load balancers: 200 while this gateway can reach the primary, from the health
-// monitor's last probe (no query per call, so a flood of health checks costs the database
-// nothing). Per-region detail: /health/region.
+// GET /api/health: 200 while this gateway reaches the primary, from the health monitor's last probe
+// (no query per call); for dashboards and alerts (docs/operations.md#health-endpoints).
 import { ensureHealthMonitor, primaryHealth } from '~/server/db/health';
 
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,5 @@
-// /atlas/policy: the routing policy editor. One organization's (or the platform default's)
-// current version, a form with the store's validation messages, the diff against current,
-// publish, history with rollback, and what every gateway process has applied (live).
+// /atlas/policy: the routing policy editor (current version, draft form, diff, publish, history
+// with rollback, what every gateway applied) (docs/flows/routing-policy.md).
 import type { Metadata } from 'next';
 import { PolicyEditorPage } from '~/components/atlas/policy/policy-editor-page';
 import { PageHeader } from '~/components/ui/page-header';

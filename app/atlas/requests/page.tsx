@@ -1,6 +1,5 @@
-// /atlas/requests?id=req_…: "Explain a request". A plain GET form, rendered on the server, so a
-// link to an explanation works and the page works without JavaScript. A record never changes
-// once written, so nothing here polls.
+// /atlas/requests?id=req_…, "Explain a request": a plain GET form rendered on the server, so links
+// and no-JavaScript work; a record never changes once written, so nothing polls.
 import type { Metadata } from 'next';
 import { RequestExplanation, type ExplanationData } from '~/components/atlas/request-explanation';
 import { EmptyState } from '~/components/ui/empty-state';

@@ -1,6 +1,5 @@
-// GET /health/region: this gateway's region, its replica's lag, whether the primary is
-// reachable, uptime, and every other region's replica as this gateway sees it (database error
-// text for operators only).
+// GET /health/region: this gateway's region, its replica's lag, the primary's reachability, uptime,
+// and every other region's replica as this gateway sees it (error text for operators only).
 import { serviceRoute } from '~/server/api/adapters/service-route';
 import { isOperator } from '~/server/auth/identity';
 import { ensureHealthMonitor, healthReport } from '~/server/db/health';

@@ -1,7 +1,6 @@
 'use client';
-// Lists, creates and revokes the organization's API keys (server actions; the list is a tRPC
-// query). The region picker appears only for organizations with several regions (with "all
-// regions" for an organization-wide key); a new key's secret is shown once.
+// Lists, creates and revokes the organization's API keys (server actions, a tRPC list); a new
+// key's secret is shown once.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, useTransition } from 'react';
 import type { ErrorBody } from '~/server/errors';

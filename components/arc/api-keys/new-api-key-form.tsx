@@ -1,8 +1,6 @@
 'use client';
-// "Create key" (admins only): a name, what the key may do (read, write, admin: each includes the
-// one before) and, in organizations with several regions, the one region the key will work in, or
-// every region (an organization-wide `mk_global_…` key, for scripts that work across regions).
-// A single-region organization's key gets that region without asking.
+// "Create key" (admins only): a name, a scope, and in organizations with several regions the one
+// region the key works in or every region (`mk_global_…`); single-region ones are not asked.
 import { useState } from 'react';
 import { RegionOptions } from '../../ui/region-options';
 import { SelectField } from '../../ui/select-field';

@@ -1,7 +1,6 @@
 'use client';
-// The organization's clusters: across every region (fan-out, with each region's status and
-// latency) or one, filtered by project and status, a page at a time. While any cluster is
-// changing state the list refreshes itself every 2 s. A table on wide screens, cards on phones.
+// The organization's clusters, over every region (fan-out) or one, filtered and paged; refreshes
+// every 2 s while any cluster is changing state. A table on wide screens, cards on phones.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useMemo, useState } from 'react';

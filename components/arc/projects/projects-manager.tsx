@@ -1,7 +1,6 @@
 'use client';
-// Projects: the list, a create form (server action, inserted optimistically), each project's
-// default region (changed in place, optimistically), and "Use this project", which makes it the
-// session's current project: its default region then decides where requests that name none resolve.
+// Projects: the list, a create form, each project's default region (both optimistic), and "Use
+// this project", which makes it the session's project and so its default region the cascade's.
 import { useQueryClient } from '@tanstack/react-query';
 import { useSession } from 'next-auth/react';
 import { useRouter } from 'next/navigation';

@@ -1,6 +1,5 @@
 'use client';
-// The user's own default region (organizations with several regions only): where new clusters
-// and projects start out unless their project says otherwise. Saving refreshes every query,
+// The user's own default region (multi-region organizations only); saving refreshes every query,
 // since region defaults decide where requests go.
 import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';

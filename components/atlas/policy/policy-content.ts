@@ -1,10 +1,9 @@
-// The routing policy draft as the editor sees it: its type, the failover modes and route classes
-// the form offers, and the store's issues keyed by the field they are about.
+// The routing policy draft as the editor offers it (the content's shape is
+// server/routing/policy-content.ts): modes and route classes with labels, issues by field.
+import type { FailoverMode, PolicyContent, RouteClass } from '~/server/routing/policy-content';
 import type { RouterOutputs } from '../../trpc-provider';
 
-export type PolicyContent = NonNullable<RouterOutputs['atlas']['policies']['list']['current']>['content'];
 export type Region = RouterOutputs['atlas']['regions']['list']['data'][number];
-export type RouteClass = keyof PolicyContent['routes'];
 
 /** What each part of the form gets: the draft, the way to replace it, the issues by field. */
 export interface DraftFields {
@@ -13,7 +12,7 @@ export interface DraftFields {
   errors: IssuesByPath;
 }
 
-export const MODES: { value: PolicyContent['failover_mode']; label: string; hint: string }[] = [
+export const MODES: { value: FailoverMode; label: string; hint: string }[] = [
   {
     value: 'fixed',
     label: 'Fixed',
@@ -48,13 +47,6 @@ export function issuesByPath(issues: { path: (string | number)[]; message: strin
     if (!out.has(key)) out.set(key, i.message);
   }
   return out;
-}
-
-/** The form's fields, so issues about anything else are listed apart. */
-export function isFormPath(key: string): boolean {
-  return /^(primary_region|allowed_regions|failover_mode|standby_region|read_weights(\..+)?|routes\.(read|list|write)\.(max_lag_ms|max_signal_age_ms|idempotency))$/.test(
-    key,
-  );
 }
 
 export function num(value: string): number {

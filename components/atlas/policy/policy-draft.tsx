@@ -5,12 +5,13 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, useTransition } from 'react';
 import { publishPolicy } from '~/server/api/actions/atlas/policies';
+import { DEFAULT_ROUTES, isContentField, type PolicyContent } from '~/server/routing/policy-content';
 import { errorToast, useToast } from '../../toast';
 import { useTRPC, type RouterOutputs } from '../../trpc-provider';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorAlert } from '../../ui/error-alert';
 import { btnPrimary, btnSecondary, card, panel, sectionText } from '../../ui/styles';
-import { isFormPath, issuesByPath, type PolicyContent, type Region } from './policy-content';
+import { issuesByPath, type Region } from './policy-content';
 import { PolicyDiff } from './policy-diff';
 import { PolicyForm } from './policy-form';
 
@@ -25,16 +26,15 @@ function useDebounced<T>(value: T, ms: number): T {
   return v;
 }
 
-/** A first version for an organization that has none: its regions, mode fixed, the usual limits. */
+/** A first version for an organization that has none: its regions, mode fixed, the default limits. */
 function firstContent(org: NonNullable<Current['org']>): PolicyContent {
-  const limits = { max_lag_ms: 1_000, max_signal_age_ms: 5_000 };
   return {
     primary_region: org.home_region ?? org.allowed_regions[0] ?? '',
     allowed_regions: org.allowed_regions,
     failover_mode: 'fixed',
     standby_region: null,
     read_weights: {},
-    routes: { read: limits, list: limits, write: { max_lag_ms: 0, max_signal_age_ms: 5_000, idempotency: 'optional' } },
+    routes: structuredClone(DEFAULT_ROUTES),
   };
 }
 
@@ -72,7 +72,8 @@ export function PolicyDraft({
     ? (publishError.details as { path: (string | number)[]; message: string }[])
     : [];
   const errors = issuesByPath([...issues, ...publishIssues]);
-  const otherIssues = [...errors.entries()].filter(([k]) => !isFormPath(k));
+  // Issues about no field of the form (the content's fields) are listed apart.
+  const otherIssues = [...errors.entries()].filter(([k]) => !isContentField(k));
   const changes = p?.changes ?? [];
   const canPublish = settled && !!p?.valid && changes.length > 0 && !busy;
 

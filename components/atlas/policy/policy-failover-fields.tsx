@@ -2,7 +2,8 @@
 import { SelectField } from '../../ui/select-field';
 import { fieldError, fieldHint, focusRing } from '../../ui/styles';
 import { TextField } from '../../ui/text-field';
-import { MODES, num, type DraftFields, type PolicyContent } from './policy-content';
+import type { PolicyContent } from '~/server/routing/policy-content';
+import { MODES, num, type DraftFields } from './policy-content';
 import { PolicySection } from './policy-section';
 
 export function PolicyFailoverFields({ draft, onChange, errors }: DraftFields) {

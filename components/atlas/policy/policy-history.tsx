@@ -15,7 +15,7 @@ import { Tag } from '../../ui/tag';
 import { TimeAgo } from '../../ui/time-ago';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { PolicyDiff } from './policy-diff';
-import { diffPolicies } from '~/lib/policy-diff';
+import { diffPolicies } from '~/server/routing/policy-diff';
 
 type Version = RouterOutputs['atlas']['policies']['list']['data'][number];
 

@@ -2,7 +2,8 @@
 // signal age it tolerates, and for writes whether an Idempotency-Key is required.
 import { SelectField } from '../../ui/select-field';
 import { TextField } from '../../ui/text-field';
-import { num, ROUTES, type DraftFields, type RouteClass } from './policy-content';
+import type { RouteClass } from '~/server/routing/policy-content';
+import { num, ROUTES, type DraftFields } from './policy-content';
 import { PolicySection } from './policy-section';
 
 export function PolicyRouteFields({ draft, onChange, errors }: DraftFields) {

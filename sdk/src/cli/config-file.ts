@@ -1,7 +1,5 @@
-// The CLI's config file: a JSON file (mode 600, in a 700 folder) holding the API key or operator
-// session token, the default region and the global address. Environment variables win:
-// MERIDIAN_API_KEY, MERIDIAN_SESSION_TOKEN, MERIDIAN_REGION, MERIDIAN_URL; MERIDIAN_CONFIG moves
-// the file (default $XDG_CONFIG_HOME/meridian/config.json, else ~/.config/meridian/config.json).
+// The CLI's config file (JSON, mode 600 in a 700 folder): key or session token, default region,
+// global address; environment variables win (sdk/README.md#settings).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,6 +1,5 @@
-// How the CLI ends: its exit codes, the failure it detects itself, and the code for an API error.
-// 0 ok, 1 usage, 2 API error, 3 not found, 4 authentication or permission, 5 unavailable (503,
-// 429 after retries, or no answer).
+// How the CLI ends: its exit codes (sdk/README.md#exit-codes), the failure it detects itself, and
+// the code for an API error.
 import type { MeridianError } from '../index.js';
 
 export const EXIT = { ok: 0, usage: 1, api: 2, notFound: 3, auth: 4, unavailable: 5 } as const;

@@ -1,6 +1,5 @@
-// `meridian`: the command line for Arc (customers) and Atlas (operators), on the SDK. This file
-// makes the program and maps what ends a run to an exit code (exit.ts); each command group is
-// one file under commands/, registered here in the order `--help` lists them.
+// `meridian`, the command line on the SDK: makes the program and maps what ends a run to an exit
+// code (exit.ts); each command group is a file under commands/, registered in `--help` order.
 import { Command, CommanderError } from 'commander';
 import { MeridianError } from '../index.js';
 import { registerAtlas } from './commands/atlas.js';

@@ -1,10 +1,9 @@
-// Server actions run procedures through the same middleware: `serverAction` is the only way
-// to write one (a test checks every 'use server' export). Next can't attach custom headers to
-// an action's response, so the request ID and region come back in the result instead.
+// Server actions run procedures through the same middleware, written only with `serverAction` (a
+// test checks it); the request ID and region come back in the result, as Next can't set headers.
 import { cookies, headers } from 'next/headers';
 import { BOOKMARK_COOKIE, signBookmark } from '../../db/bookmark';
 import { errorBody, type ErrorBody } from '../../errors';
-import { isHttps, requestHost, requestOrigin } from '../../net/host';
+import { isHttps, requestHost, requestOrigin } from '../../net/request-origin';
 import { createContext } from '../context';
 import { BOOKMARK_COOKIE_OPTIONS } from '../middleware/consistency-headers';
 import { toAppError } from '../middleware/error-mapping';

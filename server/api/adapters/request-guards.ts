@@ -1,9 +1,8 @@
-// Checks every HTTP request to /v1 and /api/trpc passes before anything parses it or looks up a
-// caller: a body within MERIDIAN_MAX_BODY_BYTES (by Content-Length and while streaming), a path
-// and query that decode, and JSON where a body is expected. Each failure is a contract error.
+// What every request to /v1 and /api/trpc passes before parsing or authentication: a bounded body,
+// a URL that decodes, JSON where a body is expected (docs/security.md).
 import { env } from '../../env';
 import { AppError } from '../../errors';
-import { readBoundedBody as readBody } from '../../net/body';
+import { readBoundedBody } from '../../net/body';
 import { isDecodable, MALFORMED_URL_HEADER } from '../../net/url';
 
 export function assertDecodable(url: URL, headers?: Headers): void {
@@ -12,14 +11,9 @@ export function assertDecodable(url: URL, headers?: Headers): void {
   }
 }
 
-/** The request's body read into memory, at most `limit` bytes (server/net/body.ts). */
-export function readBoundedBody(req: Request, limit = env().MERIDIAN_MAX_BODY_BYTES): Promise<Uint8Array | undefined> {
-  return readBody(req, limit);
-}
-
-/** The request with its body read into memory (readBoundedBody), for handlers that read it again. */
-export async function withBoundedBody(req: Request, limit = env().MERIDIAN_MAX_BODY_BYTES): Promise<Request> {
-  const body = await readBoundedBody(req, limit);
+/** The request with its body read into memory (server/net/body.ts), for handlers that read it again. */
+export async function withBoundedBody(req: Request): Promise<Request> {
+  const body = await readBoundedBody(req, { limit: env().MERIDIAN_MAX_BODY_BYTES });
   if (body === undefined) return req;
   const headers = new Headers(req.headers);
   headers.delete('content-length'); // the new Request sets its own

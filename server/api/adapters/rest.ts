@@ -2,11 +2,13 @@
 // each procedure's `openapi` meta. Errors leave as the contract's {"error": {…}} body.
 import { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
+import { env } from '../../env';
 import { AppError, type ErrorBody } from '../../errors';
+import { readBoundedBody } from '../../net/body';
 import { createContext, type Context } from '../context';
 import { toAppError } from '../middleware/error-mapping';
 import { appRouter } from '../root';
-import { assertDecodable, readBoundedBody } from './request-guards';
+import { assertDecodable } from './request-guards';
 import { failedRequest } from './service-route';
 
 export const REST_BASE = '/v1';
@@ -89,7 +91,7 @@ export async function handleRest(req: Request): Promise<Response> {
   let bytes: Uint8Array | undefined;
   try {
     assertDecodable(new URL(req.url), req.headers);
-    bytes = await readBoundedBody(req);
+    bytes = await readBoundedBody(req, { limit: env().MERIDIAN_MAX_BODY_BYTES });
   } catch (e) {
     return failedRequest(req, 'rest.refused', e);
   }

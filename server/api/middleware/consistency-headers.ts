@@ -1,10 +1,9 @@
-// The data layer's side of the HTTP contract: causal bookmarks in (X-Meridian-Bookmark header,
-// or the browser's cookie) and out, Idempotency-Key in, and where the answer came from
-// (X-Meridian-Served-By, X-Degraded, X-Degraded-Reason, Idempotent-Replayed) out.
+// The data layer's side of the HTTP contract: bookmarks and Idempotency-Key in, where the answer
+// came from out (docs/flows/reads-and-writes.md).
 import { BOOKMARK_COOKIE, BOOKMARK_HEADER, laterLsn, signBookmark, verifyBookmark } from '../../db/bookmark';
 import { AppError } from '../../errors';
 import { decodedCookie } from '../../net/cookies';
-import { isHttps } from '../../net/host';
+import { isHttps } from '../../net/request-origin';
 import type { Context } from '../context';
 
 /** The bookmark cookie's attributes, for every door that sets it (tRPC headers, server actions). */

@@ -1,8 +1,8 @@
 // The region of the gateway a request arrived at: the host's `{region}.` label when it names a
 // known region, else this deployment's MERIDIAN_GATEWAY_REGION (`global` at the global address).
 import { env } from '../../env';
-import { requestHost } from '../../net/host';
-import { hostRegion } from '../../region/host';
+import { requestHost } from '../../net/request-origin';
+import { hostRegion } from '../../region/host-region';
 import type { RegionRegistry } from '../../region/registry';
 import type { RequestMeta } from '../context';
 

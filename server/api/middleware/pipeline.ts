@@ -1,7 +1,5 @@
-// The request middleware's stages in the order they run (request.ts runs them). Before them the
-// request arrives (stage.ts: gateway, request ID, hints); after them the procedure runs, then the
-// answer's headers and the request's telemetry and decision record. Moving a stage moves a
-// security check: each line says why it sits where it does (pipeline.test.ts pins the order).
+// The request middleware's stages in the order they run; moving a stage moves a security check, so
+// each line says why it sits where it does (pipeline.test.ts pins the order).
 import type { RequestState, Stage } from './stage';
 import { access } from './stages/access';
 import { consistency } from './stages/consistency';

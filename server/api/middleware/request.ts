@@ -1,8 +1,5 @@
-// THE request middleware. Every procedure runs behind it, whichever door the request came in
-// by (REST, tRPC, server action), so region resolution, request IDs, authentication, access
-// checks, tracing, metrics, the per-request log line and error mapping exist exactly once.
-// The checks are stages, in the order pipeline.ts lists; here they run inside the request's span,
-// then the procedure, then what every answer gets (headers, telemetry, the decision record).
+// THE request middleware, for every procedure whichever door it came in by: the stages of
+// pipeline.ts inside the request's span, then the procedure, then what every answer gets.
 import { recordDecision } from '../../routing/decision-log';
 import { requestDecisionRecord } from '../../routing/decision-record';
 import { withRequestSpan } from '../../telemetry/tracing';

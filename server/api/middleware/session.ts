@@ -1,14 +1,10 @@
-// The browser session: Auth.js's encrypted JWT cookie, decoded here for every door (REST,
-// tRPC, server actions, pages). The token names the user and the organization they act in;
-// platform role, membership, role and regions are read fresh from the database each time, so a
-// revoked membership or role takes effect on the next request, and a token older than the user's
-// session version (they signed out) is refused. Decrypting the token (HKDF + AES) is the costly
-// part of a session request, so tokens already decrypted are kept, until their own expiry.
+// The browser session for every door: Auth.js's encrypted JWT cookie, decoded, with platform role,
+// membership and regions read fresh each time (docs/architecture.md#identity-and-tenancy).
 import { LRUCache } from 'lru-cache';
 import { decode, type JWT } from 'next-auth/jwt';
 import type { Identity } from '../../auth/identity';
 import { sessionSubject } from '../../auth/users';
-import { cachedLookup } from '../../auth/identity-cache';
+import { cachedLookup } from '../../auth/identity-lookup';
 import { assertNotSuspended } from '../../organizations/suspension';
 import { authSecret } from '../../env';
 import { cookieValue } from '../../net/cookies';
@@ -17,7 +13,10 @@ import type { Context } from '../context';
 
 const COOKIES = ['__Secure-authjs.session-token', 'authjs.session-token'];
 
-/** Decrypted tokens by their cookie value (a forged value never decrypts, so it is never kept). */
+/**
+ * Decrypted tokens by their cookie value, never used past their own expiry: decrypting (HKDF +
+ * AES) is the costly part of a session request. A forged value never decrypts, so it is never kept.
+ */
 const decoded = () =>
   processSingleton('session-tokens', () => new LRUCache<string, JWT>({ max: 10_000, ttl: 5 * 60_000 }));
 
@@ -34,6 +33,10 @@ async function decodeToken(raw: string, salt: string): Promise<JWT | null> {
   return token;
 }
 
+/**
+ * The request's signed-in identity: a revoked membership or role takes effect on the next
+ * request, and a token older than the user's session version (they signed out) is refused.
+ */
 export async function sessionIdentity(ctx: Context): Promise<Identity | undefined> {
   for (const name of COOKIES) {
     const raw = cookieValue(ctx.req.headers, name);

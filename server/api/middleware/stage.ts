@@ -1,11 +1,11 @@
-// One stage of the request middleware, and the state its stages share: set up on arrival, then
-// enriched by each stage in turn (pipeline.ts holds their order). A stage that refuses throws an
-// AppError, and no later stage runs.
+// One stage of the request middleware and the state its stages share; a stage that refuses throws
+// an AppError, and no later stage runs (pipeline.ts holds their order).
 import { newRequestId } from '../../ids';
-import type { CascadeTraceStep } from '../../region/resolve';
+import type { CascadeTraceStep } from '../../region/cascade';
 import { regionRegistry, type RegionRegistry } from '../../region/registry';
 import { hintRegions, routeClassOf, type HintOutcome } from '../../routing/execution';
-import type { PolicyContent, PublishedPolicy, RouteClass } from '../../routing/policy';
+import type { PublishedPolicy } from '../../routing/policy';
+import type { PolicyContent, RouteClass } from '../../routing/policy-content';
 import type { Context, RegionContext } from '../context';
 import { gatewayRegion, subdomainLabel } from './gateway-region';
 import type { ProcedureType, RouteMeta } from './route-meta';

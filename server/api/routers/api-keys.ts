@@ -6,25 +6,11 @@
 import { z } from 'zod';
 import { apiKeysOf, createApiKeyIn, revokeApiKeyOf } from '../../api-keys/api-keys';
 import { API_KEY_SCOPES } from '../../api-keys/format';
+import { apiKeyView, createdApiKeyView } from '../../api-keys/repository';
 import { pageInput } from '../schemas';
 import { orgAdminProcedure, orgProcedure, router } from '../trpc';
 
-const Key = z.object({
-  id: z.string(),
-  name: z.string(),
-  region: z.string().describe('The region the key works in, or `global` for an organization-wide key'),
-  prefix: z.string(),
-  created_at: z.string(),
-  last_used_at: z.string().nullable(),
-  revoked_at: z.string().nullable(),
-  scopes: z.array(z.enum(API_KEY_SCOPES)).describe('read ⊂ write ⊂ admin'),
-});
-
 const SCOPES_HELP = 'read: GET only; write: also changes (default); admin: also admin-only reads such as kubeconfigs';
-
-const CreatedKey = Key.extend({
-  key: z.string().describe('The key, shown once; an Idempotency-Key replay shows it as mk_…_redacted'),
-});
 
 export const apiKeysRouter = router({
   list: orgProcedure
@@ -33,7 +19,7 @@ export const apiKeysRouter = router({
       openapi: { method: 'GET', path: '/api-keys', summary: 'Your organization’s API keys', tags: ['arc'] },
     })
     .input(z.object(pageInput(128)))
-    .output(z.object({ data: z.array(Key), next_cursor: z.string().nullable() }))
+    .output(z.object({ data: z.array(apiKeyView), next_cursor: z.string().nullable() }))
     .query(({ ctx, input }) => apiKeysOf(ctx, ctx.org.id, { limit: input.limit, cursor: input.cursor })),
 
   create: orgAdminProcedure
@@ -53,7 +39,7 @@ export const apiKeysRouter = router({
         scopes: z.array(z.enum(API_KEY_SCOPES)).min(1).max(3).default(['write']).describe(SCOPES_HELP),
       }),
     )
-    .output(CreatedKey)
+    .output(createdApiKeyView)
     .mutation(({ ctx, input }) =>
       createApiKeyIn(
         ctx,
@@ -80,7 +66,7 @@ export const apiKeysRouter = router({
         scopes: z.array(z.enum(API_KEY_SCOPES)).min(1).max(3).default(['write']).describe(SCOPES_HELP),
       }),
     )
-    .output(CreatedKey)
+    .output(createdApiKeyView)
     .mutation(({ ctx, input }) =>
       createApiKeyIn(
         ctx,
@@ -95,6 +81,6 @@ export const apiKeysRouter = router({
       openapi: { method: 'DELETE', path: '/api-keys/{id}', summary: 'Revoke an API key', tags: ['arc'] },
     })
     .input(z.object({ id: z.string() }))
-    .output(Key)
+    .output(apiKeyView)
     .mutation(({ ctx, input }) => revokeApiKeyOf(ctx, { orgId: ctx.org.id, userId: ctx.identity.userId }, input.id)),
 });

@@ -5,46 +5,19 @@ import { z } from 'zod';
 import { LISTED_CLUSTER_STATUSES } from '~/lib/cluster-status';
 import { clusterCreateDefaults, createCluster } from '../../clusters/create';
 import { deleteCluster } from '../../clusters/delete';
-import { issueKubeconfig, listKubeconfigCredentials, revokeKubeconfigCredential } from '../../clusters/kubeconfig';
+import {
+  credentialView,
+  issuedKubeconfigView,
+  issueKubeconfig,
+  listKubeconfigCredentials,
+  revokeKubeconfigCredential,
+} from '../../clusters/kubeconfig';
 import { clusterWithLatestRun, listClustersInRegions } from '../../clusters/list';
+import { acceptedClusterView, clusterView } from '../../clusters/repository';
 import { DEFAULT_TEMPLATE_ID, DEFAULT_VERSION, KUBERNETES_VERSIONS, TEMPLATE_IDS } from '../../clusters/templates';
 import type { Context } from '../context';
 import { pageInput, resourceName } from '../schemas';
 import { orgProcedure, router } from '../trpc';
-
-const Cluster = z.object({
-  id: z.string(),
-  name: z.string(),
-  region: z.string(),
-  project_id: z.string(),
-  template: z.string(),
-  node_count: z.number(),
-  version: z.string(),
-  status: z.string(),
-  status_reason: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  ready_at: z.string().nullable(),
-});
-
-const Accepted = z.object({ cluster: Cluster, run_id: z.string() });
-
-const Kubeconfig = z.object({
-  cluster_id: z.string(),
-  credential_id: z.string().describe('kcr_…: the credential this kubeconfig carries'),
-  kubeconfig: z.string(),
-  revoked: z.number().describe('Other credentials of the cluster this revoked (a rotation: all of them)'),
-});
-
-const KubeconfigCredential = z.object({
-  id: z.string(),
-  cluster_id: z.string(),
-  token_prefix: z.string().describe('The token’s public part (mkc_{prefix}_…), never the secret'),
-  created_at: z.string(),
-  created_by: z.string().nullable().describe('user:usr_… or key:key_…'),
-  revoked_at: z.string().nullable(),
-  revoked_reason: z.enum(['revoked', 'rotated', 'superseded']).nullable(),
-});
 
 /** 202 Accepted points at the run that does the work (on replays too). */
 function located<T extends { run_id: string }>(ctx: Context, accepted: T): T {
@@ -74,7 +47,7 @@ export const clustersRouter = router({
     )
     .output(
       z.object({
-        data: z.array(Cluster),
+        data: z.array(clusterView),
         next_cursor: z.string().nullable(),
         regions: z.record(z.string(), z.object({ status: z.enum(['ok', 'error']), latency_ms: z.number() })).optional(),
       }),
@@ -96,7 +69,7 @@ export const clustersRouter = router({
       openapi: { method: 'GET', path: '/compute/clusters/{id}', summary: 'One cluster', tags: ['arc'] },
     })
     .input(z.object({ id: z.string() }))
-    .output(Cluster.extend({ latest_run_id: z.string().nullable() }))
+    .output(clusterView.extend({ latest_run_id: z.string().nullable() }))
     .query(({ ctx, input }) => clusterWithLatestRun(ctx, ctx.org.id, input.id)),
 
   defaults: orgProcedure
@@ -149,7 +122,7 @@ export const clustersRouter = router({
         region: z.string().optional().describe('Resolved by the cascade; a single-region organization never names one'),
       }),
     )
-    .output(Accepted)
+    .output(acceptedClusterView)
     .mutation(async ({ ctx, input }) =>
       located(
         ctx,
@@ -178,7 +151,7 @@ export const clustersRouter = router({
       },
     })
     .input(z.object({ id: z.string() }))
-    .output(Accepted)
+    .output(acceptedClusterView)
     .mutation(async ({ ctx, input }) =>
       located(ctx, await deleteCluster(ctx, { org: ctx.org, userId: userOf(ctx) }, input.id)),
     ),
@@ -196,7 +169,7 @@ export const clustersRouter = router({
       },
     })
     .input(z.object({ id: z.string() }))
-    .output(Kubeconfig)
+    .output(issuedKubeconfigView)
     .query(async ({ ctx, input }) => {
       ctx.req.setHeader('Cache-Control', 'no-store');
       return issueKubeconfig(ctx, ctx.org.id, input.id, { createdBy: ctx.principal ?? null, rotate: false });
@@ -215,7 +188,7 @@ export const clustersRouter = router({
       },
     })
     .input(z.object({ id: z.string() }))
-    .output(Kubeconfig)
+    .output(issuedKubeconfigView)
     .mutation(async ({ ctx, input }) => {
       ctx.req.setHeader('Cache-Control', 'no-store');
       return issueKubeconfig(ctx, ctx.org.id, input.id, { createdBy: ctx.principal ?? null, rotate: true });
@@ -233,7 +206,7 @@ export const clustersRouter = router({
       },
     })
     .input(z.object({ id: z.string() }))
-    .output(z.object({ data: z.array(KubeconfigCredential) }))
+    .output(z.object({ data: z.array(credentialView) }))
     .query(({ ctx, input }) => listKubeconfigCredentials(ctx, ctx.org.id, input.id)),
 
   revokeKubeconfigCredential: orgProcedure
@@ -248,6 +221,6 @@ export const clustersRouter = router({
       },
     })
     .input(z.object({ id: z.string(), credential_id: z.string().max(100) }))
-    .output(KubeconfigCredential)
+    .output(credentialView)
     .mutation(({ ctx, input }) => revokeKubeconfigCredential(ctx, ctx.org.id, input.id, input.credential_id)),
 });

@@ -3,7 +3,7 @@
 // TokenReview with its status out). The caller is the API server, not a Meridian user, so
 // there is no caller look-up; a 256-bit secret is the only thing that authenticates.
 import { z } from 'zod';
-import { reviewKubeconfigToken } from '../../clusters/kubeconfig';
+import { reviewKubeconfigToken, tokenReviewStatusView } from '../../clusters/kubeconfig';
 import { publicProcedure, router } from '../trpc';
 
 const API_VERSION = 'authentication.k8s.io/v1';
@@ -36,19 +36,7 @@ export const kubernetesRouter = router({
       z.object({
         apiVersion: z.string(),
         kind: z.literal('TokenReview'),
-        status: z.object({
-          authenticated: z.boolean(),
-          user: z
-            .object({
-              username: z.string(),
-              uid: z.string(),
-              groups: z.array(z.string()),
-              extra: z.record(z.string(), z.array(z.string())),
-            })
-            .optional(),
-          audiences: z.array(z.string()).optional(),
-          error: z.string().optional(),
-        }),
+        status: tokenReviewStatusView,
       }),
     )
     .mutation(async ({ input }) => ({

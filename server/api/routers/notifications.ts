@@ -6,20 +6,10 @@ import {
   notificationsFor,
   type Reader,
 } from '../../notifications/notifications';
+import { notificationView } from '../../notifications/repository';
 import type { Context } from '../context';
 import { pageInput } from '../schemas';
 import { orgProcedure, router } from '../trpc';
-
-const Notification = z.object({
-  id: z.string(),
-  kind: z.string(),
-  title: z.string(),
-  body: z.string(),
-  resource_id: z.string().nullable(),
-  read: z.boolean(),
-  read_at: z.string().nullable(),
-  created_at: z.string(),
-});
 
 function reader(ctx: Context & { org: { id: string } }): Reader {
   return { orgId: ctx.org.id, userId: ctx.identity.kind === 'session' ? ctx.identity.userId : null };
@@ -37,7 +27,7 @@ export const notificationsRouter = router({
         ...pageInput(),
       }),
     )
-    .output(z.object({ data: z.array(Notification), next_cursor: z.string().nullable(), unread_count: z.number() }))
+    .output(z.object({ data: z.array(notificationView), next_cursor: z.string().nullable(), unread_count: z.number() }))
     .query(({ ctx, input }) =>
       notificationsFor(ctx, reader(ctx), {
         unreadOnly: input.unread === 'true',
@@ -57,7 +47,7 @@ export const notificationsRouter = router({
       },
     })
     .input(z.object({ id: z.string() }))
-    .output(Notification)
+    .output(notificationView)
     .mutation(({ ctx, input }) => markNotificationRead(ctx, reader(ctx), input.id)),
 
   markAllRead: orgProcedure

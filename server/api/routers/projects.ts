@@ -1,15 +1,9 @@
 // Arc projects: list, create (with an optional default region), get, change the default region.
 import { z } from 'zod';
 import { createProjectIn, projectOf, projectsOf, setProjectDefaultRegion } from '../../projects/projects';
+import { projectView } from '../../projects/repository';
 import { pageInput, resourceName } from '../schemas';
 import { orgProcedure, router } from '../trpc';
-
-const Project = z.object({
-  id: z.string(),
-  name: z.string(),
-  default_region: z.string().nullable(),
-  created_at: z.string(),
-});
 
 export const projectsRouter = router({
   list: orgProcedure
@@ -20,13 +14,13 @@ export const projectsRouter = router({
         region: z.string().optional(),
       }),
     )
-    .output(z.object({ data: z.array(Project), next_cursor: z.string().nullable() }))
+    .output(z.object({ data: z.array(projectView), next_cursor: z.string().nullable() }))
     .query(({ ctx, input }) => projectsOf(ctx, ctx.org.id, { limit: input.limit, cursor: input.cursor })),
 
   get: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/projects/{id}', summary: 'One project', tags: ['arc'] } })
     .input(z.object({ id: z.string() }))
-    .output(Project)
+    .output(projectView)
     .query(({ ctx, input }) => projectOf(ctx, ctx.org.id, input.id)),
 
   create: orgProcedure
@@ -41,7 +35,7 @@ export const projectsRouter = router({
         region: z.string().optional(),
       }),
     )
-    .output(Project)
+    .output(projectView)
     .mutation(({ ctx, input }) => createProjectIn(ctx, ctx.org, input)),
 
   update: orgProcedure
@@ -55,6 +49,6 @@ export const projectsRouter = router({
       },
     })
     .input(z.object({ id: z.string(), default_region: z.string().nullable() }))
-    .output(Project)
+    .output(projectView)
     .mutation(({ ctx, input }) => setProjectDefaultRegion(ctx, ctx.org, input.id, input.default_region)),
 });

@@ -1,7 +1,7 @@
 // GET /v1/compute/templates: the cluster templates, with how many nodes each of your regions
 // can take right now.
 import { z } from 'zod';
-import { templatesWithCapacity } from '../../clusters/capacity';
+import { templateCapacityView, templatesWithCapacity } from '../../clusters/capacity';
 import { orgProcedure, router } from '../trpc';
 
 export const templatesRouter = router({
@@ -16,22 +16,6 @@ export const templatesRouter = router({
       },
     })
     .input(z.object({}).optional())
-    .output(
-      z.object({
-        data: z.array(
-          z.object({
-            id: z.string(),
-            label: z.string(),
-            description: z.string(),
-            min_nodes: z.number(),
-            max_nodes: z.number(),
-            gpu: z.boolean(),
-            versions: z.array(z.string()),
-            default_version: z.string(),
-            capacity: z.record(z.string(), z.number()).describe('free nodes per region'),
-          }),
-        ),
-      }),
-    )
+    .output(z.object({ data: z.array(templateCapacityView) }))
     .query(({ ctx }) => templatesWithCapacity(ctx, ctx.org.allowedRegions)),
 });

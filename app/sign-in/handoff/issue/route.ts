@@ -1,9 +1,10 @@
-// /sign-in/handoff/issue at a region's host: a one-time code for the global address (server/auth/handoff.ts).
+// /sign-in/handoff/issue at a region's host: a one-time code for the global address
+// (server/auth/handoff.ts).
 import { serviceRoute } from '~/server/api/adapters/service-route';
 import { handleIssue, handleIssuePost } from '~/server/auth/handoff';
 import { env } from '~/server/env';
-import { requestHost } from '~/server/net/host';
-import { hostRegion } from '~/server/region/host';
+import { requestHost } from '~/server/net/request-origin';
+import { hostRegion } from '~/server/region/host-region';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,4 +1,5 @@
-// /sign-in/handoff/start at the global address: on to a region's sign-in (server/directory/sign-in.ts).
+// /sign-in/handoff/start at the global address: on to a region's sign-in
+// (server/directory/sign-in.ts).
 import { serviceRoute } from '~/server/api/adapters/service-route';
 import { startSignIn } from '~/server/directory/sign-in';
 import { isGlobalAddress } from '~/server/directory/page';

@@ -1,7 +1,6 @@
 'use client';
-// The create-cluster form. Its starting values come from the server (useClusterDraft). A region
-// picker appears only for organizations with several regions; a single-region organization never
-// names one and the cascade picks its region. Submits through a server action.
+// The create-cluster form, starting from the server's values (useClusterDraft); a region picker
+// only for organizations with several regions. Submits through a server action.
 import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';

@@ -1,7 +1,6 @@
 'use client';
-// The create form's values: what the user picked, else the server's defaults for the chosen
-// project (compute.clusters.defaults: one cascade for the console and the API), else the chosen
-// template's own minimum and default version. Picking another project asks the server again.
+// The create form's values: the user's picks, else the server's defaults for the chosen project
+// (one cascade for the console and the API), else the template's own minimum and version.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC, type RouterOutputs } from '../../../trpc-provider';

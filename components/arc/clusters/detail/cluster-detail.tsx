@@ -1,7 +1,6 @@
 'use client';
-// One cluster: its fields and status, the live progress of its latest run (create or delete),
-// its kubeconfig once it is ready (copy or download), and deletion behind a confirmation.
-// While the cluster is changing state the page polls it every 2 s.
+// One cluster: its fields, the live progress of its latest run, its kubeconfig once ready, and
+// deletion behind a confirmation; polls every 2 s while the cluster is changing state.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { IN_PROGRESS_STATUSES } from '~/lib/cluster-status';

@@ -1,6 +1,5 @@
-// `meridian completion bash|zsh`: a completion script made from the command tree itself, so a
-// new command or option completes without anyone remembering to add it here. zsh loads the same
-// function through bashcompinit.
+// `meridian completion bash|zsh`: a completion script made from the command tree itself, so a new
+// command or option completes unaided (zsh loads the same function through bashcompinit).
 import { Argument, type Command } from 'commander';
 import { print } from '../output.js';
 

@@ -1,6 +1,5 @@
-// Stage `identify`: who is calling. `Authorization: Bearer mk_…` is an API key; browser sessions
-// are read from their cookie (../session.ts). Nothing here trusts what a client says about its
-// permissions: the later stages decide from what this one verified.
+// Stage `identify`: who is calling (a Bearer API key, else the session cookie); the later stages
+// decide from what this one verified, never from what a client says of its permissions.
 import { authenticateApiKeyFor } from '../../../api-keys/authenticate';
 import { recordKeyUse } from '../../../api-keys/usage';
 import { ANONYMOUS, orgOf, type Identity } from '../../../auth/identity';

@@ -1,7 +1,4 @@
-// Stage `nulInput`: the request's input, read, and refused if it holds a NUL character.
-// PostgreSQL text cannot hold one: a query with one fails inside the database (a 500 if nothing
-// stops it earlier). Inputs are checked once, here, for every procedure and door, instead of in
-// each schema: a NUL anywhere in the input is 400 invalid_request.
+// Stage `nulInput`: the request's input, read, and refused (400 invalid_request) if it holds a NUL.
 import { AppError } from '../../../errors';
 import type { Stage } from '../stage';
 
@@ -24,6 +21,10 @@ export function nulPath(value: unknown, path: (string | number)[] = [], depth = 
   return undefined;
 }
 
+/**
+ * PostgreSQL text cannot hold a NUL (a query with one fails inside the database: a 500), so inputs
+ * are checked once, here, for every procedure and door, instead of in each schema.
+ */
 export function assertNoNul(input: unknown): void {
   const path = nulPath(input);
   if (!path) return;

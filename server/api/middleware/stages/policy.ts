@@ -1,11 +1,11 @@
-// Stage `policy`, where execution point 2 starts (server/routing/execution.ts): the
-// organization's routing policy (the platform default without one) gives the allowed regions
-// the cascade checks and the rules the data layer's read and write gates apply.
+// Stage `policy`, where execution point 2 starts: the organization's routing policy, the allowed
+// regions the cascade checks and the gates' rules (docs/flows/routing-policy.md).
 import type { OrgContext } from '../../../auth/identity';
 import type { RoutingState } from '../../../db/request-state';
 import { appliedPolicy, ensurePolicies } from '../../../routing/applied';
 import { readRulesFor } from '../../../routing/execution';
-import type { PolicyContent, PublishedPolicy, RouteClass } from '../../../routing/policy';
+import type { PublishedPolicy } from '../../../routing/policy';
+import type { PolicyContent, RouteClass } from '../../../routing/policy-content';
 import type { Stage } from '../stage';
 
 /**

@@ -1,5 +1,5 @@
 // The cascade without a database (no resource lookup); the table of cascades itself is
-// server/region/resolve.test.ts', with resource lookups in tests/region.
+// server/region/cascade.test.ts', with resource lookups in tests/region.
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_POLICY } from '../../../routing/applied';
 import { ORG, apiKey, refusal, session, stateFor } from '../stage.fixture';

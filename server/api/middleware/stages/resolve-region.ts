@@ -1,12 +1,10 @@
-// Stage `resolve`: runs the resolution cascade (server/region/resolve.ts) for one request:
-// gathers its inputs (host, X-Region, ?region=, body, the caller's defaults, the resource in the
-// path), looks the resource up only if the cascade gets that far, and turns the outcome into a
-// RegionContext or an AppError.
+// Stage `resolve`: the resolution cascade for one request, from gathering its inputs to a
+// RegionContext or an AppError (docs/flows/region-resolution.md).
 import { isOperator, type Identity } from '../../../auth/identity';
 import { AppError } from '../../../errors';
 import { isId, type IdPrefix } from '../../../ids';
 import type { RegionRegistry } from '../../../region/registry';
-import { resolveRegion, traceCascade, type CascadeTraceStep, type ResolveInput } from '../../../region/resolve';
+import { resolveRegion, traceCascade, type CascadeTraceStep, type ResolveInput } from '../../../region/cascade';
 import { storedRegion } from '../../../region/resource-region';
 import type { RegionContext, RequestMeta } from '../../context';
 import { subdomainLabel } from '../gateway-region';

@@ -1,9 +1,7 @@
-// Stage `sameOrigin`, the cross-site request forgery guard: a mutation carried by a browser
-// session cookie must come from a page of this same origin (Sec-Fetch-Site: same-origin, or an
-// Origin header naming this host). API keys are not sent automatically by browsers, so they need
-// no such check.
+// Stage `sameOrigin`, the CSRF guard: a mutation carried by a session cookie must come from this
+// origin (Sec-Fetch-Site or Origin); API keys are not sent by browsers on their own, so need none.
 import { AppError } from '../../../errors';
-import { requestOrigin } from '../../../net/host';
+import { requestOrigin } from '../../../net/request-origin';
 import type { RequestMeta } from '../../context';
 import type { Stage } from '../stage';
 

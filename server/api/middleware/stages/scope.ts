@@ -1,6 +1,5 @@
-// Stage `scope`: what the caller's credential allows. An API key's scopes (read ⊂ write ⊂ admin),
-// by default `read` for queries and `write` for mutations; for a person, `admin` means an
-// organization admin.
+// Stage `scope`: what the caller's credential allows (an API key's read ⊂ write ⊂ admin; for a
+// person, `admin` means an organization admin).
 import type { Identity } from '../../../auth/identity';
 import { scopeGrants, type ApiKeyScope } from '../../../api-keys/format';
 import { AppError } from '../../../errors';

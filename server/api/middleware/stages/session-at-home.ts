@@ -1,7 +1,5 @@
-// Stage `sessionAtHome` (workspace moves, server/moves): once a workspace has moved, a browser
-// session at another region's gateway is over there: 421 wrong_region naming the home region and
-// its base_url (pages send the person to that region's sign-in). API keys carry their own region
-// and are refused when they authenticate. Reads only what the identity carries: no query.
+// Stage `sessionAtHome`: a browser session at a region its workspace moved away from is 421
+// wrong_region naming the home and its base_url. No query (docs/flows/moves.md).
 import type { Identity } from '../../../auth/identity';
 import { AppError } from '../../../errors';
 import type { RegionRegistry } from '../../../region/registry';

@@ -1,7 +1,5 @@
-// Stage `workspaceWritable` (workspace moves, server/moves): while a move holds the organization
-// (`status = moving`) every mutation, on every door, answers 503 workspace_moving with
-// Retry-After; reads go on. Reads only what the identity carries (its organization, loaded with
-// the key or session and dropped by NOTIFY when it changes): no query.
+// Stage `workspaceWritable`: while a move holds the organization, every mutation is 503
+// workspace_moving; reads go on. No query: the identity carries it (docs/flows/moves.md).
 import type { Identity } from '../../../auth/identity';
 import { AppError } from '../../../errors';
 import type { Stage } from '../stage';

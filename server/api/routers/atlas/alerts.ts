@@ -1,7 +1,7 @@
 // Atlas: alerts (a replica lagging or unreachable, a region's error rate high, the primary
 // unreachable), open ones for the banner every Atlas page shows, or every episode.
 import { z } from 'zod';
-import { listAlerts } from '../../../atlas/alerts';
+import { listAlerts } from '../../../replication/alert-list';
 import { pageInput } from '../../schemas';
 import { operatorProcedure, router } from '../../trpc';
 

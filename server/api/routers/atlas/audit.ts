@@ -1,6 +1,6 @@
 // Atlas: the audit log (who did what, when, from which request), filtered and paged.
 import { z } from 'zod';
-import { listAudit } from '../../../atlas/audit';
+import { listAudit } from '../../../audit/audit-log';
 import { pageInput } from '../../schemas';
 import { operatorProcedure, router } from '../../trpc';
 

@@ -1,7 +1,7 @@
-// Atlas: clusters across every organization, filtered and paged. The work is in server/atlas.
+// Atlas: clusters across every organization, filtered and paged. The work is in server/clusters/all-clusters.ts.
 import { z } from 'zod';
 import { CLUSTER_STATUSES } from '~/lib/cluster-status';
-import { listAllClusters } from '../../../atlas/clusters';
+import { listAllClusters } from '../../../clusters/all-clusters';
 import { TEMPLATE_IDS } from '../../../clusters/templates';
 import { pageInput } from '../../schemas';
 import { operatorProcedure, router } from '../../trpc';

@@ -1,6 +1,6 @@
 // Atlas: replication-lag and traffic history per region, for the charts.
 import { z } from 'zod';
-import { lagHistory } from '../../../atlas/history';
+import { lagHistory } from '../../../replication/lag-history';
 import { operatorProcedure, router } from '../../trpc';
 
 const n = z.number().nullable();

@@ -1,13 +1,9 @@
 // Atlas: every organization (regions, members, clusters by status, active API keys), one in
 // detail, and the operator's change of its allowed and default regions (audited; 409 while a
-// region to remove still holds the organization's live clusters). The work is in server/atlas.
+// region to remove still holds the organization's live clusters). The work is in server/organizations.
 import { z } from 'zod';
-import {
-  listOrganizations,
-  organizationDetail,
-  ORG_REGIONS_AUDIT_ACTION,
-  setOrganizationRegions,
-} from '../../../atlas/organizations';
+import { ORG_REGIONS_AUDIT_ACTION, setOrganizationRegions } from '../../../organizations/allowed-regions';
+import { listOrganizations, organizationDetail } from '../../../organizations/operator-view';
 import { pageInput } from '../../schemas';
 import { operatorProcedure, router } from '../../trpc';
 import { ClusterCounts } from './regions';

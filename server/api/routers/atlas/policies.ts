@@ -1,12 +1,11 @@
-// Atlas: routing policies (issue 15). One organization's (or the platform default's) current
+// Atlas: routing policies. One organization's (or the platform default's) current
 // version and history, publish (201: the new version), preview (validation + diff, no write),
 // rollback (an old version's content as a new version), takeover of the store (a new epoch), and
 // what each gateway process has applied. The work is in server/routing.
 import { z } from 'zod';
-import { policyGateways } from '../../../routing/gateways';
-import { FAILOVER_MODES } from '../../../routing/policy';
-import { policyHistory } from '../../../routing/policy-versions';
-import { previewPolicy } from '../../../routing/preview';
+import { policyGateways, policyGatewaysView } from '../../../routing/policy-sync';
+import { policyHistory, policyHistoryView, policyVersionView } from '../../../routing/policy-versions';
+import { policyPreviewView, previewPolicy } from '../../../routing/preview';
 import {
   POLICY_PUBLISH_AUDIT_ACTION,
   POLICY_ROLLBACK_AUDIT_ACTION,
@@ -32,57 +31,6 @@ const contentInput = z
       'standby_region, read_weights, routes.{read,list,write}.{max_lag_ms,max_signal_age_ms}, routes.write.idempotency',
   );
 
-const limits = z.object({ max_lag_ms: z.number(), max_signal_age_ms: z.number() });
-const Content = z.object({
-  primary_region: z.string(),
-  allowed_regions: z.array(z.string()),
-  failover_mode: z.enum(FAILOVER_MODES),
-  standby_region: z.string().nullable(),
-  read_weights: z.record(z.string(), z.number()),
-  routes: z.object({
-    read: limits,
-    list: limits,
-    write: limits.extend({ idempotency: z.enum(['required', 'optional']) }),
-  }),
-});
-
-const Version = z.object({
-  version: z.string().describe('epoch.sequence'),
-  epoch: z.number(),
-  sequence: z.number(),
-  org_id: z.string().nullable(),
-  content: Content,
-  published_at: z.string(),
-  published_by: z.object({ id: z.string(), email: z.string().nullable() }).nullable(),
-  rollback_of: z.string().nullable(),
-  reason: z.string().nullable(),
-});
-
-const PolicyOrg = z.object({
-  id: z.string(),
-  slug: z.string(),
-  name: z.string(),
-  home_region: z.string().nullable(),
-  default_region: z.string().nullable(),
-  allowed_regions: z.array(z.string()),
-  live_clusters_by_region: z.record(z.string(), z.number()),
-});
-
-const Issue = z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() });
-const Change = z.object({ path: z.string(), before: z.unknown(), after: z.unknown() });
-
-const Gateway = z.object({
-  gateway_id: z.string(),
-  region: z.string(),
-  host: z.string(),
-  pid: z.number(),
-  applied_version: z.string().nullable(),
-  applied_at: z.string().nullable(),
-  seen_at: z.string(),
-  status: z.enum(['synced', 'stale', 'gone']),
-  refused: z.object({ version: z.string(), org: z.string(), reason: z.string(), at: z.string() }).nullable(),
-});
-
 const reason = z.string().trim().max(500).optional().describe('Why (kept with the version and in the audit event)');
 
 export const atlasPoliciesRouter = router({
@@ -97,14 +45,7 @@ export const atlasPoliciesRouter = router({
       },
     })
     .input(z.object({ org: orgRef, ...pageInput(64) }))
-    .output(
-      z.object({
-        org: PolicyOrg.nullable(),
-        current: Version.nullable(),
-        data: z.array(Version),
-        next_cursor: z.string().nullable(),
-      }),
-    )
+    .output(policyHistoryView)
     .query(({ ctx, input }) => policyHistory(ctx, input.org, input)),
 
   publish: operatorProcedure
@@ -122,7 +63,7 @@ export const atlasPoliciesRouter = router({
       },
     })
     .input(z.object({ org: orgRef, content: contentInput, reason }))
-    .output(Version)
+    .output(policyVersionView)
     .mutation(async ({ ctx, input }) => {
       const v = await publishPolicy(ctx, ctx.identity.userId, input.org, input.content, { reason: input.reason });
       ctx.response.status = 201;
@@ -141,15 +82,7 @@ export const atlasPoliciesRouter = router({
       },
     })
     .input(z.object({ org: orgRef, content: contentInput }))
-    .output(
-      z.object({
-        valid: z.boolean(),
-        issues: z.array(Issue),
-        current: Version.nullable(),
-        changes: z.array(Change),
-        unchanged: z.boolean(),
-      }),
-    )
+    .output(policyPreviewView)
     .query(({ ctx, input }) => previewPolicy(ctx, input.org, input.content)),
 
   rollback: operatorProcedure
@@ -176,7 +109,7 @@ export const atlasPoliciesRouter = router({
         reason,
       }),
     )
-    .output(Version)
+    .output(policyVersionView)
     .mutation(async ({ ctx, input }) => {
       const v = await rollbackPolicy(ctx, ctx.identity.userId, input.org, input.version, input.reason);
       ctx.response.status = 201;
@@ -212,6 +145,6 @@ export const atlasPoliciesRouter = router({
       },
     })
     .input(z.object({}).strict())
-    .output(z.object({ latest_version: z.string().nullable(), data: z.array(Gateway), next_cursor: z.null() }))
+    .output(policyGatewaysView)
     .query(({ ctx }) => policyGateways(ctx)),
 });

@@ -1,7 +1,7 @@
 // Atlas: the regions as operators see them, live (health, debounced lag, the gateway's traffic).
 import { z } from 'zod';
-import { regionDetail } from '../../../atlas/region-detail';
-import { regionsOverview, updateRegionStatus } from '../../../atlas/regions';
+import { regionDetail } from '../../../region-health/detail';
+import { regionsOverview, updateRegionStatus } from '../../../region-health/overview';
 import { REGION_STATUS_AUDIT_ACTION } from '../../../region/status';
 import { pageInput } from '../../schemas';
 import { operatorProcedure, router } from '../../trpc';

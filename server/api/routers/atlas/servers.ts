@@ -1,18 +1,12 @@
 // Atlas servers: every region's physical servers (list, one, one of its runs) and provisioning
-// one. The work is in server/atlas/servers.ts; a request naming a region (subdomain, X-Region,
-// ?region=) sees only that region's servers.
+// one. The work is in server/fleet/; a request naming a region (subdomain, X-Region, ?region=)
+// sees only that region's servers.
 import { z } from 'zod';
-import {
-  provisionServer,
-  scopedRegion,
-  serverFacets,
-  serverDetail,
-  serverRun,
-  listServers,
-  SERVER_PROVISION_AUDIT_ACTION,
-  SERVER_STATUSES,
-} from '../../../atlas/servers';
-import { SERVER_SORTS } from '../../../atlas/server-cursor';
+import { listServers, scopedRegion, serverFacets, SERVER_STATUSES } from '../../../fleet/inventory';
+import { provisionServer, SERVER_PROVISION_AUDIT_ACTION } from '../../../fleet/provisioning';
+import { serverDetail } from '../../../fleet/server-detail';
+import { serverRun } from '../../../fleet/server-runs';
+import { SERVER_SORTS } from '../../../fleet/server-sort';
 import type { Context } from '../../context';
 import { pageInput } from '../../schemas';
 import { operatorProcedure, router } from '../../trpc';

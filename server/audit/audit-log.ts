@@ -1,0 +1,71 @@
+// The audit log as operators read it: every event newest first, filtered by actor, action (a
+// prefix with `*`) and time, keyset-paged by (created_at, id).
+import { read } from '../db/access';
+import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
+import type { DataRequest } from '../db/request-state';
+import { AppError } from '../errors';
+
+export interface AuditFilter {
+  actor?: string;
+  action?: string;
+  from?: string;
+  to?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export interface AuditView {
+  id: string;
+  action: string;
+  actor: { id: string; email: string } | null;
+  target_type: string;
+  target_id: string | null;
+  org_id: string | null;
+  region: string | null;
+  request_id: string | null;
+  metadata: Record<string, unknown>;
+  created_at: string;
+}
+
+export async function listAudit(
+  req: DataRequest,
+  f: AuditFilter,
+): Promise<{ data: AuditView[]; next_cursor: string | null }> {
+  const after = f.cursor ? decodeTimeCursor(f.cursor) : undefined;
+  if (f.cursor && !after) throw new AppError('invalid_request', 'malformed cursor');
+  const actor = f.actor?.trim();
+  const action = f.action?.trim();
+  const rows = await read(req, (db) =>
+    db.auditEvent.findMany({
+      where: {
+        AND: [
+          actor ? (actor.includes('@') ? { actor: { email: actor.toLowerCase() } } : { actorId: actor }) : {},
+          action ? (action.endsWith('*') ? { action: { startsWith: action.slice(0, -1) } } : { action }) : {},
+          f.from ? { createdAt: { gte: new Date(f.from) } } : {},
+          f.to ? { createdAt: { lt: new Date(f.to) } } : {},
+          after ? { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] } : {},
+        ],
+      },
+      include: { actor: { select: { id: true, email: true } } },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: f.limit + 1,
+    }),
+  );
+  const page = rows.slice(0, f.limit);
+  const last = page.at(-1);
+  return {
+    data: page.map((e) => ({
+      id: e.id,
+      action: e.action,
+      actor: e.actor ? { id: e.actor.id, email: e.actor.email } : null,
+      target_type: e.targetType,
+      target_id: e.targetId,
+      org_id: e.orgId,
+      region: e.region,
+      request_id: e.requestId,
+      metadata: (e.metadata ?? {}) as Record<string, unknown>,
+      created_at: e.createdAt.toISOString(),
+    })),
+    next_cursor: rows.length > f.limit && last ? encodeTimeCursor({ at: last.createdAt, id: last.id }) : null,
+  };
+}

@@ -1,0 +1,59 @@
+// Atlas: clusters across every organization, newest first, filtered and keyset-paged; deleted
+// clusters only when asked for by status.
+import { read } from '../db/access';
+import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
+import type { DataRequest } from '../db/request-state';
+import { AppError } from '../errors';
+import { isId } from '../ids';
+import type { ClusterStatus } from '~/lib/cluster-status';
+import { regionFilter } from '../region/list-filter';
+import { toClusterView, type ClusterView } from './repository';
+
+export interface AtlasClusterFilter {
+  org?: string;
+  region?: string;
+  status?: ClusterStatus;
+  template?: string;
+  q?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export interface AtlasClusterView extends ClusterView {
+  org: { id: string; slug: string; name: string };
+}
+
+export async function listAllClusters(
+  req: DataRequest,
+  f: AtlasClusterFilter,
+): Promise<{ data: AtlasClusterView[]; next_cursor: string | null }> {
+  const after = f.cursor ? decodeTimeCursor(f.cursor) : undefined;
+  if (f.cursor && !after) throw new AppError('invalid_request', 'cursor is not one this API returned');
+  const q = f.q?.trim();
+  const region = await regionFilter(f.region);
+  const org = f.org?.trim();
+  const orgSlug = org?.toLowerCase(); // when it is not an ID
+  const rows = await read(req, (db) =>
+    db.cluster.findMany({
+      where: {
+        AND: [
+          org ? (isId(org, 'org') ? { orgId: org } : { organization: { slug: orgSlug } }) : {},
+          region ? { region } : {},
+          f.status ? { status: f.status } : { status: { not: 'deleted' } },
+          f.template ? { template: f.template } : {},
+          q ? (isId(q, 'cls') ? { id: q } : { name: { contains: q, mode: 'insensitive' } }) : {},
+          after ? { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] } : {},
+        ],
+      },
+      include: { organization: { select: { id: true, slug: true, name: true } } },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: f.limit + 1,
+    }),
+  );
+  const page = rows.slice(0, f.limit);
+  const last = page.at(-1);
+  return {
+    data: page.map((c) => ({ ...toClusterView(c), org: c.organization })),
+    next_cursor: rows.length > f.limit && last ? encodeTimeCursor({ at: last.createdAt, id: last.id }) : null,
+  };
+}

@@ -1,0 +1,105 @@
+// Alerts as the banner and alerts page read them, newest first, with a primary this gateway cannot
+// reach reported live (docs/atlas.md#alerts).
+import { read } from '../db/access';
+import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
+import { primaryHealth } from '../db/health';
+import type { DataRequest } from '../db/request-state';
+import { env } from '../env';
+import { AppError } from '../errors';
+import { regionRegistry } from '../region/registry';
+import { ERROR_RATE_LIMIT, type AlertKind } from './alert-rules';
+
+export interface AlertView {
+  id: string;
+  kind: AlertKind;
+  region: string;
+  state: 'open' | 'closed';
+  /** false: reported live from this gateway's health probes, not stored (primary_down). */
+  durable: boolean;
+  started_at: string | null;
+  opened_at: string | null;
+  closed_at: string | null;
+  last_sample_at: string | null;
+  lag_seconds: number | null;
+  lag_bytes: number | null;
+  peak_lag_seconds: number | null;
+  peak_lag_bytes: number | null;
+  error_rate: number | null;
+}
+
+/** Alerts, newest first: open ones (the banner) or every episode; a live primary_down first. */
+export async function listAlerts(
+  req: DataRequest,
+  f: { state: 'open' | 'all'; region?: string; limit: number; cursor?: string },
+): Promise<{
+  data: AlertView[];
+  next_cursor: string | null;
+  limits: { lag_seconds: number; lag_bytes: number; samples: number; error_rate: number };
+}> {
+  const after = f.cursor ? decodeTimeCursor(f.cursor) : undefined;
+  if (f.cursor && !after) throw new AppError('invalid_request', 'malformed cursor');
+  const rows = await read(req, (db) =>
+    db.atlasAlert.findMany({
+      where: {
+        AND: [
+          f.state === 'open' ? { openKey: { not: null } } : {},
+          f.region ? { region: f.region } : {},
+          after ? { OR: [{ openedAt: { lt: after.at } }, { openedAt: after.at, id: { lt: after.id } }] } : {},
+        ],
+      },
+      orderBy: [{ openedAt: 'desc' }, { id: 'desc' }],
+      take: f.limit + 1,
+    }),
+  );
+  const page = rows.slice(0, f.limit);
+  const last = page.at(-1);
+  const data: AlertView[] = page.map((a) => ({
+    id: a.id,
+    kind: a.kind as AlertKind,
+    region: a.region,
+    state: a.openKey ? 'open' : 'closed',
+    durable: true,
+    started_at: a.startedAt.toISOString(),
+    opened_at: a.openedAt.toISOString(),
+    closed_at: a.closedAt?.toISOString() ?? null,
+    last_sample_at: a.lastSampleAt.toISOString(),
+    lag_seconds: a.lagSeconds,
+    lag_bytes: a.lagBytes === null ? null : Number(a.lagBytes),
+    peak_lag_seconds: a.peakLagSeconds,
+    peak_lag_bytes: a.peakLagBytes === null ? null : Number(a.peakLagBytes),
+    error_rate: a.errorRate,
+  }));
+  const p = primaryHealth();
+  if (!f.cursor && p.checkedAt !== undefined && !p.up) {
+    const primaryRegion = (await regionRegistry()).all().find((r) => r.isPrimary)?.code ?? 'primary';
+    if (!f.region || f.region === primaryRegion) {
+      data.unshift({
+        id: 'live_primary_down',
+        kind: 'primary_down',
+        region: primaryRegion,
+        state: 'open',
+        durable: false,
+        started_at: null,
+        opened_at: null,
+        closed_at: null,
+        last_sample_at: new Date(p.checkedAt).toISOString(),
+        lag_seconds: null,
+        lag_bytes: null,
+        peak_lag_seconds: null,
+        peak_lag_bytes: null,
+        error_rate: null,
+      });
+    }
+  }
+  const e = env();
+  return {
+    data,
+    next_cursor: rows.length > f.limit && last ? encodeTimeCursor({ at: last.openedAt, id: last.id }) : null,
+    limits: {
+      lag_seconds: e.REPLICA_MAX_LAG_SECONDS,
+      lag_bytes: e.REPLICA_MAX_LAG_BYTES,
+      samples: e.ATLAS_LAG_SAMPLES,
+      error_rate: ERROR_RATE_LIMIT,
+    },
+  };
+}

@@ -1,0 +1,61 @@
+// When a run of lag samples opens, keeps or closes an alert (the pure part of server/replication/alert-rules.ts).
+import { describe, expect, it } from 'vitest';
+import { evaluateRegion, type AlertLimits, type AlertSample } from './alert-rules';
+
+const L: AlertLimits = { lagBytes: 1024, lagSeconds: 1, samples: 3, intervalMs: 5000 };
+const T = Date.UTC(2026, 11, 5, 12, 0, 0);
+
+/** Samples newest first, 5 s apart, from (lag seconds, lag bytes) pairs given oldest first. */
+function run(...lags: ([number, number] | null)[]): AlertSample[] {
+  return lags
+    .map((l, i) => ({
+      sampledAt: new Date(T + i * 5000),
+      replicaUp: l !== null,
+      lagSeconds: l?.[0] ?? null,
+      lagBytes: l === null ? null : BigInt(l[1]),
+      reads: 10,
+      writes: 0,
+      errors: 0,
+    }))
+    .reverse();
+}
+const kind = (k: string, s: AlertSample[]) => evaluateRegion(s, L).find((c) => c.kind === k);
+
+describe('evaluateRegion', () => {
+  it('fires after ATLAS_LAG_SAMPLES samples in a row over a limit (seconds or bytes), from the first of them', () => {
+    const c = kind('replica_lagging', run([0, 0], [2, 10], [3, 10], [4.5, 10]))!;
+    expect(c.firing).toBe(true);
+    expect(c.startedAt).toEqual(new Date(T + 5000));
+    expect(c.lagSeconds).toBe(4.5);
+    expect(kind('replica_lagging', run([0, 2048], [0, 4096], [0, 8192]))!.firing).toBe(true);
+  });
+
+  it('does not fire on fewer, and does not clear while still over (so an open alert stays open)', () => {
+    expect(kind('replica_lagging', run([0, 0], [2, 10], [3, 10]))!.firing).toBeNull();
+  });
+
+  it('clears on the first sample within the limits', () => {
+    expect(kind('replica_lagging', run([2, 10], [3, 10], [4, 10], [0, 0]))!.firing).toBe(false);
+  });
+
+  it('a missed tick breaks the run', () => {
+    const s = run([2, 10], [3, 10], [4, 10]);
+    s[2] = { ...s[2]!, sampledAt: new Date(T - 10_000) }; // the oldest is 15 s before the middle one
+    expect(kind('replica_lagging', s)!.firing).toBeNull();
+  });
+
+  it('an unmeasured replica changes nothing for lag and fires replica_down after the same run', () => {
+    const s = run([2, 10], null, null, null);
+    expect(kind('replica_lagging', s)!.firing).toBeNull();
+    expect(kind('replica_down', s)!.firing).toBe(true);
+    expect(kind('replica_down', run(null, null, [0, 0]))!.firing).toBe(false);
+  });
+
+  it('error rate: 5% of at least 10 requests over the run', () => {
+    const s = run([0, 0], [0, 0], [0, 0]).map((x, i) => ({ ...x, errors: i === 0 ? 2 : 0 })); // 2 of 30
+    expect(kind('error_rate_high', s)!.firing).toBe(true);
+    expect(kind('error_rate_high', s)!.errorRate).toBeCloseTo(2 / 30);
+    const few = s.map((x) => ({ ...x, reads: 2 })); // 2 of 6: too few requests to mean it
+    expect(kind('error_rate_high', few)!.firing).toBe(false);
+  });
+});

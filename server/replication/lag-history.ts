@@ -1,0 +1,102 @@
+// The lag and traffic history Atlas charts: lag_samples over a window, binned to a fixed step;
+// a bin without a measurement is null, a gap (docs/atlas.md#lag-history).
+import { read } from '../db/access';
+import type { DataRequest } from '../db/request-state';
+import { run } from '../db/sql';
+import { env } from '../env';
+import { historyFromRollups, historyFromSamples, type HistoryRow } from './lag-history.sql';
+import { ROLLUP_RESOLUTIONS } from './lag.sql';
+
+export const WINDOWS = { '15m': 15 * 60, '1h': 60 * 60, '24h': 24 * 3600, '7d': 7 * 24 * 3600 } as const;
+export type HistoryWindow = keyof typeof WINDOWS;
+/** Seconds per bin: every raw sample at 15 min; about 250–350 points otherwise. */
+const STEP: Record<HistoryWindow, number> = { '15m': 5, '1h': 15, '24h': 300, '7d': 1800 };
+
+export interface HistoryPoint {
+  t: string;
+  replica_up: boolean | null;
+  lag_seconds: number | null;
+  lag_bytes: number | null;
+  write_lag_seconds: number | null;
+  flush_lag_seconds: number | null;
+  replay_lag_seconds: number | null;
+  read_rate: number | null;
+  write_rate: number | null;
+  error_rate: number | null;
+  read_p95_ms: number | null;
+  write_p95_ms: number | null;
+}
+
+export interface RegionHistory {
+  region: string;
+  points: HistoryPoint[];
+}
+
+export async function lagHistory(
+  req: DataRequest,
+  opts: { window: HistoryWindow; region?: string },
+  now = Date.now(),
+): Promise<{
+  window: HistoryWindow;
+  step_seconds: number;
+  from: string;
+  to: string;
+  limits: { lag_seconds: number; lag_bytes: number };
+  regions: RegionHistory[];
+}> {
+  const step = STEP[opts.window];
+  const to = Math.floor(now / (step * 1000)) * step * 1000;
+  const from = to - WINDOWS[opts.window] * 1000;
+  // A step with rollups (24 h, 7 d) reads them; the shorter windows the raw and minute rows.
+  const binned = (ROLLUP_RESOLUTIONS as readonly number[]).includes(step) ? historyFromRollups : historyFromSamples;
+  const rows = await read(req, (db) =>
+    run(db, binned, step, new Date(from), new Date(to + step * 1000), opts.region ?? null),
+  );
+  const byRegion = new Map<string, Map<number, HistoryRow>>();
+  for (const r of rows) {
+    let m = byRegion.get(r.region);
+    if (!m) byRegion.set(r.region, (m = new Map()));
+    m.set(r.bin.getTime(), r);
+  }
+  const regions = [...byRegion.keys()].sort().map((region) => {
+    const m = byRegion.get(region)!;
+    const points: HistoryPoint[] = [];
+    for (let t = from + step * 1000; t <= to; t += step * 1000) {
+      const r = m.get(t);
+      // Rates over the time the samples covered (a bin with missed samples is not diluted).
+      const covered = r?.covered ?? 0;
+      const reads = r?.reads ?? null;
+      const writes = r?.writes ?? null;
+      const errors = r?.errors ?? null;
+      points.push({
+        t: new Date(t).toISOString(),
+        replica_up: r?.replica_up ?? null,
+        lag_seconds: r?.lag_seconds ?? null,
+        lag_bytes: r?.lag_bytes ?? null,
+        write_lag_seconds: r?.write_lag_seconds ?? null,
+        flush_lag_seconds: r?.flush_lag_seconds ?? null,
+        replay_lag_seconds: r?.replay_lag_seconds ?? null,
+        read_rate: covered && reads !== null ? reads / covered : null,
+        write_rate: covered && writes !== null ? writes / covered : null,
+        error_rate:
+          reads !== null && writes !== null && errors !== null && reads + writes > 0
+            ? errors / (reads + writes)
+            : covered
+              ? 0
+              : null,
+        read_p95_ms: r?.read_p95_ms ?? null,
+        write_p95_ms: r?.write_p95_ms ?? null,
+      });
+    }
+    return { region, points };
+  });
+  const e = env();
+  return {
+    window: opts.window,
+    step_seconds: step,
+    from: new Date(from).toISOString(),
+    to: new Date(to).toISOString(),
+    limits: { lag_seconds: e.REPLICA_MAX_LAG_SECONDS, lag_bytes: e.REPLICA_MAX_LAG_BYTES },
+    regions,
+  };
+}
