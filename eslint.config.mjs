@@ -57,21 +57,6 @@ const RAW_SQL = [
 ];
 const BROWSER_SHARED = ['server/routing/policy-content.ts', 'server/routing/policy-diff.ts', 'server/region/code.ts'];
 const SHIPPED = ['server/**/*.ts', 'app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'lib/**/*.ts', '*.ts'];
-// TEMPORARY: files that still reach the database their own way, owned by other work in
-// progress; each comes off this list when it moves to access.ts/background.ts and `*.sql.ts`.
-const DB_ACCESS_NOT_YET_MIGRATED = [
-  'app/bench-baseline/route.ts',
-  'server/clusters/accept.ts',
-  'server/clusters/allocation.ts',
-  'server/moves/settlement.ts',
-  'server/moves/transfer.ts',
-  'server/moves/workflow.ts',
-  'server/workflows/engine.ts',
-  'server/workflows/queue.ts',
-  'server/workflows/runs.ts',
-  'server/worker/workers.ts',
-];
-
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -181,12 +166,12 @@ export default defineConfig([
   // later no-restricted-imports on the same files replaces an earlier one.)
   {
     files: SHIPPED,
-    ignores: ['server/db/**', 'components/**', '**/*.test.ts', ...DB_ACCESS_NOT_YET_MIGRATED],
+    ignores: ['server/db/**', 'components/**', '**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: DB_HANDLES, patterns: DB_HANDLE_PATTERNS }] },
   },
   {
     files: SHIPPED,
-    ignores: ['server/db/**', '**/*.sql.ts', '**/*.test.ts', ...DB_ACCESS_NOT_YET_MIGRATED],
+    ignores: ['server/db/**', '**/*.sql.ts', '**/*.test.ts'],
     rules: { 'no-restricted-syntax': ['error', ...RAW_SQL] },
   },
   globalIgnores([

@@ -8,6 +8,9 @@ const nextConfig: NextConfig = {
   // public copied next to it (scripts/package-standalone.ts; README "Production").
   output: 'standalone',
   poweredByHeader: false,
+  // `*.bench.ts` routes (the hot-path benchmark's baseline) exist only in the benchmark's build
+  // (dev/build.ts, `bench: true`), never in a production one.
+  pageExtensions: ['tsx', 'ts', 'jsx', 'js', ...(process.env.MERIDIAN_BENCH_BUILD === '1' ? ['bench.ts'] : [])],
   // `npm test` type-checks the whole repository (`tsc` in `npm run lint`); doing it again in every
   // build only slows `npm start`.
   typescript: { ignoreBuildErrors: true },

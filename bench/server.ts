@@ -1,5 +1,5 @@
-// A throw-away stack for benchmarks: embedded topology, demo data, the production build and
-// `next start` on a free port. Stopped and deleted by `stop()`.
+// A throw-away stack for benchmarks: embedded topology, demo data, the production build (plus the
+// baseline route) and `next start` on a free port. Stopped and deleted by `stop()`.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -29,7 +29,7 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   // Durable like the demo: with asynchronous commit the primary ships WAL only every
   // wal_writer_delay, and replicas would look 200 ms behind.
   const stack = await prepareLocal({ dataDir: dir, port, durable: true });
-  await ensureBuild(() => {});
+  await ensureBuild(() => {}, { bench: true }); // with the baseline route (bench/baseline.ts)
   const app = appServerCommand(port);
   // BENCH_CPU_PROFILE=<dir>: the app server writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_CPU_PROFILE

@@ -1,8 +1,10 @@
 // A cluster's servers as its runs take them (allocate_servers) and give them back (a delete, or
 // a create that failed); and the cluster a run works on.
 import type { Tx } from '../db/access';
+import { execute, run } from '../db/sql';
 import { newId } from '../ids';
 import { StepFailure, type StepScope } from '../workflows/definition';
+import { freeServersForUpdate, lockRegionAllocation } from './clusters.sql';
 import { templateById } from './templates';
 
 /** The cluster a create- or delete-cluster run works on; a StepFailure once it is gone. */
@@ -20,12 +22,8 @@ export async function allocateServers(s: StepScope): Promise<void> {
   const gpu = templateById(c.template)?.gpu ?? false;
   // One allocation at a time per region: concurrent ones would each see the others' picks as
   // taken (SKIP LOCKED) or wait on them row by row; a region-wide lock is simpler and cheap.
-  await s.tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`allocate:${c.region}`}, 0))`;
-  const free = await s.tx.$queryRaw<{ id: string; zone: string }[]>`
-    SELECT id, zone FROM servers
-    WHERE region = ${c.region} AND status = 'available' AND (gpu_count > 0) = ${gpu}
-    ORDER BY hostname
-    FOR UPDATE`;
+  await execute(s.tx, lockRegionAllocation, c.region);
+  const free = await run(s.tx, freeServersForUpdate, c.region, gpu);
   if (free.length < c.nodeCount) {
     throw new StepFailure(
       `not enough available ${gpu ? 'GPU' : 'CPU'} servers in ${c.region}: ${c.nodeCount} needed, ${free.length} free`,
@@ -49,7 +47,7 @@ export async function allocateServers(s: StepScope): Promise<void> {
       role: i === 0 ? 'control_plane' : 'worker',
     })),
   });
-  // No longer a promise: the capacity check (server/clusters/accept.ts) counts it as allocated.
+  // No longer a promise: the capacity check (server/clusters/accept.sql.ts) counts it as allocated.
   await s.tx.cluster.update({ where: { id: c.id }, data: { allocatedAt: s.now } });
 }
 

@@ -1,7 +1,7 @@
-// Hand-written SQL of clusters: the list (the hottest read there is), capacity, and the row lock
-// that serializes a cluster's kubeconfig issues.
+// Hand-written SQL of clusters: the list (the hottest read there is), capacity, the locks a
+// server allocation takes, and the row lock that serializes a cluster's kubeconfig issues.
 import type { ClusterStatus } from '~/lib/cluster-status';
-import { statement, type RawRow } from '../db/sql';
+import { command, statement, type RawRow } from '../db/sql';
 
 export interface ClusterRow {
   id: string;
@@ -90,4 +90,20 @@ export const liveClusterForUpdate = statement<
   `SELECT id, name, region, status::text AS status FROM "public"."clusters"
     WHERE id = $1::text AND org_id = $2::text AND status <> 'deleted' FOR UPDATE`,
   (r) => ({ id: r.id as string, name: r.name as string, region: r.region as string, status: r.status as string }),
+);
+
+/** Serializes a region's allocations: held to the end of the transaction. */
+export const lockRegionAllocation = command<[region: string]>(
+  'clusters.lock_region_allocation',
+  "SELECT pg_advisory_xact_lock(hashtextextended('allocate:' || $1::text, 0))",
+);
+
+/** A region's available servers of one kind (GPU or not), locked FOR UPDATE, by hostname. */
+export const freeServersForUpdate = statement<{ id: string; zone: string }, [region: string, gpu: boolean]>(
+  'clusters.free_servers_for_update',
+  `SELECT id, zone FROM servers
+   WHERE region = $1::text AND status = 'available' AND (gpu_count > 0) = $2::boolean
+   ORDER BY hostname
+   FOR UPDATE`,
+  (r) => ({ id: r.id as string, zone: r.zone as string }),
 );

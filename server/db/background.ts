@@ -3,7 +3,7 @@
 // (`read`/`write`), which picks the database, waits for bookmarks and marks degraded reads;
 // background work has no request to do that for, so it always uses the primary, here.
 import pg from 'pg';
-import { poolOf, primary, type Db } from './client';
+import { poolOf, primary, replica, type Db } from './client';
 import { primaryUrl } from './topology';
 
 /** A node-postgres pool on the primary (the same connections `backgroundDb()` uses). */
@@ -27,6 +27,15 @@ export function backgroundDb(): Db {
  */
 export function backgroundPool(): BackgroundPool {
   return poolOf(primary());
+}
+
+/**
+ * The node-postgres pool of `region`'s replica, for background work that must read there (a
+ * workspace move's verify, at the target); undefined when the region has no replica configured.
+ */
+export function backgroundReplicaPool(region: string): BackgroundPool | undefined {
+  const db = replica(region);
+  return db && poolOf(db);
 }
 
 /**

@@ -1,12 +1,14 @@
-// Settling a move whose run ended after its handover (server/moves/workflow.ts's header): the
-// directory is asked where the workspace is, and the move completes there or is put back; an
-// operator settles one the directory could not be asked about (`npm run move -- --settle`).
+// Settling a move whose run ended after its handover: the directory is asked where the workspace
+// is, and the move completes there or is put back (docs/flows/moves.md, "Ending a move").
 import type { Tx } from '../db/access';
 import { backgroundDb } from '../db/background';
+import { inSavepoint } from '../db/savepoint';
+import { runOne } from '../db/sql';
 import { logger } from '../telemetry/logger';
 import { acceptSlug, withdrawSlugOffer } from '../cell/workspaces';
 import { recordAudit } from '../audit/audit';
 import { AppError } from '../errors';
+import { moveForUpdate } from './moves.sql';
 import { directoryRefusal, dropBundle, switchHome, type MoveInput } from './switch-home';
 
 /**
@@ -37,7 +39,7 @@ export async function askDirectory(i: MoveInput): Promise<{ settlement: Settleme
 }
 
 /**
- * Ends a move past its handover whose run ended (workflow.ts's header), in the caller's
+ * Ends a move past its handover whose run ended (docs/flows/moves.md), in the caller's
  * transaction holding the move's lock. Returns the move's status.
  */
 export async function settleAfterHandover(
@@ -55,12 +57,9 @@ export async function settleAfterHandover(
   if (!m.writableAt && settlement === 'accepted') {
     // The switch is what the handover step would have committed; if it fails here too the
     // workspace is left as `unknown` says (its error noted), not half switched.
-    await tx.$executeRawUnsafe('SAVEPOINT move_switch');
     try {
-      await switchHome(tx, orgId, i, now);
-      await tx.$executeRawUnsafe('RELEASE SAVEPOINT move_switch');
+      await inSavepoint(tx, 'move_switch', () => switchHome(tx, orgId, i, now));
     } catch (e) {
-      await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT move_switch');
       settlement = 'unknown';
       note = ` (the switch failed: ${(e as Error).message})`;
     }
@@ -139,7 +138,7 @@ export async function settleMove(moveId: string): Promise<void> {
     });
   }
   await backgroundDb().$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM workspace_moves WHERE id = ${moveId} FOR UPDATE`;
+    await runOne(tx, moveForUpdate, moveId);
     const locked = await tx.workspaceMove.findUniqueOrThrow({ where: { id: moveId } });
     if (locked.status !== 'failed' || !locked.handoverAt || locked.writableAt) throw unsettled();
     await settleAfterHandover(tx, m.orgId, i, locked, asked, 'settled by an operator', new Date());

@@ -1,16 +1,9 @@
 // Export and import of a workspace, behind one interface so the move workflow doesn't care how
-// the target gets its rows. Today every region shares one primary: the export reads the
-// workspace from one snapshot of the primary, and the target's "import" is a verification that
-// its own region's replica, at or after that snapshot's WAL position, holds exactly the bundle's
-// rows (the rows are already there: nothing to copy). A cell with its own database (a later
-// step) implements `importBundle` by inserting the bundle's rows into its database in one
-// transaction and checking the same counts and digests before committing (docs/flows/moves.md).
-// Memory: both sides read through cursors, FETCH_ROWS rows at a time, and hold at most one chunk
-// (MOVE_CHUNK_BYTES of rows, server/moves/bundle.ts) plus its sealed copy: never the workspace.
-import type pg from 'pg';
-import { backgroundDb, backgroundPool } from '../db/background';
-import { poolOf, replica } from '../db/client';
+// the target gets its rows; the shared-primary one verifies instead of copying (docs/flows/moves.md).
+import { backgroundDb, backgroundPool, backgroundReplicaPool, type BackgroundPoolClient } from '../db/background';
+import { forEachRow, readOnlySnapshot } from '../db/row-stream';
 import { parseLsn } from '../db/lsn';
+import { execute, run, runOne } from '../db/sql';
 import { randomBase62 } from '../ids';
 import {
   ChunkWriter,
@@ -22,7 +15,16 @@ import {
   type RowChunk,
   type TableDigest,
 } from './bundle';
-import { MOVE_TABLES, tableQuery } from './tables';
+import {
+  moveChunk,
+  moveTableRows,
+  snapshotPosition,
+  storeMoveChunk,
+  takeTransactionId,
+  walInsertLsn,
+  walReplayLsn,
+} from './moves.sql';
+import { MOVE_TABLES } from './tables';
 
 export interface ExportResult {
   /** Names this export's chunks (an attempt that died half-written left others). */
@@ -55,39 +57,18 @@ export interface WorkspaceTransfer {
 const FETCH_ROWS = 500;
 
 /** Feeds `fn` one table's canonical rows in order, through a cursor (never the whole table at once). */
-async function eachRow(
-  c: pg.PoolClient,
+function eachRow(
+  c: BackgroundPoolClient,
   t: (typeof MOVE_TABLES)[number],
-  values: unknown[],
+  params: [org: string, move: string, snap: Date],
   fn: (row: string) => Promise<void> | void,
 ): Promise<void> {
-  await c.query({ text: `DECLARE move_rows NO SCROLL CURSOR FOR ${tableQuery(t)}`, values });
-  try {
-    for (;;) {
-      const { rows } = await c.query<{ row: string }>(`FETCH ${FETCH_ROWS} FROM move_rows`);
-      for (const r of rows) await fn(r.row);
-      if (rows.length < FETCH_ROWS) break;
-    }
-  } finally {
-    await c.query('CLOSE move_rows').catch(() => {}); // an aborted transaction closes it anyway
-  }
+  return forEachRow(c, moveTableRows.get(t.name)!, params, fn, { batch: FETCH_ROWS, cursor: 'move_rows' });
 }
 
-async function inSnapshot<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-  const c = await pool.connect();
-  try {
-    await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    await c.query("SET LOCAL TIME ZONE 'UTC'");
-    const result = await fn(c);
-    await c.query('COMMIT');
-    return result;
-  } catch (e) {
-    await c.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    c.release();
-  }
-}
+/** Both sides read in one snapshot, timestamps in UTC (the canonical encoding: tables.ts). */
+const inSnapshot = <T>(pool: Parameters<typeof readOnlySnapshot>[0], fn: (c: BackgroundPoolClient) => Promise<T>) =>
+  readOnlySnapshot(pool, fn, { timeZone: 'UTC' });
 
 /** The target can't verify yet (its replica is behind or away): try again. */
 export class VerifyNotReady extends Error {}
@@ -95,11 +76,7 @@ export class VerifyNotReady extends Error {}
 export class BundleInvalid extends Error {}
 
 async function storedChunk(moveId: string, exportId: string, seq: number): Promise<Buffer | undefined> {
-  const { rows } = await backgroundPool().query<{ bytes: Buffer }>(
-    'SELECT bytes FROM workspace_move_chunks WHERE move_id = $1 AND export_id = $2 AND seq = $3',
-    [moveId, exportId, seq],
-  );
-  return rows[0]?.bytes;
+  return runOne(backgroundPool(), moveChunk, moveId, exportId, seq);
 }
 
 async function openStored<T extends Manifest | RowChunk>(moveId: string, exportId: string, seq: number): Promise<T> {
@@ -121,18 +98,12 @@ export const sharedPrimaryTransfer: WorkspaceTransfer = {
     const store = async (at: number, content: Manifest | RowChunk) => {
       const sealed = sealChunk(moveId, exportId, at, content);
       bytes += sealed.length;
-      await backgroundPool().query(
-        'INSERT INTO workspace_move_chunks (move_id, export_id, seq, bytes) VALUES ($1, $2, $3, $4)',
-        [moveId, exportId, at, sealed],
-      );
+      await execute(backgroundPool(), storeMoveChunk, moveId, exportId, at, sealed);
     };
     return inSnapshot(backgroundPool(), async (c) => {
       // The first statement takes the snapshot; the WAL insert position read with it is at or
       // past every commit the snapshot sees.
-      const { rows } = await c.query<{ lsn: string; at: Date }>(
-        'SELECT pg_current_wal_insert_lsn()::text AS lsn, now() AS at',
-      );
-      const { lsn, at } = rows[0]!;
+      const { lsn, at } = (await runOne(c, snapshotPosition))!;
       const writer = new ChunkWriter(chunkLimit(), (chunk) => store(++seq, chunk));
       const tables: TableDigest[] = [];
       for (const t of MOVE_TABLES) {
@@ -187,23 +158,22 @@ export const sharedPrimaryTransfer: WorkspaceTransfer = {
       if (!def) throw new BundleInvalid(`the bundle names a table this version does not move: ${t.name}`);
       return def;
     });
-    const db = replica(target);
-    if (!db) throw new VerifyNotReady(`${target} has no replica configured to verify on`);
+    const pool = backgroundReplicaPool(target);
+    if (!pool) throw new VerifyNotReady(`${target} has no replica configured to verify on`);
     // At or after the snapshot, and past every commit made before the verify began: a row changed
     // since the export (which the read-only window should have made impossible) is seen, not missed.
     // The position is read inside a transaction that takes a transaction ID, so its commit record
     // follows it in the WAL: an idle primary's insert position can sit past the last record (a page
     // header), and a replica would never "reach" it until something else is written.
     const barrier = await backgroundDb().$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT txid_current()`;
-      return (await tx.$queryRaw<{ lsn: string }[]>`SELECT pg_current_wal_insert_lsn()::text AS lsn`)[0]!.lsn;
+      await run(tx, takeTransactionId);
+      return (await runOne(tx, walInsertLsn))!;
     });
     const atLeast = [manifest.snapshot_lsn, barrier].map((l) => parseLsn(l) ?? 0n).reduce((a, b) => (a > b ? a : b));
     const deadline = Date.now() + waitMs;
     for (;;) {
-      const found = await inSnapshot(poolOf(db), async (c) => {
-        const { rows } = await c.query<{ lsn: string | null }>('SELECT pg_last_wal_replay_lsn()::text AS lsn');
-        const replayed = rows[0]!.lsn;
+      const found = await inSnapshot(pool, async (c) => {
+        const replayed = (await runOne(c, walReplayLsn)) ?? null;
         if (!replayed || (parseLsn(replayed) ?? 0n) < atLeast) return undefined;
         const out: TableDigest[] = [];
         for (const t of tables) {

@@ -1,29 +1,15 @@
-// The steps of a workspace move (a `move-workspace` workflow run; docs/flows/moves.md):
-//   offer      the source region offers the workspace to the target in the directory (signed)
-//   read_only  the organization turns `moving`: every mutation answers 503 workspace_moving
-//   drain_runs waits for the workspace's in-flight runs to finish (MOVE_DRAIN_TIMEOUT_SECONDS)
-//   export     one REPEATABLE READ snapshot → an encrypted bundle with counts and digests per table
-//   verify     at the target: its replica, at or after the snapshot, holds exactly the bundle
-//   handover   the point of no return: the target accepts in the directory, then one
-//              transaction re-pins what is region-bound and makes the workspace writable there
-//   purge      the bundle is deleted and the move completes
-// Until `handover_at` is set (under the move's row lock) a cancel or a failure puts everything
-// back: the organization active at the source, the directory's offer withdrawn, the bundle gone.
-// From then on handover and purge wait and retry through anything transient. A run that still
-// ends after it (the directory refused the accept for good, or the step's workers kept dying) is
-// settled by asking the directory once more (`settleAfterHandover`): it took the workspace → the
-// switch is made and the move completes; it refuses → nothing moved, everything is put back at
-// the source; it can't be asked → the workspace stays read-only at the source and the move says
-// how an operator settles it later (`npm run move -- --settle <mov_id>`). The bundle is deleted
-// whichever way a move ends.
+// The steps of a workspace move (a `move-workspace` workflow run): what each does, and how a
+// move that ends early or after its handover is put back or settled: docs/flows/moves.md.
 import type { Tx } from '../db/access';
 import { backgroundDb } from '../db/background';
 import type { Db } from '../db/client';
+import { runOne } from '../db/sql';
 import { env } from '../env';
 import { logger } from '../telemetry/logger';
 import { offerSlug, acceptSlug, withdrawSlugOffer } from '../cell/workspaces';
 import { recordAudit } from '../audit/audit';
 import { StepFailure, type StepRun, type StepWork, type WorkflowDefinition } from '../workflows/definition';
+import { moveForUpdate } from './moves.sql';
 import { askDirectory, settleAfterHandover, type Settlement } from './settlement';
 import { directoryRefusal, dropBundle, switchHome, type MoveInput } from './switch-home';
 import { BundleInvalid, sharedPrimaryTransfer, type WorkspaceTransfer } from './transfer';
@@ -72,7 +58,7 @@ const MOVE_WORK = {
         // The organization's row update waits for any cluster create holding it (accept.ts).
         await tx.organization.updateMany({ where: { id: run.orgId!, status: 'active' }, data: { status: 'moving' } });
         await tx.workspaceMove.updateMany({ where: { id: i.move_id, readOnlyAt: null }, data: { readOnlyAt: now } });
-        await tx.workspaceMove.update({ where: { id: i.move_id }, data: { status: 'copying', step: 'read_only' } });
+        await tx.workspaceMove.update({ where: { id: i.move_id }, data: { step: 'read_only' } });
       },
     };
   },
@@ -102,6 +88,8 @@ const MOVE_WORK = {
   export: async ({ db, run }) => {
     const i = input(run);
     if (await cancelRequested(db, i.move_id)) return { cancel: true };
+    // The copy begins: the move is `copying` from here to the handover (`pending` before).
+    await db.workspaceMove.updateMany({ where: { id: i.move_id, status: 'pending' }, data: { status: 'copying' } });
     const x = await transfer.exportWorkspace({ moveId: i.move_id, orgId: run.orgId! });
     return {
       effect: async ({ tx }) => {
@@ -163,7 +151,7 @@ const MOVE_WORK = {
     const i = input(run);
     // The point of no return, decided under the move's lock (a cancel takes the same lock).
     const go = await db.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM workspace_moves WHERE id = ${i.move_id} FOR UPDATE`;
+      await runOne(tx, moveForUpdate, i.move_id);
       const m = await tx.workspaceMove.findUniqueOrThrow({ where: { id: i.move_id } });
       if (m.cancelRequestedAt && !m.handoverAt) return false;
       if (!m.handoverAt) {
@@ -178,8 +166,8 @@ const MOVE_WORK = {
     try {
       await acceptSlug(i.to_region, i.slug, i.move_id);
     } catch (e) {
-      // A refusal is final (the directory applied nothing): the run ends and is settled (see the
-      // file's header). Anything else: the directory may yet take it, so wait and try again.
+      // A refusal is final (the directory applied nothing): the run ends and is settled (docs/flows/moves.md,
+      // "Ending a move"). Anything else: the directory may yet take it, so wait and try again.
       if (directoryRefusal(e)) throw new StepFailure(`the directory refused the handover (${e.code}): ${e.message}`);
       return { wait: 2, note: `the directory has not taken the handover yet (${(e as Error).message}); retrying` };
     }
@@ -217,14 +205,14 @@ export const moveWorkspaceWorkflow: WorkflowDefinition = {
     { name: 'drain_runs', work: MOVE_WORK.drain_runs },
     { name: 'export', work: MOVE_WORK.export },
     { name: 'verify', work: MOVE_WORK.verify, region: atTarget },
-    // Past the point of no return: they retry through anything transient (see the file's header).
+    // Past the point of no return: they retry through anything transient (docs/flows/moves.md).
     { name: 'handover', work: MOVE_WORK.handover, region: atTarget, retriesForever: true },
     { name: 'purge', work: MOVE_WORK.purge, retriesForever: true },
   ],
 
   async ended(tx, run, { outcome, reason, now, prepared }) {
     const i = input(run);
-    await tx.$queryRaw`SELECT id FROM workspace_moves WHERE id = ${i.move_id} FOR UPDATE`;
+    await runOne(tx, moveForUpdate, i.move_id);
     const m = await tx.workspaceMove.findUnique({ where: { id: i.move_id } });
     if (!m) return;
     if (m.handoverAt) {

@@ -9,7 +9,7 @@ import { execute, run } from '../db/sql';
 import { gatewayId } from '../db/write-position-state';
 import { env } from '../env';
 import { appliedState, highestApplied } from './applied-state';
-import { forgetGateways, gatewayRows, reportGateway} from './policy-sync.sql';
+import { forgetGateways, gatewayRows, reportGateway } from './policy-sync.sql';
 import { compareVersions, formatVersion, type PolicyVersion } from './policy';
 
 export const HEARTBEAT_MS = 10_000;

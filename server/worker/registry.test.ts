@@ -32,7 +32,7 @@ describe('workflow registry', () => {
   });
 
   it('has the kinds SQL names by hand', () => {
-    const accept = readFileSync(path.join(SERVER, 'clusters/accept.ts'), 'utf8');
+    const accept = readFileSync(path.join(SERVER, 'clusters/accept.sql.ts'), 'utf8');
     const kinds = [...accept.matchAll(/INSERT INTO workflow_runs[\s\S]*?SELECT [^,]+, [^,]+, '([a-z-]+)'/g)];
     expect(kinds.map((k) => k[1])).toEqual(['create-cluster']);
     for (const [, kind] of kinds) expect(WORKFLOWS.has(kind!)).toBe(true);

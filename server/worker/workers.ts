@@ -1,7 +1,5 @@
-// Workflow workers: one pg-boss subscription per region this process serves, each executing
-// that region's steps of the registered workflows (server/workflows/engine.ts), plus one on the
-// region's dead-letter queue for steps whose workers kept dying (the run fails with that reason
-// instead of hanging).
+// Workflow workers: per region this process serves, one pg-boss subscription executing its steps
+// (server/workflows/engine.ts) and one on its dead-letter queue (the run fails instead of hanging).
 import type PgBoss from 'pg-boss';
 import { backgroundDb } from '../db/background';
 import type { Db } from '../db/client';

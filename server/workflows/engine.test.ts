@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '../db/client';
 import { StepFailure, workflowRegistry, type RunEnd, type WorkflowDefinition } from './definition';
 import { executeStep, failRun, type EngineOptions } from './engine';
+import { lockRunStatement } from './workflows.sql';
 
 type Row = Record<string, unknown>;
 
@@ -47,9 +48,10 @@ function memoryDb(kind: string, names: string[]) {
       Promise.resolve({ count: steps.filter((s) => matches(s, where)).map((s) => apply(s, data)).length }),
   };
   const tx = {
-    $queryRaw: () => Promise.resolve([{ ...run }]), // lockRun
-    $executeRaw: (_: TemplateStringsArray, ...values: unknown[]) => Promise.resolve(notified.push(values[1])),
-    $queryRawUnsafe: (_: string, ...values: unknown[]) => {
+    // wakeRegionWorkers (workflows.sql.ts): its one parameter is the region.
+    $executeRawUnsafe: (_: string, ...values: unknown[]) => Promise.resolve(notified.push(values[0])),
+    $queryRawUnsafe: (text: string, ...values: unknown[]) => {
+      if (text === lockRunStatement.text) return Promise.resolve([{ ...run }]);
       jobs.push({ queue: values[1], data: JSON.parse(values[2] as string), startAfter: values[4] });
       return Promise.resolve([{ id: 'job' }]);
     },

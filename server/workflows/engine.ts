@@ -1,12 +1,8 @@
-// Executes one step of one run (one queue job). The step is marked running (attempt n) in one
-// transaction, its work is done, and its effect, its success and the next step's job commit
-// together in a second one. A job that runs twice (its worker died after the work but before
-// the queue heard back) finds the step succeeded and does nothing. A transient error is thrown
-// back to the queue, which retries the step with backoff; a StepFailure, or the last retry
-// failing, ends the run as failed with the reason on the run and the step, and the workflow's
-// `ended` does the rest. What each step does, and where, is its workflow's (definition.ts).
+// Executes one step of one run (one queue job): marked running, its work, then its effect, its
+// success and the next step's job in one transaction (docs/flows/cluster-create.md#running-it-workflows).
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
+import { execute, runOne } from '../db/sql';
 import {
   StepFailure,
   type StepRun,
@@ -14,7 +10,8 @@ import {
   type WorkflowDefinition,
   type WorkflowRegistry,
 } from './definition';
-import { enqueueStep, RUN_STARTED_CHANNEL, type StepJob } from './queue';
+import { enqueueStep, type StepJob } from './queue';
+import { lockRunStatement, wakeRegionWorkers } from './workflows.sql';
 
 /** The region whose queue (and workers) take a step: the run's, unless the step says otherwise. */
 function stepRegion(workflow: WorkflowDefinition, run: StepRun, position: number): string {
@@ -44,16 +41,7 @@ const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
 
 const nothing = async () => {};
 
-type RunRow = StepRun & { status: string; startedAt: Date | null };
-
-async function lockRun(tx: Tx, runId: string): Promise<RunRow | undefined> {
-  const [run] = await tx.$queryRaw<RunRow[]>`
-    SELECT id, org_id AS "orgId", kind, region, cluster_id AS "clusterId", server_id AS "serverId", input,
-           status::text AS status,
-           started_at AS "startedAt"
-    FROM workflow_runs WHERE id = ${runId} FOR UPDATE`;
-  return run;
-}
+const lockRun = (tx: Tx, runId: string) => runOne(tx, lockRunStatement, runId);
 
 export async function executeStep(db: Db, job: JobAttempt, opts: EngineOptions): Promise<StepOutcome> {
   const { runId, position } = job.data;
@@ -114,7 +102,7 @@ export async function executeStep(db: Db, job: JobAttempt, opts: EngineOptions):
         await enqueueStep(tx, next, { runId, position: position + 1 });
         // Another region's workers take the next step: wake them (at commit) rather than wait for a poll.
         if (next !== stepRegion(workflow, run, position)) {
-          await tx.$executeRaw`SELECT pg_notify(${RUN_STARTED_CHANNEL}, ${next})`;
+          await execute(tx, wakeRegionWorkers, next);
         }
       } else {
         await tx.workflowRun.update({ where: { id: runId }, data: { status: 'succeeded', finishedAt: now } });

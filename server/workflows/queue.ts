@@ -1,10 +1,8 @@
-// The job queue behind workflow runs: pg-boss on the primary (schema `pgboss`), one queue per
-// region (`workflow-sfo1`, …) so each region's workers take only its runs, plus a dead-letter
-// queue per region for steps whose workers kept dying. A job is one step of one run; the next
-// step's job is enqueued in the same transaction that records the step's outcome, so a run
-// never loses or doubles a step between the two.
+// The job queue behind workflow runs: pg-boss on the primary, one queue and one dead-letter queue
+// per region; a step's job is enqueued in its caller's transaction (docs/flows/cluster-create.md).
 import PgBoss from 'pg-boss';
 import type { Tx } from '../db/access';
+import { libraryExecutor } from '../db/library-sql';
 import { env } from '../env';
 
 export const QUEUE_SCHEMA = 'pgboss';
@@ -120,11 +118,7 @@ const sqlValue = (v: unknown) => (v !== null && typeof v === 'object' && !(v ins
 
 /** Enqueues one step of a run in the caller's transaction (it commits or rolls back with it). */
 export async function enqueueStep(tx: Tx, region: string, job: StepJob, startAfterSeconds = 0): Promise<void> {
-  const db = {
-    executeSql: async (text: string, values: unknown[] = []) => ({
-      rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values.map(sqlValue)),
-    }),
-  };
+  const db = libraryExecutor(tx, sqlValue);
   await senderBoss().send(
     queueName(region),
     { ...job },
@@ -155,21 +149,16 @@ export const STEP_JOB_COLUMNS = [
 
 /**
  * The first step's job of a run, as a data-modifying CTE body for a larger statement (a cluster
- * create is one statement: server/clusters/accept.ts), one job per row of the CTE `gate`, whose
- * `id` is the run the same statement inserts (no row, no job). It is pg-boss 10.1.6's job insert
- * written out for a `send` with no options and no constructor defaults, which is how
+ * create is one statement: server/clusters/accept.sql.ts), one job per row of the CTE `gate`,
+ * whose `id` is the run the same statement inserts (no row, no job). It is pg-boss 10.1.6's job
+ * insert written out for a `send` with no options and no constructor defaults, which is how
  * enqueueStep sends: the queue's row supplies the policy, retries, expiry, retention and dead
  * letter. Parameters: `$firstParam` the queue's name, the next one the step's position.
  * queue.test.ts pins this against the installed pg-boss (its version, its job table, its insert).
  */
-export function stepJobCte(
-  region: string,
-  position: number,
-  gate: string,
-  firstParam: number,
-): Promise<{ sql: string; values: unknown[] }> {
+export function stepJobInsert(gate: string, firstParam: number): string {
   const [name, pos] = [`$${firstParam}`, `$${firstParam + 1}`];
-  const sql = `
+  return `
     INSERT INTO ${QUEUE_SCHEMA}.job (${STEP_JOB_COLUMNS.join(', ')})
     SELECT
       gen_random_uuid(),
@@ -189,5 +178,14 @@ export function stepJobCte(
     FROM ${gate} g JOIN ${QUEUE_SCHEMA}.queue q ON q.name = ${name}::text
     ON CONFLICT DO NOTHING
     RETURNING id`;
-  return Promise.resolve({ sql, values: [queueName(region), position] });
+}
+
+/** `stepJobInsert` with its parameters' values for a region's queue and a step's position. */
+export function stepJobCte(
+  region: string,
+  position: number,
+  gate: string,
+  firstParam: number,
+): Promise<{ sql: string; values: unknown[] }> {
+  return Promise.resolve({ sql: stepJobInsert(gate, firstParam), values: [queueName(region), position] });
 }

@@ -2,10 +2,12 @@
 // job, in the caller's transaction, with the change that asked for the run), and reading one.
 import { read, type Tx } from '../db/access';
 import type { DataRequest } from '../db/request-state';
+import { execute } from '../db/sql';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import { stepNames, type WorkflowDefinition } from './definition';
-import { enqueueStep, RUN_STARTED_CHANNEL } from './queue';
+import { enqueueStep } from './queue';
+import { wakeRegionWorkers } from './workflows.sql';
 import { getRun } from './repository';
 
 /** A run is an organization's (about one of its clusters, or itself) or, for operators, a server's. */
@@ -38,7 +40,7 @@ export async function startRun(tx: Tx, r: StartRun): Promise<string> {
   });
   await enqueueStep(tx, r.region, { runId: id, position: 0 });
   // Delivered at commit: the region's workers fetch the job now rather than at their next poll.
-  await tx.$executeRaw`SELECT pg_notify(${RUN_STARTED_CHANNEL}, ${r.region})`;
+  await execute(tx, wakeRegionWorkers, r.region);
   return id;
 }
 

@@ -1,15 +1,11 @@
-// The hot-path benchmark's baseline (bench/hot-path.bench.ts): what a plain Next + Prisma app
-// does for "list my clusters" with an API key, outside Meridian's middleware: one key lookup and
-// one list query on the region's replica, JSON out. It is served to the benchmark only: the
-// process must be started with MERIDIAN_BENCH_TOKEN and the request must carry that token;
-// anyone else gets the same 404 as any unknown path.
+// The hot-path benchmark's baseline (hot-path.bench.ts): what a plain Next + Prisma app does for
+// "list my clusters" with an API key, outside Meridian's middleware (docs/performance.md).
 import { apiKeySecretMatches, parseApiKey } from '~/server/api-keys/format';
 import { toClusterView } from '~/server/clusters/repository';
 import { replica } from '~/server/db/client';
 import { secretEquals } from '~/server/net/secret-equal';
 
-export const dynamic = 'force-dynamic';
-
+/** Only with MERIDIAN_BENCH_TOKEN set and sent: anyone else gets any unknown path's 404. */
 export async function GET(req: Request): Promise<Response> {
   const token = process.env.MERIDIAN_BENCH_TOKEN;
   const given = req.headers.get('x-bench-token') ?? '';
