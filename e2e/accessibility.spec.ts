@@ -1,20 +1,14 @@
 // Every page passes an axe scan (WCAG 2 A and AA rules) with no serious or critical violation:
 // anonymous pages, Arc as an org admin, Atlas as an operator, on desktop and phone widths.
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expectAccessible } from './checks';
+import { test } from './fixtures';
 import { signIn } from './sign-in';
 
 async function scan(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await page.waitForLoadState('networkidle');
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const serious = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(serious, `${path}\n${serious.join('\n')}`).toEqual([]);
+  await expectAccessible(page, path);
 }
 
 const ANONYMOUS = ['/', '/?workspace=globex&error=region_down&region=Amsterdam', '/sign-in', '/routing'];

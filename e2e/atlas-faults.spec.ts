@@ -4,27 +4,13 @@
 // capacity (read from the primary); restarted, everything is healthy again. Screenshots at
 // 1280×720 and a 390×844 phone.
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { expectAccessible, shot } from './checks';
 import { expect, test } from './fixtures';
 import { EmbeddedTopology } from '../dev/embedded-pg/servers';
 import { signIn } from './sign-in';
 
 const REGION = 'ams1';
 const dataDir = process.env.E2E_DATA_DIR ?? '.data/e2e';
-
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `e2e/.artifacts/${name}.png`, fullPage: true, animations: 'disabled' });
-
-async function axe(page: Page, label: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const serious = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(serious, `${label}\n${serious.join('\n')}`).toEqual([]);
-}
 
 test('a replica stops: its card says down and why, the banner says so, the pages keep working; then it recovers', async ({
   page,
@@ -49,11 +35,11 @@ test('a replica stops: its card says down and why, the banner says so, the pages
     const banner = page.locator(`[data-testid="alert"][data-kind="replica_down"][data-region="${REGION}"]`);
     await expect(banner).toContainText(`${REGION}'s replica has been unreachable`, { timeout: 40_000 });
     await shot(page, 'atlas-replica-down-1280x720');
-    await axe(page, 'dashboard with a replica down, 1280×720');
+    await expectAccessible(page, 'dashboard with a replica down, 1280×720');
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(card(REGION).getByTestId('replica-state')).toHaveText('down');
     await shot(page, 'atlas-replica-down-phone');
-    await axe(page, 'dashboard with a replica down, phone');
+    await expectAccessible(page, 'dashboard with a replica down, phone');
 
     // The region's own page: the card, and the counts from the primary (nothing "not known").
     await page.setViewportSize({ width: 1280, height: 720 });

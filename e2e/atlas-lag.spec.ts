@@ -5,17 +5,14 @@
 // at 1920×1080, 1280×720 and a 390×844 phone.
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
+import { expectAccessible, shot } from './checks';
 import { expect, test } from './fixtures';
 import pg from 'pg';
 import { signIn } from './sign-in';
 
 const REGION = 'ams1';
 const dataDir = process.env.E2E_DATA_DIR ?? '.data/e2e';
-
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `e2e/.artifacts/${name}.png`, fullPage: true, animations: 'disabled' });
 
 /** The stack's database URLs as the superuser (pausing replay needs it): the demo's URLs with
  * the admin role of the embedded topology's state.json. */
@@ -33,17 +30,6 @@ function adminUrls(): { primary: string; replica: string } {
     return url.toString();
   };
   return { primary: asAdmin(creds.databases.primary), replica: asAdmin(creds.databases.replicas[REGION]!) };
-}
-
-/** No serious or critical axe finding on the page as it is (with the banner showing). */
-async function axe(page: Page, label: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const serious = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(serious, `${label}\n${serious.join('\n')}`).toEqual([]);
 }
 
 /**
@@ -124,13 +110,13 @@ test('a replica stops replaying: its card turns lagging, the chart climbs and th
     await expect.poll(() => lastPoint(lagChart, REGION), { timeout: 20_000 }).toBeGreaterThan(climbed + 2); // still climbing
     for (const code of ['sfo1', 'lax1']) expect(await lastPoint(lagChart, code)).toBeLessThan(1); // theirs stay low
     await shot(page, 'atlas-lag-alert-1920x1080');
-    await axe(page, 'dashboard with the banner, 1920×1080');
+    await expectAccessible(page, 'dashboard with the banner, 1920×1080');
     await page.setViewportSize({ width: 1280, height: 720 });
     await shot(page, 'atlas-lag-alert-1280x720');
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(banner).toBeVisible();
     await shot(page, 'atlas-lag-alert-phone');
-    await axe(page, 'dashboard with the banner, phone');
+    await expectAccessible(page, 'dashboard with the banner, phone');
 
     // Every Atlas page shows it; the audit log has the event (written by the sampler, no actor).
     await page.setViewportSize({ width: 1280, height: 720 });

@@ -3,11 +3,9 @@
 // again (globex ends as it began: sfo1 lax1 ams1, no default), lists every organization's clusters
 // in one region, and opens a region's own page. Screenshots at 1920×1080, 1280×720 and 390×844.
 import type { Page } from '@playwright/test';
+import { shot } from './checks';
 import { expect, test } from './fixtures';
 import { signIn } from './sign-in';
-
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `e2e/.artifacts/${name}.png`, fullPage: true, animations: 'disabled' });
 
 const SIZES = {
   desktop: { width: 1920, height: 1080 },

@@ -2,12 +2,9 @@
 // behind a confirmation and follows the run live (no reload) until the server is back in the
 // pool; an allocated server can't be provisioned. Then, over real HTTP, a region's subdomain
 // scopes the list to that region (API and page). Screenshots at 1920×1080, 1280×720 and 390×844.
-import type { Page } from '@playwright/test';
+import { shot } from './checks';
 import { expect, test } from './fixtures';
 import { demoUser, signIn } from './sign-in';
-
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `e2e/.artifacts/${name}.png`, fullPage: true, animations: 'disabled' });
 
 const REGION = 'lax1';
 

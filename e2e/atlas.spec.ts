@@ -2,11 +2,9 @@
 // (the card says so, the audit log records it), and sets it back to active. Screenshots at a
 // wide desktop and at the 1280×720 wall screen.
 import type { Page } from '@playwright/test';
+import { shot } from './checks';
 import { expect, test } from './fixtures';
 import { signIn } from './sign-in';
-
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `e2e/.artifacts/${name}.png`, fullPage: true, animations: 'disabled' });
 
 const REGION = 'ams1';
 

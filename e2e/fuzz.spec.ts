@@ -49,6 +49,31 @@ function fillPath(template: string, values: string[]): string {
   });
 }
 
+/**
+ * Sends one fuzzed request to `op` and counts its status in `seen`: it must answer (no 5xx but
+ * 503) with a request ID. Returns the response, its text and a line naming it for expectations.
+ */
+async function send(
+  baseURL: string | undefined,
+  op: Operation,
+  params: string[],
+  query: unknown,
+  init: RequestInit,
+  seen: Map<number, number>,
+): Promise<{ res: Response; text: string; where: string }> {
+  const qs = new URLSearchParams(query as Record<string, string>).toString();
+  const url = `${fillPath(op.path, params)}${qs ? `?${qs}` : ''}`;
+  const res = await fetch(`${baseURL}${url}`, { method: op.method, ...init }).catch((e: Error) => {
+    throw new Error(`${op.method} ${url}: ${e.message}`);
+  });
+  seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
+  const text = await res.text();
+  const where = `${op.method} ${url} → ${res.status} ${text.slice(0, 200)}`;
+  expect(res.status >= 500 && res.status !== 503, where).toBe(false);
+  expect(res.headers.get('x-request-id'), where).toMatch(/^req_/);
+  return { res, text, where };
+}
+
 test('no operation of the public API answers 5xx (other than 503) or without the contract', async ({
   request,
   baseURL,
@@ -93,24 +118,15 @@ test('no operation of the public API answers 5xx (other than 503) or without the
       fc.constantFrom('none', 'key', 'bad-key'),
       body,
       async (op, params, query, headers, auth, payload) => {
-        const qs = new URLSearchParams(query as Record<string, string>).toString();
-        const url = `${fillPath(op.path, params)}${qs ? `?${qs}` : ''}`;
-        const res = await fetch(`${baseURL}${url}`, {
-          method: op.method,
+        const init = {
           headers: {
             ...headers,
             ...(auth === 'key' ? { authorization: `Bearer ${key}` } : {}),
             ...(auth === 'bad-key' ? { authorization: `Bearer mk_sfo1_${'a'.repeat(12)}_${'b'.repeat(43)}` } : {}),
           },
           body: op.method === 'GET' || op.method === 'HEAD' ? undefined : payload,
-        }).catch((e: Error) => {
-          throw new Error(`${op.method} ${url}: ${e.message}`);
-        });
-        seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
-        const text = await res.text();
-        const where = `${op.method} ${url} → ${res.status} ${text.slice(0, 200)}`;
-        expect(res.status >= 500 && res.status !== 503, where).toBe(false);
-        expect(res.headers.get('x-request-id'), where).toMatch(/^req_/);
+        };
+        const { res, text, where } = await send(baseURL, op, params, query, init, seen);
         if (res.status >= 400) {
           const err = (JSON.parse(text) as { error: { code: string; message: string; request_id: string } }).error;
           expect(err.code, where).toMatch(/^[a-z_]+$/);
@@ -174,21 +190,14 @@ test('no other door (tRPC, directory, internal, hand-over) answers 5xx (other th
         fc.string({ maxLength: 20 }).map((s) => `workspace=${s}&region=${s}&next=${s}`),
       ),
       async (op, params, query, headers, payload) => {
-        const qs = new URLSearchParams(query as Record<string, string>).toString();
-        const url = `${fillPath(op.path, params)}${qs ? `?${qs}` : ''}`;
-        const res = await fetch(`${baseURL}${url}`, {
-          method: op.method,
-          headers,
-          redirect: 'manual',
-          body: op.method === 'GET' ? undefined : payload,
-        }).catch((e: Error) => {
-          throw new Error(`${op.method} ${url}: ${e.message}`);
-        });
-        seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
-        const text = await res.text();
-        const where = `${op.method} ${url} → ${res.status} ${text.slice(0, 200)}`;
-        expect(res.status >= 500 && res.status !== 503, where).toBe(false);
-        expect(res.headers.get('x-request-id'), where).toMatch(/^req_/);
+        await send(
+          baseURL,
+          op,
+          params,
+          query,
+          { headers, redirect: 'manual', body: op.method === 'GET' ? undefined : payload },
+          seen,
+        );
       },
     ),
     { numRuns: RUNS },

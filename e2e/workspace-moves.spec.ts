@@ -3,23 +3,11 @@
 // in at sfo1 before, is sent to lax1's sign-in on her next page and signs in there. Then acme is
 // moved back (after a handover only a move back is possible) so later journeys find the demo as
 // it was. Screenshots at 1920×1080, 1280×800 and 390×844.
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { expectAccessible, shot } from './checks';
 import { expect, revealed, test } from './fixtures';
 import { MOVE_TABLES } from '../server/moves/tables';
 import { demoUser, regionOrigin, signIn } from './sign-in';
-
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `e2e/.artifacts/${name}.png`, fullPage: true, animations: 'disabled' });
-
-/** No serious or critical WCAG 2.1 A/AA violation on the page as it is now. */
-async function axe(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-  expect(serious, page.url()).toEqual([]);
-}
 
 async function signInAt(page: Page, origin: string, email: string): Promise<void> {
   await page.goto(`${origin}/sign-in?workspace=acme`);
@@ -142,10 +130,10 @@ test('ops moves acme to lax1 from Atlas and watches it live; alice at sfo1 is se
   await expect(page.getByTestId('move-read-only')).toHaveText(/^\d+(\.\d+)? s$/);
   await expect(page.getByRole('button', { name: 'Cancel move' })).toHaveCount(0);
   await shot(page, 'moves-done-1920');
-  await axe(page);
+  await expectAccessible(page, page.url());
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, 'moves-done-390');
-  await axe(page);
+  await expectAccessible(page, page.url());
 
   // The directory page shows acme at lax1.
   await page.setViewportSize({ width: 1280, height: 800 });

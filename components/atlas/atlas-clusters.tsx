@@ -12,14 +12,16 @@ import { trpcErrorBody } from '../toast';
 import type { inferRouterInputs } from '@trpc/server';
 import type { AppRouter } from '~/server/api/root';
 import { useTRPC, type RouterOutputs } from '../trpc-provider';
+import { CardList, DotSeparated, NodeCount } from '../ui/card-list';
 import { DataTable } from '../ui/data-table';
 import { ErrorAlert } from '../ui/error-alert';
 import { LoadMore } from '../ui/load-more';
-import { SelectField } from '../ui/select-field';
+import { FilterForm } from '../ui/filter-form';
+import { FilterSelect } from '../ui/filter-select';
 import { SkeletonRows } from '../ui/skeleton';
 import { StatusBadge } from '../ui/status-badge';
 import { TextField } from '../ui/text-field';
-import { btnSecondary, card, link } from '../ui/styles';
+import { card, link } from '../ui/styles';
 
 export interface AtlasClusterFilters {
   org: string;
@@ -33,43 +35,42 @@ type Row = RouterOutputs['atlas']['clusters']['list']['data'][number];
 
 /** Phones: one card per cluster (name and status, then organization, region and size, then the ID). */
 function ClusterCards({ clusters, className }: { clusters: Row[]; className: string }) {
-  if (clusters.length === 0) {
-    return (
-      <p className={`px-4 py-6 text-center text-sm text-slate-600 dark:text-slate-300 ${className}`}>
-        No clusters match these filters.
-      </p>
-    );
-  }
   return (
-    <ul className={`divide-y divide-slate-100 dark:divide-slate-800 ${className}`} aria-label="Clusters">
-      {clusters.map((c) => (
-        <li key={c.id} data-testid="cluster-card" data-region={c.region} className="space-y-1.5 px-4 py-3">
+    <CardList
+      label="Clusters"
+      items={clusters}
+      itemKey={(c) => c.id}
+      itemData={(c) => ({ 'data-testid': 'cluster-card', 'data-region': c.region })}
+      empty="No clusters match these filters."
+      className={className}
+    >
+      {(c) => (
+        <>
           <div className="flex items-start justify-between gap-3">
             <span className="truncate font-medium">{c.name}</span>
             <StatusBadge status={c.status} />
           </div>
-          <p className="flex flex-wrap gap-x-1.5 text-xs text-slate-600 dark:text-slate-300">
-            <Link href={`/atlas/organizations/${c.org.id}`} className={`font-mono ${link}`}>
-              {c.org.slug}
-            </Link>
-            <span aria-hidden>·</span>
-            <Link href={`/atlas/regions/${c.region}`} className={`font-mono ${link}`}>
-              {c.region}
-            </Link>
-            <span aria-hidden>·</span>
-            <span className="font-mono">{c.template}</span>
-            <span aria-hidden>·</span>
-            <span>
-              {c.node_count} {c.node_count === 1 ? 'node' : 'nodes'}
-            </span>
-          </p>
+          <DotSeparated
+            items={[
+              <Link key="org" href={`/atlas/organizations/${c.org.id}`} className={`font-mono ${link}`}>
+                {c.org.slug}
+              </Link>,
+              <Link key="region" href={`/atlas/regions/${c.region}`} className={`font-mono ${link}`}>
+                {c.region}
+              </Link>,
+              <span key="template" className="font-mono">
+                {c.template}
+              </span>,
+              <NodeCount key="nodes" n={c.node_count} />,
+            ]}
+          />
           <p className="flex gap-2 text-xs text-slate-500 dark:text-slate-400">
             <code className="min-w-0 truncate font-mono">{c.id}</code>
             <span className="ml-auto shrink-0 font-mono">{c.created_at.slice(0, 10)}</span>
           </p>
-        </li>
-      ))}
-    </ul>
+        </>
+      )}
+    </CardList>
   );
 }
 
@@ -105,18 +106,17 @@ export function AtlasClusters({ initial, templates }: { initial: AtlasClusterFil
     const qs = new URLSearchParams(Object.entries(f).filter(([, v]) => v.trim() !== '')).toString();
     router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
   };
-  const set = (k: keyof AtlasClusterFilters) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
-    setDraft((d) => ({ ...d, [k]: e.target.value }));
+  const set = (k: keyof AtlasClusterFilters, v: string) => setDraft((d) => ({ ...d, [k]: v }));
 
   return (
     <div className="space-y-4">
-      <form
-        role="search"
-        aria-label="Filter clusters"
-        className="flex flex-wrap items-end gap-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          apply(draft);
+      <FilterForm
+        label="Filter clusters"
+        search
+        onApply={() => apply(draft)}
+        onClear={() => {
+          setDraft(NO_FILTERS);
+          apply(NO_FILTERS);
         }}
       >
         <TextField
@@ -125,7 +125,7 @@ export function AtlasClusters({ initial, templates }: { initial: AtlasClusterFil
           type="search"
           maxLength={100}
           value={draft.q}
-          onChange={set('q')}
+          onChange={(e) => set('q', e.target.value)}
           placeholder="e.g. core-04 or cls_…"
         />
         <TextField
@@ -133,48 +133,32 @@ export function AtlasClusters({ initial, templates }: { initial: AtlasClusterFil
           compact
           maxLength={64}
           value={draft.org}
-          onChange={set('org')}
+          onChange={(e) => set('org', e.target.value)}
           placeholder="slug or org_…"
           className="w-40"
         />
-        <SelectField label="Region" compact value={draft.region} onChange={set('region')}>
-          <option value="">Any region</option>
-          {(regions.data?.data ?? []).map((r) => (
-            <option key={r.code} value={r.code}>
-              {r.code}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label="Status" compact value={draft.status} onChange={set('status')}>
-          <option value="">Any live status</option>
-          {CLUSTER_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label="Template" compact value={draft.template} onChange={set('template')}>
-          <option value="">Any template</option>
-          {templates.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </SelectField>
-        <button type="submit" className={btnSecondary}>
-          Apply filters
-        </button>
-        <button
-          type="button"
-          className={btnSecondary}
-          onClick={() => {
-            setDraft(NO_FILTERS);
-            apply(NO_FILTERS);
-          }}
-        >
-          Clear
-        </button>
-      </form>
+        <FilterSelect
+          label="Region"
+          any="Any region"
+          options={(regions.data?.data ?? []).map((r) => r.code)}
+          value={draft.region}
+          onChange={(v) => set('region', v)}
+        />
+        <FilterSelect
+          label="Status"
+          any="Any live status"
+          options={CLUSTER_STATUSES}
+          value={draft.status}
+          onChange={(v) => set('status', v)}
+        />
+        <FilterSelect
+          label="Template"
+          any="Any template"
+          options={templates}
+          value={draft.template}
+          onChange={(v) => set('template', v)}
+        />
+      </FilterForm>
       {error && <ErrorAlert requestId={error.request_id}>Could not load clusters: {error.message}</ErrorAlert>}
       {list.isPending && !error && <SkeletonRows rows={6} label="Loading clusters…" />}
       {list.data && (

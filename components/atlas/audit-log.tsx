@@ -6,10 +6,11 @@ import { useState } from 'react';
 import { useTRPC } from '../trpc-provider';
 import { DataTable } from '../ui/data-table';
 import { ErrorAlert } from '../ui/error-alert';
+import { FilterForm } from '../ui/filter-form';
 import { LoadMore } from '../ui/load-more';
 import { SkeletonRows } from '../ui/skeleton';
 import { TextField } from '../ui/text-field';
-import { btnSecondary, card } from '../ui/styles';
+import { card } from '../ui/styles';
 
 interface Filters {
   actor: string;
@@ -59,32 +60,19 @@ export function AuditLog() {
 
   return (
     <div className="space-y-4">
-      <form
-        aria-label="Filter the audit log"
-        className="flex flex-wrap items-end gap-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setApplied(draft);
+      <FilterForm
+        label="Filter the audit log"
+        onApply={() => setApplied(draft)}
+        onClear={() => {
+          setDraft(EMPTY);
+          setApplied(EMPTY);
         }}
       >
         <TextField label="Actor" compact value={draft.actor} onChange={set('actor')} placeholder="email or usr_…" />
         <TextField label="Action" compact value={draft.action} onChange={set('action')} placeholder="e.g. operator.*" />
         <TextField label="From" compact type="datetime-local" value={draft.from} onChange={set('from')} />
         <TextField label="To" compact type="datetime-local" value={draft.to} onChange={set('to')} />
-        <button type="submit" className={btnSecondary}>
-          Apply filters
-        </button>
-        <button
-          type="button"
-          className={btnSecondary}
-          onClick={() => {
-            setDraft(EMPTY);
-            setApplied(EMPTY);
-          }}
-        >
-          Clear
-        </button>
-      </form>
+      </FilterForm>
       {list.isError && <ErrorAlert>The audit log could not be read: {list.error.message}</ErrorAlert>}
       {list.isPending && <SkeletonRows rows={5} label="Loading the audit log…" />}
       {list.data && (

@@ -4,6 +4,7 @@
 // servers by status as bars, and the same numbers in a table (a chart says little to a screen reader).
 import { Bar, BarChart, CartesianGrid, Cell, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { RouterOutputs } from '../trpc-provider';
+import { FigureTable } from '../ui/figure-table';
 
 type Capacity = NonNullable<RouterOutputs['atlas']['regions']['get']['capacity']>;
 
@@ -22,12 +23,11 @@ const STATUS_COLORS: Record<string, string> = {
 };
 
 export function CapacityCharts({ capacity }: { capacity: Capacity }) {
-  const kinds = (
-    [
-      ['CPU', capacity.cpu],
-      ['GPU', capacity.gpu],
-    ] as const
-  ).map(([name, k]) => ({
+  const kindRows = [
+    ['CPU', capacity.cpu],
+    ['GPU', capacity.gpu],
+  ] as const;
+  const kinds = kindRows.map(([name, k]) => ({
     name,
     free: k.free,
     promised: Math.min(k.promised, k.available),
@@ -85,48 +85,19 @@ export function CapacityCharts({ capacity }: { capacity: Capacity }) {
         </figure>
       </div>
       <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Capacity in numbers">
-        <table className="w-full text-left text-sm tabular-nums" data-testid="capacity-table">
-          <caption className="sr-only">Capacity in numbers</caption>
-          <thead className="text-xs text-slate-500 dark:text-slate-400">
-            <tr>
-              <th scope="col" className="font-medium">
-                Nodes
-              </th>
-              <th scope="col" className="font-medium">
-                Servers
-              </th>
-              <th scope="col" className="font-medium">
-                Available
-              </th>
-              <th scope="col" className="font-medium">
-                Promised
-              </th>
-              <th scope="col" className="font-medium">
-                Free
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {(
-              [
-                ['CPU', capacity.cpu],
-                ['GPU', capacity.gpu],
-              ] as const
-            ).map(([name, k]) => (
-              <tr key={name} data-testid={`capacity-${name.toLowerCase()}`}>
-                <th scope="row" className="font-medium">
-                  {name}
-                </th>
-                <td>{k.total}</td>
-                <td>{k.available}</td>
-                <td>{k.promised}</td>
-                <td data-testid="free" className="font-semibold">
-                  {k.free}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <FigureTable
+          caption="Capacity in numbers"
+          testId="capacity-table"
+          rowHeader="Nodes"
+          rows={kindRows}
+          rowTestId={(name) => `capacity-${name.toLowerCase()}`}
+          columns={[
+            { header: 'Servers', cell: (k) => k.total },
+            { header: 'Available', cell: (k) => k.available },
+            { header: 'Promised', cell: (k) => k.promised },
+            { header: 'Free', cell: (k) => k.free, testId: 'free', className: 'font-semibold' },
+          ]}
+        />
         <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
           Servers: {capacity.servers.total} in all —{' '}
           {(['available', 'provisioning', 'allocated', 'maintenance', 'offline'] as const)

@@ -4,10 +4,11 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useTRPC } from '../trpc-provider';
+import { CardSection } from '../ui/card-section';
 import { ErrorAlert } from '../ui/error-alert';
 import { Fact } from '../ui/fact';
 import { SkeletonRows } from '../ui/skeleton';
-import { card, link } from '../ui/styles';
+import { link } from '../ui/styles';
 import { ClusterCounts } from './cluster-counts';
 import { MovesList } from './moves/moves-list';
 import { OrganizationRegionsForm } from './organization-regions-form';
@@ -25,16 +26,13 @@ export function OrganizationDetail({ id }: { id: string }) {
   const perRegion = Object.entries(o.clusters_by_region).sort(([a], [b]) => a.localeCompare(b));
   return (
     <div className="space-y-6">
-      <section aria-labelledby="facts-heading" className={`${card} space-y-3 p-4`}>
-        <h2 id="facts-heading" className="text-lg font-semibold">
-          Facts
-        </h2>
+      <CardSection id="facts-heading" title="Facts">
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
           <Fact label="ID">
             <span className="break-all font-mono text-xs">{o.id}</span>
           </Fact>
-          <Fact label="Slug">
-            <span className="font-mono">{o.slug}</span>
+          <Fact label="Slug" look="mono">
+            {o.slug}
           </Fact>
           <Fact label="Status" testId="org-status">
             {o.status}
@@ -54,12 +52,9 @@ export function OrganizationDetail({ id }: { id: string }) {
             {o.active_api_keys}
           </Fact>
         </dl>
-      </section>
+      </CardSection>
 
-      <section aria-labelledby="org-clusters-heading" className={`${card} space-y-3 p-4`}>
-        <h2 id="org-clusters-heading" className="text-lg font-semibold">
-          Clusters
-        </h2>
+      <CardSection id="org-clusters-heading" title="Clusters">
         <ClusterCounts counts={o.clusters} filter={`org=${o.slug}`} label={`Clusters of ${o.slug} by status`} />
         {perRegion.length > 0 && (
           <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="clusters-per-region">
@@ -74,12 +69,9 @@ export function OrganizationDetail({ id }: { id: string }) {
             ))}
           </p>
         )}
-      </section>
+      </CardSection>
 
-      <section aria-labelledby="regions-form-heading" className={`${card} space-y-3 p-4`}>
-        <h2 id="regions-form-heading" className="text-lg font-semibold">
-          Regions
-        </h2>
+      <CardSection id="regions-form-heading" title="Regions">
         {regions.data ? (
           <OrganizationRegionsForm key={o.updated_at} org={o} regions={regions.data.data} />
         ) : regions.isError ? (
@@ -87,7 +79,7 @@ export function OrganizationDetail({ id }: { id: string }) {
         ) : (
           <SkeletonRows rows={2} label="Loading regions…" />
         )}
-      </section>
+      </CardSection>
       {/* Its workspace moves (status live while one is open); start one from Atlas → Moves. */}
       <MovesList org={o.id} />
       <p className="text-sm">

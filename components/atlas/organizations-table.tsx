@@ -5,13 +5,15 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
 import { useTRPC, type RouterOutputs } from '../trpc-provider';
+import { CardList } from '../ui/card-list';
 import { DataTable } from '../ui/data-table';
 import { ErrorAlert } from '../ui/error-alert';
 import { LoadMore } from '../ui/load-more';
-import { SelectField } from '../ui/select-field';
+import { FilterForm } from '../ui/filter-form';
+import { FilterSelect } from '../ui/filter-select';
 import { SkeletonRows } from '../ui/skeleton';
 import { TextField } from '../ui/text-field';
-import { btnSecondary, card, link } from '../ui/styles';
+import { card, link } from '../ui/styles';
 import { RegionList } from './region-list';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -20,17 +22,17 @@ type Org = RouterOutputs['atlas']['organizations']['list']['data'][number];
 
 /** Phones: one card per organization (name and slug, regions, then the counts). */
 function OrganizationCards({ orgs, className }: { orgs: Org[]; className: string }) {
-  if (orgs.length === 0) {
-    return (
-      <p className={`px-4 py-6 text-center text-sm text-slate-600 dark:text-slate-300 ${className}`}>
-        No organization matches this search.
-      </p>
-    );
-  }
   return (
-    <ul className={`divide-y divide-slate-100 dark:divide-slate-800 ${className}`} aria-label="Organizations">
-      {orgs.map((o) => (
-        <li key={o.id} data-testid="org-card" data-slug={o.slug} className="space-y-1.5 px-4 py-3">
+    <CardList
+      label="Organizations"
+      items={orgs}
+      itemKey={(o) => o.id}
+      itemData={(o) => ({ 'data-testid': 'org-card', 'data-slug': o.slug })}
+      empty="No organization matches this search."
+      className={className}
+    >
+      {(o) => (
+        <>
           <div className="flex items-start justify-between gap-3">
             <Link href={`/atlas/organizations/${o.id}`} className={`${link} truncate text-base`}>
               {o.name}
@@ -45,9 +47,9 @@ function OrganizationCards({ orgs, className }: { orgs: Org[]; className: string
             {plural(o.members, 'member')} · {plural(o.clusters.total, 'cluster')} ({o.clusters.ready} ready,{' '}
             {o.clusters.failed} failed) · {plural(o.active_api_keys, 'API key')}
           </p>
-        </li>
-      ))}
-    </ul>
+        </>
+      )}
+    </CardList>
   );
 }
 
@@ -76,13 +78,14 @@ export function OrganizationsTable() {
 
   return (
     <div className="space-y-4">
-      <form
-        role="search"
-        aria-label="Find organizations"
-        className="flex flex-wrap items-end gap-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setApplied(draft);
+      <FilterForm
+        label="Find organizations"
+        search
+        submitLabel="Search"
+        onApply={() => setApplied(draft)}
+        onClear={() => {
+          setDraft(EMPTY);
+          setApplied(EMPTY);
         }}
       >
         <TextField
@@ -95,33 +98,15 @@ export function OrganizationsTable() {
           placeholder="slug, name or org_…"
           className="min-w-48 flex-1 sm:flex-none"
         />
-        <SelectField
+        <FilterSelect
           label="Allowed region"
-          compact
+          any="Any region"
+          options={(regions.data?.data ?? []).map((r) => r.code)}
+          optionLabel={(code) => `${code} (${regions.data?.data.find((r) => r.code === code)?.label})`}
           value={draft.region}
-          onChange={(e) => setDraft((d) => ({ ...d, region: e.target.value }))}
-        >
-          <option value="">Any region</option>
-          {(regions.data?.data ?? []).map((r) => (
-            <option key={r.code} value={r.code}>
-              {r.code} ({r.label})
-            </option>
-          ))}
-        </SelectField>
-        <button type="submit" className={btnSecondary}>
-          Search
-        </button>
-        <button
-          type="button"
-          className={btnSecondary}
-          onClick={() => {
-            setDraft(EMPTY);
-            setApplied(EMPTY);
-          }}
-        >
-          Clear
-        </button>
-      </form>
+          onChange={(region) => setDraft((d) => ({ ...d, region }))}
+        />
+      </FilterForm>
       {list.isError && <ErrorAlert>The organizations could not be read: {list.error.message}</ErrorAlert>}
       {list.isPending && <SkeletonRows rows={4} label="Loading organizations…" />}
       {list.data && (

@@ -3,6 +3,7 @@
 // why, in words.
 import type { RouterOutputs } from '../trpc-provider';
 import { Fact } from '../ui/fact';
+import { FigureTable } from '../ui/figure-table';
 import { StatusDot } from '../ui/status-dot';
 import { card, link } from '../ui/styles';
 import { fmtBytes, fmtMs, fmtPercent, fmtRate, fmtSeconds } from './format';
@@ -82,50 +83,23 @@ export function RegionCard({
           {h.lagging_since ? new Date(h.lagging_since).toISOString().slice(11, 19) + ' UTC' : '–'}
         </Fact>
       </dl>
-      <table className="w-full text-left text-xs tabular-nums">
-        <caption className="sr-only">Gateway traffic for {region.code}, last 5 minutes</caption>
-        <thead className="text-slate-500 dark:text-slate-400">
-          <tr>
-            <th scope="col" className="font-medium">
-              5 min
-            </th>
-            <th scope="col" className="font-medium">
-              rate
-            </th>
-            <th scope="col" className="font-medium">
-              errors
-            </th>
-            <th scope="col" className="font-medium">
-              p50
-            </th>
-            <th scope="col" className="font-medium">
-              p95
-            </th>
-            <th scope="col" className="font-medium">
-              p99
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {(
-            [
-              ['reads', region.traffic.reads],
-              ['writes', region.traffic.writes],
-            ] as const
-          ).map(([name, t]) => (
-            <tr key={name} data-testid={`traffic-${name}`}>
-              <th scope="row" className="font-medium">
-                {name}
-              </th>
-              <td>{fmtRate(t.rate)}</td>
-              <td>{fmtPercent(t.error_rate)}</td>
-              <td>{fmtMs(t.p50_ms)}</td>
-              <td>{fmtMs(t.p95_ms)}</td>
-              <td>{fmtMs(t.p99_ms)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <FigureTable
+        caption={`Gateway traffic for ${region.code}, last 5 minutes`}
+        className="text-xs"
+        rowHeader="5 min"
+        rows={[
+          ['reads', region.traffic.reads],
+          ['writes', region.traffic.writes],
+        ]}
+        rowTestId={(name) => `traffic-${name}`}
+        columns={[
+          { header: 'rate', cell: (t) => fmtRate(t.rate) },
+          { header: 'errors', cell: (t) => fmtPercent(t.error_rate) },
+          { header: 'p50', cell: (t) => fmtMs(t.p50_ms) },
+          { header: 'p95', cell: (t) => fmtMs(t.p95_ms) },
+          { header: 'p99', cell: (t) => fmtMs(t.p99_ms) },
+        ]}
+      />
       {region.reasons.length > 0 && (
         <ul
           data-testid="region-reasons"

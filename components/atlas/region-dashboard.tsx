@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '../trpc-provider';
 import { ErrorAlert } from '../ui/error-alert';
 import { SkeletonRows } from '../ui/skeleton';
-import { noticeWarning } from '../ui/styles';
+import { LiveStamp } from './live-stamp';
 import { RegionCard } from './region-card';
 import { RegionStatusForm } from './region-status-form';
 
@@ -20,17 +20,9 @@ export function RegionDashboard() {
     if (regions.isError) return <ErrorAlert>Region health is not available right now; retrying every 2 s.</ErrorAlert>;
     return <SkeletonRows rows={3} label="Loading regions…" />;
   }
-  const updated = new Date(regions.dataUpdatedAt).toISOString().slice(11, 19);
   return (
     <div className="space-y-3">
-      <p className="text-xs text-slate-500 dark:text-slate-400" aria-live="off">
-        Live: updated {updated} UTC, every 2 s
-      </p>
-      {regions.isError && (
-        <p role="status" className={noticeWarning}>
-          The last update failed; showing the state as of {updated} UTC.
-        </p>
-      )}
+      <LiveStamp updatedAt={regions.dataUpdatedAt} failed={regions.isError} />
       <div className="grid gap-4 lg:grid-cols-2 2xl:grid-cols-3">
         {regions.data.data.map((r) => (
           <RegionCard key={r.code} region={r} detailHref={`/atlas/regions/${r.code}`}>

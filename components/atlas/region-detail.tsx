@@ -6,11 +6,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '../trpc-provider';
 import { ErrorAlert } from '../ui/error-alert';
 import { SkeletonRows } from '../ui/skeleton';
-import { card, noticeWarning } from '../ui/styles';
+import { CardSection } from '../ui/card-section';
 import { CapacityCharts } from './capacity-chart';
 import { ClusterCounts } from './cluster-counts';
 import { DASHBOARD_POLL_MS } from './region-dashboard';
 import { LagHistory } from './lag-history';
+import { LiveStamp } from './live-stamp';
 import { RegionCard } from './region-card';
 import { RegionStatusForm } from './region-status-form';
 
@@ -32,42 +33,28 @@ export function RegionDetail({ code }: { code: string }) {
       );
     return <SkeletonRows rows={4} label={`Loading ${code}…`} />;
   }
-  const updated = new Date(region.dataUpdatedAt).toISOString().slice(11, 19);
   return (
     <div className="space-y-6">
-      <p className="text-xs text-slate-500 dark:text-slate-400" aria-live="off">
-        Live: updated {updated} UTC, every 2 s
-      </p>
-      {region.isError && (
-        <p role="status" className={noticeWarning}>
-          The last update failed; showing the state as of {updated} UTC.
-        </p>
-      )}
+      <LiveStamp updatedAt={region.dataUpdatedAt} failed={region.isError} />
       <div className="grid items-start gap-6 xl:grid-cols-2">
         <RegionCard region={r}>
           <RegionStatusForm code={r.code} status={r.status} />
         </RegionCard>
-        <section aria-labelledby="clusters-heading" className={`${card} space-y-3 p-4`}>
-          <h2 id="clusters-heading" className="text-lg font-semibold">
-            Clusters in {r.code}
-          </h2>
+        <CardSection id="clusters-heading" title={`Clusters in ${r.code}`}>
           {r.clusters ? (
             <ClusterCounts counts={r.clusters} filter={`region=${r.code}`} label={`Clusters in ${r.code} by status`} />
           ) : (
             <p className="text-sm text-slate-600 dark:text-slate-300">Not known right now: {r.counts_error}</p>
           )}
-        </section>
+        </CardSection>
       </div>
-      <section aria-labelledby="capacity-heading" className={`${card} space-y-3 p-4`}>
-        <h2 id="capacity-heading" className="text-lg font-semibold">
-          Capacity
-        </h2>
+      <CardSection id="capacity-heading" title="Capacity">
         {r.capacity ? (
           <CapacityCharts capacity={r.capacity} />
         ) : (
           <p className="text-sm text-slate-600 dark:text-slate-300">Not known right now: {r.counts_error}</p>
         )}
-      </section>
+      </CardSection>
       <LagHistory region={r.code} />
     </div>
   );

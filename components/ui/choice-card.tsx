@@ -31,3 +31,38 @@ export function ChoiceCard({
     </label>
   );
 }
+
+/** One ChoiceCard per option, the chosen one checked: a radio group's cards (the caller's grid). */
+export function ChoiceCards<T>({
+  name,
+  options,
+  optionValue,
+  value,
+  onChange,
+  className,
+  children,
+}: {
+  name: string;
+  options: readonly T[];
+  optionValue: (option: T) => string;
+  value: string | undefined;
+  onChange: (value: string) => void;
+  className?: string;
+  children: (option: T) => ReactNode;
+}) {
+  return options.map((o) => {
+    const v = optionValue(o);
+    return (
+      <ChoiceCard
+        key={v}
+        name={name}
+        value={v}
+        checked={v === value}
+        onChange={() => onChange(v)}
+        className={className}
+      >
+        {children(o)}
+      </ChoiceCard>
+    );
+  });
+}

@@ -66,3 +66,32 @@ export function CopyButton({
     </button>
   );
 }
+
+/** The look of an ID in a table's cell: cut short (its title has it whole), quieter than the row. */
+export const ID_IN_TABLE = 'block max-w-24 truncate text-slate-500 dark:text-slate-400';
+
+/** An ID in monospace with its copy button beside it (a table cell, a page's header). */
+export function CopyableId({
+  id,
+  label,
+  className = '',
+  codeClassName = '',
+  title,
+}: {
+  id: string;
+  /** The button's accessible name, e.g. "Copy cluster ID". */
+  label: string;
+  className?: string;
+  codeClassName?: string;
+  /** The ID on hover, where it is cut short. */
+  title?: string;
+}) {
+  return (
+    <span className={`flex items-center gap-1.5 ${className}`}>
+      <code className={`font-mono text-xs ${codeClassName}`} title={title}>
+        {id}
+      </code>
+      <CopyButton value={id} label={label} compact />
+    </span>
+  );
+}

@@ -45,3 +45,13 @@ export function PageHeader({
     </header>
   );
 }
+
+/** A page title that is a name (monospace) with the thing's status beside it. */
+export function NameAndStatus({ name, status, testId }: { name: string; status: ReactNode; testId: string }) {
+  return (
+    <span className="flex flex-wrap items-center gap-3">
+      <span className="break-all font-mono">{name}</span>
+      <span data-testid={testId}>{status}</span>
+    </span>
+  );
+}

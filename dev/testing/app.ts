@@ -7,7 +7,7 @@ import { authSecret, resetEnvCache } from '../../server/env';
 import { createContext, type RequestMeta } from '../../server/api/context';
 import { createCaller } from '../../server/api/root';
 import { gatewayRuntime } from '../../server/runtime/gateway';
-import { freshDatabase } from './db';
+import { freshDatabase, query } from './db';
 
 const REGIONS = ['sfo1', 'lax1', 'ams1'];
 
@@ -68,6 +68,18 @@ export async function sessionCookie(
     salt: name,
   });
   return `${name}=${token}`;
+}
+
+/** The session cookie of `email` acting in the organization `slug` (its membership read at `databaseUrl`). */
+export async function memberCookie(databaseUrl: string, email: string, slug: string): Promise<string> {
+  const [m] = await query<{ user_id: string; org_id: string }>(
+    databaseUrl,
+    `SELECT m.user_id, m.org_id FROM memberships m JOIN users u ON u.id = m.user_id
+       JOIN organizations o ON o.id = m.org_id WHERE u.email = $1 AND o.slug = $2`,
+    [email, slug],
+  );
+  if (!m) throw new Error(`${email} is not a member of ${slug}`);
+  return sessionCookie(m.user_id, m.org_id);
 }
 
 export interface FakeRequest {

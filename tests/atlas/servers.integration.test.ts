@@ -8,8 +8,8 @@ import { callerFor, rest, sessionCookie, useDemoDatabase } from '../../dev/testi
 import { waitForReplay } from '../../dev/testing/db';
 import type { DemoCredentials } from '../../dev/demo/seed';
 import { primary } from '../../server/db/client';
-import { resetEnvCache } from '../../server/env';
 import { startWorkers, type Workers } from '../../server/worker/workers';
+import { FAST_WORKFLOWS, setEnv } from '../../dev/testing/workflow-env';
 
 type ServerRow = {
   id: string;
@@ -35,15 +35,6 @@ type Detail = ServerRow & {
 };
 type ErrorOut = { error: { code: string; message: string; request_id: string } };
 
-const FAST = {
-  WORKFLOW_STEP_MS: '60',
-  WORKFLOW_STEP_TIMEOUT_SECONDS: '2',
-  WORKFLOW_MAINTENANCE_SECONDS: '1',
-  WORKFLOW_RETRY_DELAY_SECONDS: '1',
-  WORKFLOW_RETRY_LIMIT: '4',
-  WORKFLOW_POLL_SECONDS: '0.5',
-  WORKFLOW_FAULTS: '',
-};
 const STATUS_ORDER = ['available', 'provisioning', 'allocated', 'maintenance', 'offline'];
 
 let urls: { primary: string; replicas: Record<string, string> };
@@ -52,11 +43,6 @@ let ops: string;
 let opsId: string;
 let alice: string;
 let workers: Workers | undefined;
-
-function setEnv(vars: Record<string, string>) {
-  Object.assign(process.env, vars);
-  resetEnvCache();
-}
 
 const get = <T = Page>(path: string, headers: Record<string, string> = {}, host?: string) =>
   rest<T>('GET', path, { headers: { cookie: ops, ...headers }, host });
@@ -98,7 +84,7 @@ async function freeServer(region: string, except: string[] = []) {
 }
 
 beforeAll(async () => {
-  setEnv(FAST);
+  setEnv(FAST_WORKFLOWS);
   ({ urls, credentials: creds } = await useDemoDatabase('atlas_servers'));
   const db = primary();
   opsId = (await db.user.findUniqueOrThrow({ where: { email: 'ops@meridian.test' } })).id;
@@ -112,7 +98,7 @@ beforeAll(async () => {
 afterEach(async () => {
   await workers?.stop({ graceful: true });
   workers = undefined;
-  setEnv(FAST);
+  setEnv(FAST_WORKFLOWS);
 });
 
 afterAll(() => setEnv({ WORKFLOW_FAULTS: '' }));

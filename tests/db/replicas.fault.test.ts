@@ -4,7 +4,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { EmbeddedTopology } from '../../dev/embedded-pg/servers';
 import { resetEnvCache } from '../../server/env';
-import { sessionCookie, statusAtRegionHost } from '../../dev/testing/app';
+import { memberCookie, statusAtRegionHost } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { parsePrometheusText } from '../../dev/testing/prometheus';
 
@@ -139,12 +139,7 @@ describe('read-your-writes with causal bookmarks', () => {
     // reading the same rows at once, owes no wait and reads the paused replica.
     process.env.AUTH_SECRET = f().authSecret;
     resetEnvCache();
-    const [bob] = await query<{ id: string; org: string }>(
-      f().databaseUrl,
-      `SELECT u.id, m.org_id AS org FROM users u JOIN memberships m ON m.user_id = u.id
-        JOIN organizations o ON o.id = m.org_id WHERE u.email = 'bob@globex.test' AND o.slug = 'globex'`,
-    );
-    const cookie = await sessionCookie(bob!.id, bob!.org);
+    const cookie = await memberCookie(f().databaseUrl, 'bob@globex.test', 'globex');
     const atLax1 = (path: string) => statusAtRegionHost(f().baseUrl, 'lax1', path, { cookie });
     const k = key('globex', 'lax1');
     await query(f().adminReplicas.lax1!, 'SELECT pg_wal_replay_pause()');
@@ -216,12 +211,7 @@ describe('fan-out with one region’s replica down', () => {
   it('GET /v1/compute/clusters still lists every region (lax1 from the primary), marked degraded', async () => {
     process.env.AUTH_SECRET = f().authSecret;
     resetEnvCache();
-    const [bob] = await query<{ id: string; org: string }>(
-      f().databaseUrl,
-      `SELECT u.id, m.org_id AS org FROM users u JOIN memberships m ON m.user_id = u.id
-        JOIN organizations o ON o.id = m.org_id WHERE u.email = 'bob@globex.test' AND o.slug = 'globex'`,
-    );
-    const cookie = await sessionCookie(bob!.id, bob!.org);
+    const cookie = await memberCookie(f().databaseUrl, 'bob@globex.test', 'globex');
     const list = () =>
       fetch(`${f().baseUrl}/v1/compute/clusters?limit=200`, { headers: { cookie } }).then(async (r) => ({
         status: r.status,

@@ -16,13 +16,30 @@ import { finishRotation, rotateCellKey } from '../../server/directory/rotation';
 import { cellKey } from '../../server/directory/keys';
 import { lookUpWorkspace } from '../../server/directory/workspace-lookup';
 import { writeCellKey } from '../../server/cell/keys';
-import { directoryServer, directorySnapshot, lookupRequest, provisionKeys, routes, signedRequest } from './harness';
+import {
+  directoryServer,
+  directorySnapshot,
+  formLookupRequest,
+  lookupRequest,
+  provisionKeys,
+  routes,
+  signedRequest,
+} from './harness';
 
 let keysFile: string;
 let r: Awaited<ReturnType<typeof routes>>;
 let directory: Awaited<ReturnType<typeof directoryServer>>;
 type Json = Record<string, unknown> & { error?: { code: string; request_id: string } };
 const json = async (res: Response) => (await res.json()) as Json;
+/** A cell's own entry, signed by it, at its usual address. */
+const putRegion = (code: string, name: string, status: string) =>
+  r.internal(
+    signedRequest(code, 'PUT', `/internal/v1/regions/${code}`, {
+      name,
+      address: `http://${code}.localhost:3000`,
+      status,
+    }),
+  );
 
 beforeAll(async () => {
   await useDemoDatabase('directory');
@@ -136,69 +153,27 @@ describe('resolve', () => {
     await withReservedSlug('ams1', 'initech', async () => 'created');
     const up = await json(await r.resolve(lookupRequest({ slug: 'initech' }, '198.51.100.30')));
     expect(up).toMatchObject({ region: 'ams1', status: 'active' });
-    const down = await r.internal(
-      signedRequest('ams1', 'PUT', '/internal/v1/regions/ams1', {
-        name: 'Amsterdam',
-        address: 'http://ams1.localhost:3000',
-        status: 'down',
-      }),
-    );
+    const down = await putRegion('ams1', 'Amsterdam', 'down');
     expect(down.status).toBe(200);
     expect(await json(await r.resolve(lookupRequest({ slug: 'initech' }, '198.51.100.30')))).toMatchObject({
       region: 'ams1',
       status: 'down',
     });
-    await r.internal(
-      signedRequest('ams1', 'PUT', '/internal/v1/regions/ams1', {
-        name: 'Amsterdam',
-        address: 'http://ams1.localhost:3000',
-        status: 'active',
-      }),
-    );
+    await putRegion('ams1', 'Amsterdam', 'active');
   });
 
   it('the form post (no JavaScript) redirects to the region sign-in and remembers the workspace', async () => {
-    const res = await r.resolve(
-      new Request('http://localhost:3000/api/v1/directory/resolve', {
-        method: 'POST',
-        headers: {
-          host: 'localhost:3000',
-          'content-type': 'application/x-www-form-urlencoded',
-          'x-meridian-peer': '198.51.100.40',
-        },
-        body: 'workspace=globex',
-      }),
-    );
+    const res = await r.resolve(formLookupRequest('workspace=globex', '198.51.100.40'));
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('http://sfo1.localhost:3000/sign-in?workspace=globex');
     expect(res.headers.get('set-cookie')).toMatch(/^meridian_workspace=globex;/);
-    const bad = await r.resolve(
-      new Request('http://localhost:3000/api/v1/directory/resolve', {
-        method: 'POST',
-        headers: {
-          host: 'localhost:3000',
-          'content-type': 'application/x-www-form-urlencoded',
-          'x-meridian-peer': '198.51.100.40',
-        },
-        body: 'workspace=-bad',
-      }),
-    );
+    const bad = await r.resolve(formLookupRequest('workspace=-bad', '198.51.100.40'));
     expect(bad.status).toBe(303);
     expect(bad.headers.get('location')).toBe('/?workspace=-bad&error=invalid');
   });
 
   it('look-ups are only answered at the global address', async () => {
-    const res = await r.resolve(
-      new Request('http://sfo1.localhost:3000/api/v1/directory/resolve', {
-        method: 'POST',
-        headers: {
-          host: 'sfo1.localhost:3000',
-          'content-type': 'application/json',
-          'x-meridian-peer': '198.51.100.50',
-        },
-        body: '{"slug":"acme"}',
-      }),
-    );
+    const res = await r.resolve(lookupRequest({ slug: 'acme' }, '198.51.100.50', undefined, 'sfo1.localhost:3000'));
     expect(res.status).toBe(404);
   });
 });
@@ -385,13 +360,7 @@ describe('signed calls', () => {
     await primary().directoryNonce.create({
       data: { nonce: 'expired-nonce-0000', cell: 'lax1', expiresAt: new Date(Date.now() - 1000) },
     });
-    const res = await r.internal(
-      signedRequest('lax1', 'PUT', '/internal/v1/regions/lax1', {
-        name: 'Los Angeles',
-        address: 'http://lax1.localhost:3000',
-        status: 'active',
-      }),
-    );
+    const res = await putRegion('lax1', 'Los Angeles', 'active');
     expect(res.status).toBe(200);
     expect(await primary().directoryNonce.findUnique({ where: { nonce: 'expired-nonce-0000' } })).toBeNull();
     const live = await primary().directoryNonce.findMany({ where: { cell: 'lax1' } });

@@ -12,6 +12,8 @@ import { cellKey } from '../../server/directory/keys';
 import { signedHeaders } from '../../server/directory/signature';
 import { writeCellKey } from '../../server/cell/keys';
 import { resetEnvCache } from '../../server/env';
+import { registerWithDirectory } from '../../server/cell/registration';
+import { trustPeerHeader } from '../../server/net/client-address';
 
 export const REGIONS = ['sfo1', 'lax1', 'ams1'];
 
@@ -115,10 +117,31 @@ export async function directorySnapshot(): Promise<string> {
 }
 
 /** POST /api/v1/directory/resolve from client address `peer`. */
-export function lookupRequest(body: unknown, peer = '198.51.100.1', raw?: string): Request {
-  return new Request('http://localhost:3000/api/v1/directory/resolve', {
+export function lookupRequest(body: unknown, peer = '198.51.100.1', raw?: string, host = 'localhost:3000'): Request {
+  return resolveRequest(host, 'application/json', peer, raw ?? JSON.stringify(body));
+}
+
+/** The look-up as the sign-in form posts it without JavaScript (`workspace=<slug>`). */
+export function formLookupRequest(form: string, peer: string): Request {
+  return resolveRequest('localhost:3000', 'application/x-www-form-urlencoded', peer, form);
+}
+
+function resolveRequest(host: string, contentType: string, peer: string, body: string): Request {
+  return new Request(`http://${host}/api/v1/directory/resolve`, {
     method: 'POST',
-    headers: { host: 'localhost:3000', 'content-type': 'application/json', 'x-meridian-peer': peer },
-    body: raw ?? JSON.stringify(body),
+    headers: { host, 'content-type': contentType, 'x-meridian-peer': peer },
+    body,
   });
+}
+
+/** This process as a cell registered with a directory of its own (started here, its URL in the
+ * environment): peer headers trusted, keys provisioned. Close the directory after the tests. */
+export async function registeredCell(): Promise<{ url: string; close: () => Promise<void> }> {
+  trustPeerHeader();
+  provisionKeys();
+  const directory = await directoryServer();
+  process.env.MERIDIAN_DIRECTORY_URL = directory.url;
+  resetEnvCache();
+  await registerWithDirectory();
+  return directory;
 }

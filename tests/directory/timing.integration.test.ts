@@ -6,24 +6,16 @@
 // HMAC for unknown slugs shows up at once.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { useDemoDatabase } from '../../dev/testing/app';
-import { resetEnvCache } from '../../server/env';
-import { trustPeerHeader } from '../../server/net/client-address';
-import { registerWithDirectory } from '../../server/cell/registration';
 import { withReservedSlug } from '../../server/cell/workspaces';
-import { directoryServer, lookupRequest, provisionKeys, routes } from './harness';
+import { lookupRequest, registeredCell, routes } from './harness';
 
 const N = 2000;
 const WARM_UP = 100;
-let directory: Awaited<ReturnType<typeof directoryServer>>;
+let directory: Awaited<ReturnType<typeof registeredCell>>;
 
 beforeAll(async () => {
   await useDemoDatabase('directory_timing');
-  trustPeerHeader();
-  provisionKeys();
-  directory = await directoryServer();
-  process.env.MERIDIAN_DIRECTORY_URL = directory.url;
-  resetEnvCache();
-  await registerWithDirectory();
+  directory = await registeredCell();
   for (const [region, slug] of [
     ['lax1', 'initech'],
     ['ams1', 'hooli'],

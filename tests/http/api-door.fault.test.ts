@@ -9,8 +9,7 @@ import net from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBenchServer, type BenchServer } from '../../bench/server';
-import { sessionCookie } from '../../dev/testing/app';
-import { query } from '../../dev/testing/db';
+import { memberCookie } from '../../dev/testing/app';
 
 let srv: BenchServer;
 let key: string;
@@ -100,12 +99,7 @@ describe('the API door', () => {
   });
 
   it('serves tRPC itself too: a session query with the security headers and gzip, a mutation uncompressed, a body past the limit 413', async () => {
-    const [bob] = await query<{ uid: string; oid: string }>(
-      srv.stack.appEnv.DATABASE_URL!,
-      `SELECT u.id AS uid, o.id AS oid FROM users u JOIN memberships m ON m.user_id = u.id
-         JOIN organizations o ON o.id = m.org_id WHERE u.email = 'bob@globex.test' AND o.slug = 'globex'`,
-    );
-    const cookie = await sessionCookie(bob!.uid, bob!.oid);
+    const cookie = await memberCookie(srv.stack.appEnv.DATABASE_URL!, 'bob@globex.test', 'globex');
     const session = { cookie, 'x-region': 'lax1' };
     const input = encodeURIComponent(JSON.stringify({ json: {} }));
     const list = await call(`/api/trpc/projects.list?input=${input}`, {

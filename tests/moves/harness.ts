@@ -5,25 +5,13 @@ import { expect } from 'vitest';
 import { rest, sessionCookie, useDemoDatabase as demoDatabase } from '../../dev/testing/app';
 import { registerWithDirectory } from '../../server/cell/registration';
 import { primary } from '../../server/db/client';
-import { resetEnvCache } from '../../server/env';
 import { trustPeerHeader } from '../../server/net/client-address';
 import { startWorkers, type Workers } from '../../server/worker/workers';
 import { directoryServer, provisionKeys } from '../directory/harness';
+import { FAST_WORKFLOWS, setEnv } from '../../dev/testing/workflow-env';
 
-export const FAST = {
-  WORKFLOW_STEP_MS: '60',
-  WORKFLOW_STEP_TIMEOUT_SECONDS: '3',
-  WORKFLOW_MAINTENANCE_SECONDS: '1',
-  WORKFLOW_RETRY_DELAY_SECONDS: '1',
-  WORKFLOW_RETRY_LIMIT: '4',
-  WORKFLOW_POLL_SECONDS: '0.5',
-  WORKFLOW_FAULTS: '',
-};
-
-export function setEnv(vars: Record<string, string>) {
-  Object.assign(process.env, vars);
-  resetEnvCache();
-}
+export const FAST = { ...FAST_WORKFLOWS, WORKFLOW_STEP_TIMEOUT_SECONDS: '3' };
+export { setEnv };
 
 export interface MoveEnv {
   urls: { primary: string; replicas: Record<string, string> };

@@ -13,16 +13,15 @@ import { HANDOFF_STATE_COOKIE } from '../../server/auth/handoff';
 import { registerWithDirectory } from '../../server/cell/registration';
 import { primary } from '../../server/db/client';
 import { rendezvous } from '../../server/directory/workspace-lookup';
-import { resetEnvCache } from '../../server/env';
 import { serveApi } from '../../server/http/api-door';
-import { PEER_HEADER, trustPeerHeader } from '../../server/net/client-address';
+import { PEER_HEADER } from '../../server/net/client-address';
 import { setOrganizationSuspended } from '../../server/organizations/suspension';
-import { directoryServer, provisionKeys } from '../directory/harness';
+import { registeredCell } from '../directory/harness';
 
 let urls: { primary: string; replicas: Record<string, string> };
 let base: string;
 let server: http.Server;
-let directory: Awaited<ReturnType<typeof directoryServer>>;
+let directory: Awaited<ReturnType<typeof registeredCell>>;
 let acmeId: string;
 let aliceCookie: string;
 let acmeKey: string;
@@ -150,12 +149,7 @@ async function msUntil(probe: () => Promise<Answer>, status: number, limitMs = 1
 beforeAll(async () => {
   let creds;
   ({ credentials: creds, urls } = await useDemoDatabase('suspension'));
-  trustPeerHeader();
-  provisionKeys();
-  directory = await directoryServer();
-  process.env.MERIDIAN_DIRECTORY_URL = directory.url;
-  resetEnvCache();
-  await registerWithDirectory();
+  directory = await registeredCell();
   acmeId = (await primary().organization.findUniqueOrThrow({ where: { slug: 'acme' } })).id;
   const alice = await primary().user.findUniqueOrThrow({ where: { email: 'alice@acme.test' } });
   aliceCookie = await sessionCookie(alice.id, acmeId);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionCookie } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { resetEnvCache } from '../../server/env';
-import { BIN, buildSdk, f, globalKey, globalUrl, key, meridian, startWorker, uniq, type CliResult } from './harness';
+import { BIN, buildSdk, cliEnv, f, globalKey, key, meridian, startWorker, uniq, type CliResult } from './harness';
 
 const REQUEST_ID = /req_[a-z0-9]+-\d+-[0-9a-f]{12}/;
 
@@ -40,18 +40,6 @@ interface Cluster {
   template: string;
   node_count: number;
   project_id: string;
-}
-
-/** The bin's environment as `meridian` (harness) builds it. */
-function cliEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const full: NodeJS.ProcessEnv = { ...process.env, MERIDIAN_URL: globalUrl(), NO_COLOR: '1' };
-  delete full.MERIDIAN_API_KEY;
-  delete full.FORCE_COLOR;
-  for (const [k, v] of Object.entries(env)) {
-    if (v === undefined) delete full[k];
-    else full[k] = v;
-  }
-  return full;
 }
 
 /** Runs the bin with `input` on its standard input (a pipe). */

@@ -73,8 +73,9 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `meridian …args` with its own config file; env adds to (or, undefined, removes from) it. */
-export function meridian(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+/** The bin's environment: the global URL, no colour, no key of the caller's; `env` adds to (or,
+ * undefined, removes from) it. */
+export function cliEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const full: NodeJS.ProcessEnv = { ...process.env, MERIDIAN_URL: globalUrl(), NO_COLOR: '1' };
   delete full.MERIDIAN_API_KEY;
   delete full.FORCE_COLOR;
@@ -82,8 +83,13 @@ export function meridian(args: string[], env: Record<string, string | undefined>
     if (v === undefined) delete full[k];
     else full[k] = v;
   }
+  return full;
+}
+
+/** Runs `meridian …args` with its own config file; env adds to (or, undefined, removes from) it. */
+export function meridian(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: full, timeout: 120_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { env: cliEnv(env), timeout: 120_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : 99) : 0;
       resolve({ code, stdout, stderr });
     });

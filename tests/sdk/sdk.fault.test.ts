@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedTopology } from '../../dev/embedded-pg/servers';
-import { sessionCookie, statusAtRegionHost } from '../../dev/testing/app';
+import { memberCookie, statusAtRegionHost } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { resetEnvCache } from '../../server/env';
 import { defaultFetch, MeridianClient, MeridianError, type RetryInfo, type RunStep } from '../../sdk/src/index';
@@ -159,12 +159,7 @@ describe('read-your-writes', () => {
     // every gateway knows its last write position: server/db/write-positions.ts).
     process.env.AUTH_SECRET = f().authSecret;
     resetEnvCache();
-    const [alice] = await query<{ id: string; org: string }>(
-      f().databaseUrl,
-      `SELECT u.id, m.org_id AS org FROM users u JOIN memberships m ON m.user_id = u.id
-        JOIN organizations o ON o.id = m.org_id WHERE u.email = 'alice@acme.test' AND o.slug = 'acme'`,
-    );
-    const cookie = await sessionCookie(alice!.id, alice!.org);
+    const cookie = await memberCookie(f().databaseUrl, 'alice@acme.test', 'acme');
     const strangerStatus = (id: string) => statusAtRegionHost(f().baseUrl, 'sfo1', `/v1/projects/${id}`, { cookie });
     await setApplyDelay('sfo1', '50ms');
     try {

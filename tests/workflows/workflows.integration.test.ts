@@ -4,10 +4,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { primary } from '../../server/db/client';
-import { resetEnvCache } from '../../server/env';
 import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
 import { waitForReplay } from '../../dev/testing/db';
 import { startWorkers, type Workers } from '../../server/worker/workers';
+import { FAST_WORKFLOWS, setEnv } from '../../dev/testing/workflow-env';
 
 let urls: { primary: string; replicas: Record<string, string> };
 let aliceCookie: string;
@@ -15,34 +15,19 @@ let aliceId: string;
 let projectId: string;
 let workers: Workers | undefined;
 
-const FAST = {
-  WORKFLOW_STEP_MS: '60',
-  WORKFLOW_STEP_TIMEOUT_SECONDS: '2',
-  WORKFLOW_MAINTENANCE_SECONDS: '1',
-  WORKFLOW_RETRY_DELAY_SECONDS: '1',
-  WORKFLOW_RETRY_LIMIT: '4',
-  WORKFLOW_POLL_SECONDS: '0.5',
-  WORKFLOW_FAULTS: '',
-};
-
-function setEnv(vars: Record<string, string>) {
-  Object.assign(process.env, vars);
-  resetEnvCache();
-}
-
 async function startIn(vars: Record<string, string> = {}) {
-  setEnv({ ...FAST, ...vars });
+  setEnv({ ...FAST_WORKFLOWS, ...vars });
   workers = await startWorkers({ connectionString: urls.primary, regions: ['sfo1'] });
 }
 
 afterEach(async () => {
   await workers?.stop({ graceful: true }); // finish the step in hand: no job left half-done for the next test
   workers = undefined;
-  setEnv(FAST);
+  setEnv(FAST_WORKFLOWS);
 });
 
 beforeAll(async () => {
-  setEnv(FAST);
+  setEnv(FAST_WORKFLOWS);
   ({ urls } = await useDemoDatabase('workflows'));
   const alice = await primary().user.findUniqueOrThrow({ where: { email: 'alice@acme.test' } });
   const acme = await primary().organization.findUniqueOrThrow({ where: { slug: 'acme' } });
@@ -228,7 +213,7 @@ describe('a worker killed mid-run', () => {
     return spawn(process.execPath, ['--import', 'tsx', 'server/worker/main.ts'], {
       env: {
         ...process.env,
-        ...FAST,
+        ...FAST_WORKFLOWS,
         WORKFLOW_STEP_MS: '1500',
         DATABASE_URL: urls.primary,
         WORKFLOW_REGIONS: 'sfo1',

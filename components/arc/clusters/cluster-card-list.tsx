@@ -1,5 +1,6 @@
 // Clusters as cards, for phones: name and status on top, then where and what, then the ID.
 import Link from 'next/link';
+import { CardList, DotSeparated, NodeCount } from '../../ui/card-list';
 import { CopyButton } from '../../ui/copy-button';
 import { StatusBadge } from '../../ui/status-badge';
 import { link } from '../../ui/styles';
@@ -16,33 +17,40 @@ export function ClusterCardList({
   className?: string;
 }) {
   return (
-    <ul className={`divide-y divide-slate-100 dark:divide-slate-800 ${className}`} aria-label="Clusters">
-      {clusters.map((c) => (
-        <li key={c.id} data-testid="cluster-card" data-region={c.region} className="space-y-1.5 px-4 py-3">
+    <CardList
+      label="Clusters"
+      items={clusters}
+      itemKey={(c) => c.id}
+      itemData={(c) => ({ 'data-testid': 'cluster-card', 'data-region': c.region })}
+      className={className}
+    >
+      {(c) => (
+        <>
           <div className="flex items-start justify-between gap-3">
             <Link href={`/arc/clusters/${c.id}`} className={`${link} truncate text-base`}>
               {c.name}
             </Link>
             <StatusBadge status={c.status} />
           </div>
-          <p className="flex flex-wrap gap-x-1.5 text-xs text-slate-600 dark:text-slate-300">
-            <span className="font-mono">{c.region}</span>
-            <span aria-hidden>·</span>
-            <span>{projectName(c.project_id) ?? '—'}</span>
-            <span aria-hidden>·</span>
-            <span className="font-mono">{c.template}</span>
-            <span aria-hidden>·</span>
-            <span>
-              {c.node_count} {c.node_count === 1 ? 'node' : 'nodes'}
-            </span>
-          </p>
+          <DotSeparated
+            items={[
+              <span key="region" className="font-mono">
+                {c.region}
+              </span>,
+              <span key="project">{projectName(c.project_id) ?? '—'}</span>,
+              <span key="template" className="font-mono">
+                {c.template}
+              </span>,
+              <NodeCount key="nodes" n={c.node_count} />,
+            ]}
+          />
           <div className="flex items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
             <code className="min-w-0 truncate font-mono">{c.id}</code>
             <CopyButton value={c.id} label={`Copy ID of ${c.name}`} compact />
             <TimeAgo iso={c.created_at} className="ml-auto shrink-0 pl-2" />
           </div>
-        </li>
-      ))}
-    </ul>
+        </>
+      )}
+    </CardList>
   );
 }

@@ -2,8 +2,7 @@
 // The cluster list's filters: region (only when there are several), project and status, and a
 // way back to everything. The parent owns the values: they are the list query's input.
 import { LISTED_CLUSTER_STATUSES, type ListedClusterStatus } from '~/lib/cluster-status';
-import { RegionOptions } from '../../ui/region-options';
-import { SelectField } from '../../ui/select-field';
+import { FilterSelect } from '../../ui/filter-select';
 import { statusLabel } from '../../ui/status-badge';
 import { btnSecondary } from '../../ui/styles';
 
@@ -37,45 +36,33 @@ export function ClusterFilters({
   return (
     <>
       {regions.length > 1 && (
-        <SelectField
+        <FilterSelect
           label="Region"
-          compact
           className="w-full sm:w-40"
+          any={impliedRegion ? `${impliedRegion} (default)` : 'All regions'}
+          options={regions}
           value={value.region}
-          onChange={(e) => set({ region: e.target.value })}
-        >
-          <option value="">{impliedRegion ? `${impliedRegion} (default)` : 'All regions'}</option>
-          <RegionOptions regions={regions} />
-        </SelectField>
+          onChange={(region) => set({ region })}
+        />
       )}
-      <SelectField
+      <FilterSelect
         label="Project"
-        compact
         className="w-full sm:w-48"
+        any="All projects"
+        options={projects.map((p) => p.id)}
+        optionLabel={(id) => projects.find((p) => p.id === id)?.name}
         value={value.projectId}
-        onChange={(e) => set({ projectId: e.target.value })}
-      >
-        <option value="">All projects</option>
-        {projects.map((p) => (
-          <option key={p.id} value={p.id}>
-            {p.name}
-          </option>
-        ))}
-      </SelectField>
-      <SelectField
+        onChange={(projectId) => set({ projectId })}
+      />
+      <FilterSelect
         label="Status"
-        compact
         className="w-full sm:w-40"
+        any="Any status"
+        options={LISTED_CLUSTER_STATUSES}
+        optionLabel={statusLabel}
         value={value.status}
-        onChange={(e) => set({ status: e.target.value as ListedClusterStatus | '' })}
-      >
-        <option value="">Any status</option>
-        {LISTED_CLUSTER_STATUSES.map((s) => (
-          <option key={s} value={s}>
-            {statusLabel(s)}
-          </option>
-        ))}
-      </SelectField>
+        onChange={(status) => set({ status })}
+      />
       {isFiltered(value) && (
         <button type="button" className={btnSecondary} onClick={() => onChange(NO_FILTER)}>
           Clear filters

@@ -2,7 +2,7 @@
 // template, nodes, status and age.
 import Link from 'next/link';
 import type { RouterOutputs } from '../../trpc-provider';
-import { CopyButton } from '../../ui/copy-button';
+import { CopyableId, ID_IN_TABLE } from '../../ui/copy-button';
 import { DataTable, type Column } from '../../ui/data-table';
 import { StatusBadge } from '../../ui/status-badge';
 import { link } from '../../ui/styles';
@@ -31,14 +31,7 @@ export function ClusterTable({
     },
     {
       header: 'ID',
-      cell: (c) => (
-        <span className="flex items-center gap-1.5">
-          <code className="block max-w-24 truncate font-mono text-xs text-slate-500 dark:text-slate-400" title={c.id}>
-            {c.id}
-          </code>
-          <CopyButton value={c.id} label={`Copy ID of ${c.name}`} compact />
-        </span>
-      ),
+      cell: (c) => <CopyableId id={c.id} label={`Copy ID of ${c.name}`} title={c.id} codeClassName={ID_IN_TABLE} />,
     },
     { header: 'Region', className: 'font-mono text-xs', cell: (c) => c.region },
     { header: 'Project', cell: (c) => projectName(c.project_id) ?? '—' },

@@ -4,7 +4,7 @@ import { useState, useTransition } from 'react';
 import { updateSettings } from '~/server/api/actions/me';
 import { applyTheme, type Theme } from '../../theme';
 import { errorToast, useToast } from '../../toast';
-import { ChoiceCard } from '../../ui/choice-card';
+import { ChoiceCards } from '../../ui/choice-card';
 import { panel, sectionText } from '../../ui/styles';
 import { ThemePreview } from './theme-preview';
 
@@ -45,22 +45,24 @@ export function ThemePicker({ saved }: { saved: Theme }) {
       </div>
       <fieldset aria-labelledby="theme-heading" aria-busy={saving || undefined}>
         <div className="grid grid-cols-3 gap-3 sm:max-w-lg">
-          {THEMES.map((t) => (
-            <ChoiceCard
-              key={t.value}
-              name="theme"
-              value={t.value}
-              checked={t.value === theme}
-              onChange={() => choose(t.value)}
-              className="gap-2 p-2.5"
-            >
-              <ThemePreview theme={t.value} />
-              <span>
-                <span className="block font-medium">{t.label}</span>
-                <span className="block text-xs text-slate-600 dark:text-slate-400">{t.hint}</span>
-              </span>
-            </ChoiceCard>
-          ))}
+          <ChoiceCards
+            name="theme"
+            options={THEMES}
+            optionValue={(t) => t.value}
+            value={theme}
+            onChange={(v) => choose(v as Theme)}
+            className="gap-2 p-2.5"
+          >
+            {(t) => (
+              <>
+                <ThemePreview theme={t.value} />
+                <span>
+                  <span className="block font-medium">{t.label}</span>
+                  <span className="block text-xs text-slate-600 dark:text-slate-400">{t.hint}</span>
+                </span>
+              </>
+            )}
+          </ChoiceCards>
         </div>
       </fieldset>
     </section>

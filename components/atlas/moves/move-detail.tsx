@@ -5,9 +5,9 @@
 // the move may still be cancelled. Polls every second while the move is open.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useRef, useTransition } from 'react';
+import { useRef } from 'react';
 import { cancelMove } from '~/server/api/actions/atlas/moves';
-import { errorToast, trpcErrorBody, useToast } from '../../toast';
+import { trpcErrorBody, useToast } from '../../toast';
 import { useTRPC, type RouterOutputs } from '../../trpc-provider';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { DataTable } from '../../ui/data-table';
@@ -18,6 +18,7 @@ import { SkeletonRows } from '../../ui/skeleton';
 import { StatusBadge } from '../../ui/status-badge';
 import { btnDangerOutline, btnSecondary, card, panel, sectionText } from '../../ui/styles';
 import { TimeAgo } from '../../ui/time-ago';
+import { useDialogAction } from '../../ui/use-dialog-action';
 import { fmtBytes, fmtMs, fmtSeconds } from '../format';
 import { OPEN_MOVE } from './moves-list';
 
@@ -210,18 +211,13 @@ function CancelButton({ move: m }: { move: Move }) {
   const qc = useQueryClient();
   const { toast } = useToast();
   const dialog = useRef<HTMLDialogElement>(null);
-  const [cancelling, start] = useTransition();
-  const confirm = () =>
-    start(async () => {
-      const res = await cancelMove({ id: m.id });
-      dialog.current?.close();
-      if (!res.ok) {
-        toast(errorToast(`Could not cancel the move of ${m.slug}`, res.error));
-        return;
-      }
+  const [cancelling, confirm] = useDialogAction(dialog, () => cancelMove({ id: m.id }), {
+    failure: `Could not cancel the move of ${m.slug}`,
+    onDone: () => {
       toast({ kind: 'info', title: `Cancelling the move of ${m.slug}`, message: 'It stops at its next step.' });
       void qc.invalidateQueries(trpc.atlas.moves.get.queryFilter({ id: m.id }));
-    });
+    },
+  });
   return (
     <>
       <button type="button" className={btnDangerOutline} onClick={() => dialog.current?.showModal()}>

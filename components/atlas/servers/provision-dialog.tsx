@@ -1,10 +1,11 @@
 'use client';
 // The confirmation before provisioning a server (opened by the page's "Provision" button). On
 // confirm the server action starts the provision-server run and the page follows it (onStarted).
-import { useTransition, type RefObject } from 'react';
+import type { RefObject } from 'react';
 import { provisionServer } from '~/server/api/actions/atlas/servers';
-import { errorToast, useToast } from '../../toast';
+import { useToast } from '../../toast';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { useDialogAction } from '../../ui/use-dialog-action';
 import { shortHost } from './server-table';
 
 export function ProvisionDialog({
@@ -17,19 +18,13 @@ export function ProvisionDialog({
   onStarted: (runId: string) => void;
 }) {
   const { toast } = useToast();
-  const [starting, start] = useTransition();
-
-  const confirm = () =>
-    start(async () => {
-      const res = await provisionServer({ id: s.id });
-      dialog.current?.close();
-      if (!res.ok) {
-        toast(errorToast(`Could not provision ${shortHost(s.hostname)}`, res.error));
-        return;
-      }
-      onStarted(res.data.run_id);
-      toast({ kind: 'info', title: `Provisioning ${shortHost(s.hostname)}`, message: `Run ${res.data.run_id}` });
-    });
+  const [starting, confirm] = useDialogAction(dialog, () => provisionServer({ id: s.id }), {
+    failure: `Could not provision ${shortHost(s.hostname)}`,
+    onDone: (data) => {
+      onStarted(data.run_id);
+      toast({ kind: 'info', title: `Provisioning ${shortHost(s.hostname)}`, message: `Run ${data.run_id}` });
+    },
+  });
 
   return (
     <ConfirmDialog

@@ -8,9 +8,9 @@ import { useCallback, useRef, useState } from 'react';
 import { RunProgress } from '../../arc/run-progress';
 import { trpcErrorBody } from '../../toast';
 import { useTRPC, type RouterOutputs } from '../../trpc-provider';
-import { CopyButton } from '../../ui/copy-button';
+import { CopyableId } from '../../ui/copy-button';
 import { EmptyState } from '../../ui/empty-state';
-import { PageHeader } from '../../ui/page-header';
+import { NameAndStatus, PageHeader } from '../../ui/page-header';
 import { SkeletonRows } from '../../ui/skeleton';
 import { StatusBadge } from '../../ui/status-badge';
 import { btnPrimary, btnSecondary, card, fieldHint } from '../../ui/styles';
@@ -98,20 +98,16 @@ export function ServerDetail({ id }: { id: string }) {
       <PageHeader
         breadcrumb={{ up: { href: '/atlas/servers', label: 'Servers' }, current: shortHost(s.hostname) }}
         title={
-          <span className="flex flex-wrap items-center gap-3">
-            <span className="break-all font-mono">{shortHost(s.hostname)}</span>
-            <span data-testid="server-status">
-              <StatusBadge status={s.status} className="text-sm" />
-            </span>
-          </span>
+          <NameAndStatus
+            name={shortHost(s.hostname)}
+            testId="server-status"
+            status={<StatusBadge status={s.status} className="text-sm" />}
+          />
         }
         description={
           <span className="flex flex-wrap items-center gap-x-2 gap-y-1 text-slate-500 dark:text-slate-400">
             <span className="break-all">{s.hostname}</span>
-            <span className="flex items-center gap-1.5">
-              <code className="font-mono text-xs">{s.id}</code>
-              <CopyButton value={s.id} label="Copy server ID" compact />
-            </span>
+            <CopyableId id={s.id} label="Copy server ID" />
           </span>
         }
         actions={

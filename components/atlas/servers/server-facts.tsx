@@ -16,38 +16,38 @@ export function ServerFacts({ server: s }: { server: Server }) {
         Placement and hardware
       </h2>
       <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
-        <Fact label="Region" testId="server-region">
-          <span className="font-mono">{s.region}</span>
+        <Fact label="Region" testId="server-region" look="mono">
+          {s.region}
         </Fact>
-        <Fact label="Zone">
-          <span className="font-mono">{s.zone}</span>
+        <Fact label="Zone" look="mono">
+          {s.zone}
         </Fact>
-        <Fact label="Rack">
-          <span className="font-mono">{s.rack}</span>
+        <Fact label="Rack" look="mono">
+          {s.rack}
         </Fact>
-        <Fact label="Cage">
-          <span className="font-mono">{s.cage}</span>
+        <Fact label="Cage" look="mono">
+          {s.cage}
         </Fact>
         <Fact label="Model">{s.model}</Fact>
-        <Fact label="CPU cores">
-          <span className="tabular-nums">{s.cpu_cores}</span>
+        <Fact label="CPU cores" look="numeric">
+          {s.cpu_cores}
         </Fact>
-        <Fact label="Memory">
-          <span className="tabular-nums">{s.memory_gb.toLocaleString('en-US')} GB</span>
+        <Fact label="Memory" look="numeric">
+          {s.memory_gb.toLocaleString('en-US')} GB
         </Fact>
-        <Fact label="Storage">
-          <span className="tabular-nums">{(s.storage_gb / 1024).toLocaleString('en-US')} TB</span>
+        <Fact label="Storage" look="numeric">
+          {(s.storage_gb / 1024).toLocaleString('en-US')} TB
         </Fact>
-        <Fact label="GPUs">
-          <span className="tabular-nums">{s.gpu_count || '—'}</span>
+        <Fact label="GPUs" look="numeric">
+          {s.gpu_count || '—'}
         </Fact>
-        <Fact label="Serial">
-          <span className="font-mono">{text(m.serial) ?? '—'}</span>
+        <Fact label="Serial" look="mono">
+          {text(m.serial) ?? '—'}
         </Fact>
         <Fact label="Power">{text(m.power_kw) ? `${text(m.power_kw)} kW` : '—'}</Fact>
         <Fact label="Firmware">{text(m.firmware) ?? '—'}</Fact>
-        <Fact label="OS image" testId="server-image">
-          <span className="font-mono">{text(m.os_image) ?? '—'}</span>
+        <Fact label="OS image" testId="server-image" look="mono">
+          {text(m.os_image) ?? '—'}
         </Fact>
         <Fact label="Provisioned">{text(m.provisioned_at) ? <TimeAgo iso={String(m.provisioned_at)} /> : '—'}</Fact>
         <Fact label="Racked">

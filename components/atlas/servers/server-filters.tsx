@@ -1,7 +1,7 @@
 'use client';
 // The server list's filter bar: a search (ID or hostname), region chips, allocated-or-free,
 // status, zone, rack and the order. The parent owns the values: they are the list query's input.
-import { SelectField } from '../../ui/select-field';
+import { FilterSelect } from '../../ui/filter-select';
 import { statusLabel } from '../../ui/status-badge';
 import { btnSecondary, focusRingTight } from '../../ui/styles';
 import { TextField } from '../../ui/text-field';
@@ -119,61 +119,39 @@ export function ServerFilters({
           maxLength={100}
           onChange={(e) => onSearch(e.target.value)}
         />
-        <SelectField
+        <FilterSelect
           label="Status"
-          compact
           className="w-[calc(50%-0.375rem)] sm:w-40"
+          any="Any status"
+          options={SERVER_STATUSES}
+          optionLabel={statusLabel}
           value={value.status}
-          onChange={(e) => set({ status: e.target.value as ServerFilter['status'] })}
-        >
-          <option value="">Any status</option>
-          {SERVER_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {statusLabel(s)}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
+          onChange={(status) => set({ status })}
+        />
+        <FilterSelect
           label="Zone"
-          compact
           className="w-[calc(50%-0.375rem)] sm:w-32"
+          any="Any zone"
+          options={zones}
           value={value.zone}
-          onChange={(e) => set({ zone: e.target.value })}
-        >
-          <option value="">Any zone</option>
-          {zones.map((z) => (
-            <option key={z} value={z}>
-              {z}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
+          onChange={(zone) => set({ zone })}
+        />
+        <FilterSelect
           label="Rack"
-          compact
           className="w-[calc(50%-0.375rem)] sm:w-28"
+          any="Any rack"
+          options={racks}
           value={value.rack}
-          onChange={(e) => set({ rack: e.target.value })}
-        >
-          <option value="">Any rack</option>
-          {racks.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
+          onChange={(rack) => set({ rack })}
+        />
+        <FilterSelect
           label="Sort"
-          compact
           className="w-[calc(50%-0.375rem)] sm:w-40"
+          options={Object.keys(ORDERS) as OrderKey[]}
+          optionLabel={(k) => ORDERS[k]}
           value={value.order}
-          onChange={(e) => set({ order: e.target.value as OrderKey })}
-        >
-          {Object.entries(ORDERS).map(([k, label]) => (
-            <option key={k} value={k}>
-              {label}
-            </option>
-          ))}
-        </SelectField>
+          onChange={(order) => set({ order: order || NO_FILTER.order })}
+        />
         {isFiltered(value) && (
           <button
             type="button"

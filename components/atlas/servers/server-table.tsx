@@ -2,7 +2,7 @@
 // status and what it is allocated to.
 import Link from 'next/link';
 import type { RouterOutputs } from '../../trpc-provider';
-import { CopyButton } from '../../ui/copy-button';
+import { CopyableId, ID_IN_TABLE } from '../../ui/copy-button';
 import { DataTable, type Column } from '../../ui/data-table';
 import { StatusBadge } from '../../ui/status-badge';
 import { link } from '../../ui/styles';
@@ -46,12 +46,7 @@ export function ServerTable({ servers, className }: { servers: ServerRow[]; clas
     {
       header: 'ID',
       cell: (s) => (
-        <span className="flex items-center gap-1.5">
-          <code className="block max-w-24 truncate font-mono text-xs text-slate-500 dark:text-slate-400" title={s.id}>
-            {s.id}
-          </code>
-          <CopyButton value={s.id} label={`Copy ID of ${shortHost(s.hostname)}`} compact />
-        </span>
+        <CopyableId id={s.id} label={`Copy ID of ${shortHost(s.hostname)}`} title={s.id} codeClassName={ID_IN_TABLE} />
       ),
     },
     { header: 'Region', className: 'font-mono text-xs', cell: (s) => s.region },

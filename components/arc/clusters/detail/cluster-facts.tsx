@@ -9,20 +9,20 @@ type Cluster = RouterOutputs['compute']['clusters']['get'];
 export function ClusterFacts({ cluster: c, projectName }: { cluster: Cluster; projectName: string | undefined }) {
   return (
     <dl className={`${card} grid grid-cols-2 gap-4 p-4 sm:grid-cols-3 sm:p-5 lg:grid-cols-4`}>
-      <Fact label="Region">
-        <span className="font-mono">{c.region}</span>
+      <Fact label="Region" look="mono">
+        {c.region}
       </Fact>
       <Fact label="Project">
         <span className="block truncate">{projectName ?? c.project_id}</span>
       </Fact>
-      <Fact label="Template">
-        <span className="font-mono">{c.template}</span>
+      <Fact label="Template" look="mono">
+        {c.template}
       </Fact>
-      <Fact label="Nodes">
-        <span className="tabular-nums">{c.node_count}</span>
+      <Fact label="Nodes" look="numeric">
+        {c.node_count}
       </Fact>
-      <Fact label="Kubernetes">
-        <span className="font-mono">{c.version}</span>
+      <Fact label="Kubernetes" look="mono">
+        {c.version}
       </Fact>
       <Fact label="Created">
         <TimeAgo iso={c.created_at} />

@@ -3,8 +3,8 @@
 // once it is ready, deletion, and why it failed when it did.
 import { DELETABLE_CLUSTER_STATUSES } from '~/lib/cluster-status';
 import type { RouterOutputs } from '../../../trpc-provider';
-import { CopyButton } from '../../../ui/copy-button';
-import { PageHeader } from '../../../ui/page-header';
+import { CopyableId } from '../../../ui/copy-button';
+import { NameAndStatus, PageHeader } from '../../../ui/page-header';
 import { StatusBadge } from '../../../ui/status-badge';
 import { btnDangerOutline, btnPrimary, noticeDanger } from '../../../ui/styles';
 
@@ -27,18 +27,19 @@ export function ClusterHeader({
     <PageHeader
       breadcrumb={{ up: { href: '/arc/clusters', label: 'Clusters' }, current: c.name }}
       title={
-        <span className="flex flex-wrap items-center gap-3">
-          <span className="break-all font-mono">{c.name}</span>
-          <span data-testid="cluster-status">
-            <StatusBadge status={c.status} className="text-sm" />
-          </span>
-        </span>
+        <NameAndStatus
+          name={c.name}
+          testId="cluster-status"
+          status={<StatusBadge status={c.status} className="text-sm" />}
+        />
       }
       description={
-        <span className="flex items-center gap-1.5 text-slate-500 dark:text-slate-400">
-          <code className="truncate font-mono text-xs">{c.id}</code>
-          <CopyButton value={c.id} label="Copy cluster ID" compact />
-        </span>
+        <CopyableId
+          id={c.id}
+          label="Copy cluster ID"
+          className="text-slate-500 dark:text-slate-400"
+          codeClassName="truncate"
+        />
       }
       actions={
         <div className="flex flex-wrap gap-2">

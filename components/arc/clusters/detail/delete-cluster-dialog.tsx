@@ -2,12 +2,13 @@
 // The confirmation before deleting a cluster (opened by the page header's "Delete cluster"). On
 // confirm the server action starts the deletion run and the page follows it (onDeleted).
 import { useQueryClient } from '@tanstack/react-query';
-import { useTransition, type RefObject } from 'react';
+import type { RefObject } from 'react';
 import { deleteCluster } from '~/server/api/actions/clusters';
-import { errorToast, useToast } from '../../../toast';
+import { useToast } from '../../../toast';
 import { useTRPC, type RouterOutputs } from '../../../trpc-provider';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { btnDanger } from '../../../ui/styles';
+import { useDialogAction } from '../../../ui/use-dialog-action';
 
 type Cluster = RouterOutputs['compute']['clusters']['get'];
 
@@ -23,23 +24,17 @@ export function DeleteClusterDialog({
   const trpc = useTRPC();
   const qc = useQueryClient();
   const { toast } = useToast();
-  const [deleting, startDelete] = useTransition();
-
-  const confirm = () =>
-    startDelete(async () => {
-      const res = await deleteCluster({ id: c.id });
-      dialog.current?.close();
-      if (!res.ok) {
-        toast(errorToast('Could not delete the cluster', res.error));
-        return;
-      }
-      onDeleted(res.data.run_id);
+  const [deleting, confirm] = useDialogAction(dialog, () => deleteCluster({ id: c.id }), {
+    failure: 'Could not delete the cluster',
+    onDone: (data) => {
+      onDeleted(data.run_id);
       qc.setQueryData(trpc.compute.clusters.get.queryKey({ id: c.id }), (old) =>
-        old ? { ...old, ...res.data.cluster, latest_run_id: res.data.run_id } : old,
+        old ? { ...old, ...data.cluster, latest_run_id: data.run_id } : old,
       );
       void qc.invalidateQueries(trpc.compute.clusters.list.pathFilter());
-      toast({ kind: 'info', title: `Deleting ${res.data.cluster.name}`, message: 'Its servers are being released.' });
-    });
+      toast({ kind: 'info', title: `Deleting ${data.cluster.name}`, message: 'Its servers are being released.' });
+    },
+  });
 
   return (
     <ConfirmDialog
