@@ -14,16 +14,6 @@ const config: KnipConfig = {
     },
   },
   ignore: ['sdk/src/generated/**'],
-  ignoreIssues: {
-    // The background handle's connections and transactions, for the files in eslint.config.mjs's
-    // DB_ACCESS_NOT_YET_MIGRATED (new pg.Client, pool.connect()): drop when that list is empty.
-    'server/db/background.ts': ['exports'],
-    'server/db/primary-reads.ts': ['exports'],
-    // Unused, in files being restructured elsewhere: to remove once those land.
-    'server/cell/registration.ts': ['exports'],
-    'server/routing/explain.ts': ['exports'],
-    'server/moves/moves.ts': ['types'],
-  },
   // `@import 'tailwindcss'` in app/globals.css is an import.
   compilers: { css: (text: string) => [...text.matchAll(/(?<=@)import[^;]+/g)].join('\n') },
   ignoreDependencies: [

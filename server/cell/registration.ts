@@ -110,8 +110,3 @@ export function resetCellRegistration(): void {
   stopCellRegistration();
   resetProcessSingleton('cell-registration');
 }
-
-export function cellRegistrationStatus(): { failures: number; lastSuccessAt?: number; lastError?: string } {
-  const { failures, lastSuccessAt, lastError } = state();
-  return { failures, lastSuccessAt, lastError };
-}

@@ -38,27 +38,6 @@ export function backgroundReplicaPool(region: string): BackgroundPool | undefine
   return db && poolOf(db);
 }
 
-/**
- * Runs `fn` on one connection of the primary's pool inside one transaction (`begin`, by default
- * BEGIN; COMMIT when `fn` resolves, ROLLBACK when it throws). A connection that failed mid-way is
- * destroyed, not returned to the pool.
- */
-export async function backgroundTransaction<T>(
-  fn: (client: pg.PoolClient) => Promise<T>,
-  { begin = 'BEGIN', on = backgroundPool() }: { begin?: string; on?: BackgroundPool } = {},
-): Promise<T> {
-  const client = await on.connect();
-  let failed: Error | undefined;
-  try {
-    return await inTransaction(client, fn, begin);
-  } catch (e) {
-    failed = e as Error;
-    throw e;
-  } finally {
-    client.release(failed);
-  }
-}
-
 /** `backgroundTransaction` on a connection the caller holds (a `backgroundSession`). */
 export async function inTransaction<C extends BackgroundClient, T>(
   client: C,

@@ -1,11 +1,7 @@
-// The primary, inside a request, on purpose: reads that must not trust a lagging replica (a
-// security recheck, sign-in, a hand-off, an identity-cache miss) and the few writes of code that
-// runs in a request but holds no DataRequest (Auth.js's callbacks). Everything else in a request
-// goes through access.ts (`read`/`write`); work outside any request through background.ts. And
-// look-ups that want the primary but may fall back on a replica while it is down.
-import { poolOf, primary, replica, type Db } from './client';
+// The primary inside a request, on purpose: reads that must not trust a lagging replica, and writes
+// of code that holds no DataRequest (docs/flows/reads-and-writes.md).
+import { primary, replica, type Db } from './client';
 import { replicaRegions } from './topology';
-import type pg from 'pg';
 
 /**
  * Runs `fn` on the primary, past the read gate: for a read whose answer must be the latest
@@ -14,11 +10,6 @@ import type pg from 'pg';
  */
 export function readPrimary<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   return fn(primary());
-}
-
-/** `readPrimary` for a hot statement run over node-postgres (server/db/sql.ts `run`). */
-export function primaryPool(): pg.Pool {
-  return poolOf(primary());
 }
 
 /**

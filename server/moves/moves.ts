@@ -20,15 +20,7 @@ import { moveWorkspaceWorkflow, type MoveInput } from './workflow';
 export const MOVE_START_AUDIT_ACTION = 'operator.move.start' as const;
 export const MOVE_CANCEL_AUDIT_ACTION = 'operator.move.cancel' as const;
 // Following moves is move-views.ts; its callers (Atlas, `npm run move`) find it here too.
-export {
-  getMove,
-  getMoveFromPrimary,
-  listMoves,
-  MOVE_STATUSES,
-  type MoveStepView,
-  type MoveTableView,
-  type MoveView,
-} from './move-views';
+export { getMove, getMoveFromPrimary, listMoves, MOVE_STATUSES, type MoveView } from './move-views';
 
 /** Starts moving `slug` to `to` (202 with the move and its run); see the file's header. */
 export async function startMove(

@@ -28,11 +28,6 @@ export interface Viewer {
   orgId: string | null;
 }
 
-/** Whether `value` has the shape of a request ID (`req_{region}-{ms}-{12 hex}`). */
-export function isRequestId(value: string): boolean {
-  return parseRequestId(value) !== undefined;
-}
-
 /**
  * Explanations one principal may ask for per minute. An unknown recent ID costs up to five
  * primary look-ups over about a second; this bounds what one caller can make the primary do.
