@@ -19,7 +19,6 @@ import { decodeServerCursor, encodeServerCursor, type ServerSort, type SortOrder
 import type { ServerRowView, serverFacetsView, serverListView } from './server-views';
 
 export { SERVER_STATUSES, type ServerStatus } from './fleet.sql';
-export type { ServerRowView } from './server-views';
 
 /** Sources that mean the request itself named a region (the session's defaults don't count). */
 const EXPLICIT = new Set(['subdomain', 'header', 'query', 'body']);
@@ -100,10 +99,7 @@ export async function listServers(
 }
 
 /** What the filter bar offers: every region, and the zones and racks within the request's scope. */
-export async function serverFacets(
-  req: DataRequest,
-  scope: string | null,
-): Promise<z.infer<typeof serverFacetsView>> {
+export async function serverFacets(req: DataRequest, scope: string | null): Promise<z.infer<typeof serverFacetsView>> {
   const regions = (await regionRegistry()).all().map((r) => r.code);
   const [zones, racks] = await read(req, (db) =>
     Promise.all([run(db, serverZones, scope), run(db, serverRacks, scope)]),

@@ -78,7 +78,11 @@ async function detailOf(db: Db, id: string): Promise<z.infer<typeof serverDetail
 }
 
 /** One server with its allocations, runs (the latest with its steps) and audit trail; 404 otherwise. */
-export async function serverDetail(req: DataRequest, scope: string | null, id: string): Promise<z.infer<typeof serverDetailView>> {
+export async function serverDetail(
+  req: DataRequest,
+  scope: string | null,
+  id: string,
+): Promise<z.infer<typeof serverDetailView>> {
   if (!isId(id, 'srv')) throw serverNotFound(id); // never a query for something that can't exist
   const found = await read(req, (db) => detailOf(db, id));
   if (!found || (scope && found.region !== scope)) throw serverNotFound(id);
