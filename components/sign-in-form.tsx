@@ -1,8 +1,5 @@
 'use client';
-// Email + password sign-in through Auth.js. Errors stay generic: the form never says whether
-// an email exists. The submit button is enabled only once the page is hydrated (the sign-in
-// needs Auth.js' client): before that a submit, even Enter in a field, does nothing, and the form
-// is a POST regardless, so a password can never end up in a URL (history, logs, Referer).
+// Email + password sign-in through Auth.js, with generic errors (never whether an email exists).
 import { signIn } from 'next-auth/react';
 import { useState, useSyncExternalStore, useTransition } from 'react';
 import { ErrorAlert } from './ui/error-alert';
@@ -11,6 +8,11 @@ import { TextField } from './ui/text-field';
 
 const noSubscription = () => () => {};
 
+/**
+ * The submit button is enabled only once the page is hydrated (the sign-in needs Auth.js' client):
+ * before that a submit, even Enter in a field, does nothing, and the form is a POST regardless, so
+ * a password never ends up in a URL (history, logs, Referer).
+ */
 export function SignInForm({ next, workspace }: { next: string; workspace?: string }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();

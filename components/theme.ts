@@ -1,6 +1,5 @@
-// The colour theme: `system` follows the OS, `light`/`dark` force one. The saved choice lives on
-// the server (user settings) and in localStorage, which the root layout's inline script reads
-// before first paint.
+// The colour theme (`system`, `light`, `dark`), saved in user settings and in localStorage, which
+// the root layout's inline script reads before first paint.
 export type Theme = 'system' | 'light' | 'dark';
 
 export const THEME_KEY = 'theme';

@@ -1,7 +1,6 @@
 'use client';
-// TanStack Query + tRPC for client components (one procedure per HTTP request, so each gets its own request ID and region headers).
-// A query whose input names a region sends it as X-Region: tRPC queries have no body, so this is
-// how a filter like "clusters in ams1" reaches the region cascade (as `?region=` does for REST).
+// TanStack Query + tRPC for client components: one procedure per HTTP request, so each gets its
+// own request ID and region headers.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
@@ -16,6 +15,10 @@ export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 /** What each procedure returns, as the browser receives it. */
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
 
+/**
+ * A query whose input names a region sends it as X-Region: tRPC queries have no body, so this is
+ * how a filter like "clusters in ams1" reaches the region cascade (as `?region=` does for REST).
+ */
 function regionHeader(op: { type: string; input: unknown }): Record<string, string> {
   if (op.type !== 'query' || !op.input || typeof op.input !== 'object') return {};
   const region = (op.input as { region?: unknown }).region;

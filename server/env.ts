@@ -10,10 +10,7 @@ const replicaMap = z
   .optional()
   .transform((raw, ctx) => {
     const out: Record<string, string> = {};
-    for (const part of (raw ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean)) {
+    for (const part of commaList(raw ?? '')) {
       const eq = part.indexOf('=');
       const code = part.slice(0, eq);
       if (eq < 1 || !regionCode.safeParse(code).success) {
@@ -25,9 +22,19 @@ const replicaMap = z
     return out;
   });
 
+/** `a, b,,c` → ['a', 'b', 'c']. */
+const commaList = (s: string) =>
+  s
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+
+/** A whole number from the environment, within [min, max], `fallback` when unset. */
+const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  PORT: int(1, 65535, 3000),
   /** Address `npm start` listens on (loopback by default: the demo is not for the network). */
   MERIDIAN_BIND: z.string().default('127.0.0.1'),
   /** Host name of the global address; regions are served at `{region}.{host}`. */
@@ -47,16 +54,7 @@ const schema = z.object({
   /** Where the embedded topology and demo credentials live. */
   MERIDIAN_DATA_DIR: z.string().default('.data'),
   /** Regions of the embedded topology (the first is the mothership). */
-  MERIDIAN_REGIONS: z
-    .string()
-    .default('sfo1,lax1,ams1')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((r) => r.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(regionCode).min(1)),
+  MERIDIAN_REGIONS: z.string().default('sfo1,lax1,ams1').transform(commaList).pipe(z.array(regionCode).min(1)),
   AUTH_SECRET: z.string().min(32).optional(),
   /** Largest request body accepted on /v1 and /api/trpc, checked before parsing or authentication. */
   MERIDIAN_MAX_BODY_BYTES: z.coerce
@@ -69,26 +67,26 @@ const schema = z.object({
    * How many reverse proxies in front of the gateway append to X-Forwarded-For. 0: the client is
    * the socket's peer and X-Forwarded-For is ignored (a client can write anything there).
    */
-  MERIDIAN_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
+  MERIDIAN_TRUSTED_PROXIES: int(0, 10, 0),
   /** On SIGTERM a gateway lets requests in flight finish for at most this long, then exits. */
-  MERIDIAN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  MERIDIAN_DRAIN_MS: int(0, 600_000, 10_000),
   /** On SIGTERM a gateway answers readiness 503 but keeps serving this long (its load balancer's probe interval). */
-  MERIDIAN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+  MERIDIAN_DRAIN_DELAY_MS: int(0, 600_000, 0),
   /** Requests one gateway process runs at once; more wait (MERIDIAN_QUEUE_WAIT_MS), then get 503. */
-  MERIDIAN_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(256),
+  MERIDIAN_MAX_IN_FLIGHT: int(1, 10_000, 256),
   /** How long a request past MERIDIAN_MAX_IN_FLIGHT may wait for a slot before 503 overloaded. */
-  MERIDIAN_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+  MERIDIAN_QUEUE_WAIT_MS: int(0, 60_000, 2_000),
   /**
    * How long a request's body may take to arrive once its headers have (408 request_timeout
    * past it). Bodies are read before the request takes a slot: a slow one holds no slot.
    */
-  MERIDIAN_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  MERIDIAN_BODY_TIMEOUT_MS: int(100, 600_000, 10_000),
   /**
    * Requests one client address may have open in a gateway process at once (reading their body,
    * queued or running); past it 429 rate_limited. The address is the socket's peer, or
    * X-Forwarded-For as far as MERIDIAN_TRUSTED_PROXIES says.
    */
-  MERIDIAN_MAX_PER_PEER: z.coerce.number().int().min(1).max(100_000).default(64),
+  MERIDIAN_MAX_PER_PEER: int(1, 100_000, 64),
   /** Bearer token for GET /metrics; unset: only loopback clients may scrape. */
   METRICS_TOKEN: z.string().min(16).optional(),
   /** A replica further behind than this (bytes of WAL not yet replayed) serves no reads. */
@@ -101,14 +99,14 @@ const schema = z.object({
    * Atlas' alert limit for a lagging replica. */
   REPLICA_MAX_LAG_SECONDS: z.coerce.number().min(0).default(1),
   /** How long a read with a bookmark waits for the replica to reach it before using the primary. */
-  BOOKMARK_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(100),
+  BOOKMARK_WAIT_MS: int(0, 10_000, 100),
   /** Health probes of the primary and every replica run this often (±20% jitter). */
   HEALTH_PROBE_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   /** Atlas calls a replica lagging only after this many consecutive probes over a lag limit, and
    * raises an alert after this many consecutive lag samples over it (server/replication/alert-rules.ts). */
-  ATLAS_LAG_SAMPLES: z.coerce.number().int().min(1).max(100).default(3),
+  ATLAS_LAG_SAMPLES: int(1, 100, 3),
   /** Interval of the lag-history sampler (one process per deployment samples; see server/replication/lag-sampler.ts). */
-  ATLAS_SAMPLE_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+  ATLAS_SAMPLE_INTERVAL_MS: int(100, 600_000, 5000),
   /** `off`: no routing decision records are kept (the benchmark's baseline; explain finds nothing). */
   MERIDIAN_DECISION_LOG: z.enum(['on', 'off']).default('on'),
   /** false: this process never samples (another one does). */
@@ -116,30 +114,23 @@ const schema = z.object({
   /** Retry-After (seconds) sent with 503 primary_unavailable. */
   PRIMARY_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).default(5),
   /** How long each simulated provisioning step of a workflow run takes (demo and tests run fast). */
-  WORKFLOW_STEP_MS: z.coerce.number().int().min(0).max(600_000).default(1500),
+  WORKFLOW_STEP_MS: int(0, 600_000, 1500),
   /** A step whose worker stops answering for this long is given to another worker (or a restarted one). */
-  WORKFLOW_STEP_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  WORKFLOW_STEP_TIMEOUT_SECONDS: int(1, 3600, 60),
   /** Retries of a failed step before the run fails, with exponential backoff from WORKFLOW_RETRY_DELAY_SECONDS. */
-  WORKFLOW_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(4),
-  WORKFLOW_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).max(600).default(1),
+  WORKFLOW_RETRY_LIMIT: int(0, 20, 4),
+  WORKFLOW_RETRY_DELAY_SECONDS: int(0, 600, 1),
   /** How often the queue looks for steps whose worker died (pg-boss maintenance). */
-  WORKFLOW_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  WORKFLOW_MAINTENANCE_SECONDS: int(1, 3600, 10),
   /** Steps one worker process executes at once, per region. */
-  WORKFLOW_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  WORKFLOW_CONCURRENCY: int(1, 64, 4),
   /** How often an idle worker polls its region's queue. */
   WORKFLOW_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
   /** Regions whose workflow runs this worker process executes (default: every MERIDIAN_REGIONS entry). */
   WORKFLOW_REGIONS: z
     .string()
     .optional()
-    .transform((s) =>
-      s
-        ? s
-            .split(',')
-            .map((r) => r.trim())
-            .filter(Boolean)
-        : undefined,
-    )
+    .transform((s) => (s ? commaList(s) : undefined))
     .pipe(z.array(regionCode).optional()),
   /** Testing aid: `step:n,…` makes the first n attempts of a step fail (a transient fault), e.g. `bootstrap_control_plane:2`. */
   WORKFLOW_FAULTS: z.string().default(''),
@@ -151,12 +142,7 @@ const schema = z.object({
   MERIDIAN_ROLES: z
     .string()
     .default('cell,directory')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((r) => r.trim())
-        .filter(Boolean),
-    )
+    .transform(commaList)
     .pipe(z.array(z.enum(['cell', 'directory'])).min(1)),
   /** The global address as browsers reach it (default: http://{MERIDIAN_HOST}:{PORT}). */
   MERIDIAN_GLOBAL_URL: z.string().url().optional(),
@@ -176,10 +162,7 @@ const schema = z.object({
     .optional()
     .transform((raw, ctx) => {
       const out: Record<string, string[]> = {};
-      for (const part of (raw ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)) {
+      for (const part of commaList(raw ?? '')) {
         const eq = part.indexOf('=');
         const code = part.slice(0, eq);
         let origin: string | undefined;
@@ -211,7 +194,7 @@ const schema = z.object({
     .regex(/^[0-9a-f]{64}$/, '64 lowercase hex characters (32 bytes)')
     .optional(),
   /** How long a move waits for the workspace's in-flight workflow runs before it fails (and undoes itself). */
-  MOVE_DRAIN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  MOVE_DRAIN_TIMEOUT_SECONDS: int(1, 86_400, 600),
   /** How long a move's verify waits for the target's replica to reach the export's snapshot before retrying. */
   MOVE_REPLICA_WAIT_SECONDS: z.coerce.number().min(0.1).max(600).default(10),
   /**

@@ -1,6 +1,5 @@
-// Process-wide singletons (database clients, health state, the region registry, metrics, the
-// logger, pending API-key use). Next bundles route handlers and server actions separately, so
-// module state is not shared between them: these live on globalThis, under one key, by name.
+// Process-wide singletons on globalThis, under one key, by name: Next bundles route handlers and
+// server actions apart, so module state is not shared between them.
 
 export type SingletonName =
   | 'db-clients'

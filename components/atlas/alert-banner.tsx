@@ -1,8 +1,5 @@
 'use client';
-// The alert banner at the top of every Atlas page: each open alert (a replica lagging or
-// unreachable, a high error rate, the primary unreachable) in one sentence, live (polled every
-// 2 s), gone once it clears. Screen readers hear an alert once when it opens (role="alert") and
-// once when it clears (role="status"), not every time its numbers move.
+// The alert banner at the top of every Atlas page: each open alert in one sentence, live.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { alertSentence, recoverySentence } from '~/lib/atlas-alerts';
@@ -20,6 +17,10 @@ const TONE: Record<Alert['kind'], string> = {
   primary_down: 'border-rose-400 bg-rose-100 text-rose-950 dark:border-rose-700 dark:bg-rose-950 dark:text-rose-50',
 };
 
+/**
+ * Screen readers hear an alert once when it opens (role="alert") and once when it clears
+ * (role="status"), not every time its numbers move.
+ */
 export function AlertBanner() {
   const trpc = useTRPC();
   const alerts = useQuery(

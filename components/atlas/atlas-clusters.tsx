@@ -1,8 +1,6 @@
 'use client';
-// Clusters across every organization, for operators: filtered by organization (slug or ID),
-// region, status, template and a search on name or ID; the filters live in the address, so a link
-// from a region's or an organization's page lands on its clusters. Newest first, a page at a time;
-// refreshed every 2 s while a listed cluster is changing state, else every 15 s.
+// Clusters across every organization, for operators: filters kept in the address, so a link from
+// a region's or an organization's page lands on its clusters.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';

@@ -1,7 +1,6 @@
 'use client';
-// A region's capacity: CPU and GPU nodes as stacked bars (free to take, promised to clusters still
-// waiting for their servers, and not available: allocated, provisioning, maintenance or offline),
-// servers by status as bars, and the same numbers in a table (a chart says little to a screen reader).
+// A region's capacity (CPU and GPU nodes, servers by status) as bars and the same numbers as a
+// table, since a chart says little to a screen reader.
 import { Bar, BarChart, CartesianGrid, Cell, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { RouterOutputs } from '../trpc-provider';
 import { FigureTable } from '../ui/figure-table';

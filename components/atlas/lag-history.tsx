@@ -1,7 +1,6 @@
 'use client';
-// Lag and traffic history: replay lag per replica (seconds and bytes, with the limits that take
-// a replica out of reads), requests per second and p95 latency per region; 15 min to 7 days.
-// Refreshed at the sampler's pace; kept across reloads and restarts (it lives in the database).
+// Lag and traffic history per replica and region, 15 min to 7 days, from the sampler's rows.
+// docs/atlas.md
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { RouterOutputs } from '../trpc-provider';

@@ -1,8 +1,5 @@
 'use client';
-// An organization's allowed regions and default region, as an operator changes them. Each region
-// says what it holds for the organization (live clusters, active keys), so removing one that still
-// holds clusters is a surprise to nobody; if it happens anyway, the API's 409 is shown in words,
-// region by region. Saved through the audited PATCH (server action).
+// An organization's allowed and default regions, as an operator changes them (audited PATCH).
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, useTransition } from 'react';
 import { setOrganizationRegions } from '~/server/api/actions/atlas/organizations';

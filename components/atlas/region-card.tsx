@@ -1,6 +1,4 @@
-// One region on the Atlas dashboard: its status, its replica (state, lag, serving reads), the
-// primary, the gateway's traffic over 5 minutes (reads and writes apart) and, when degraded,
-// why, in words.
+// One region on the Atlas dashboard: status, replica, primary, recent traffic, and why degraded.
 import type { RouterOutputs } from '../trpc-provider';
 import { Fact } from '../ui/fact';
 import { FigureTable } from '../ui/figure-table';

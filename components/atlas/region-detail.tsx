@@ -1,7 +1,5 @@
 'use client';
-// One region's page, live: its card (status, replica, primary, traffic, reasons, the status form),
-// capacity (CPU/GPU free vs promised, servers by status), its clusters by status, and its own lag
-// and traffic history. Polled every 2 s like the dashboard.
+// One region's page, live: its card, capacity, clusters by status, and lag and traffic history.
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '../trpc-provider';
 import { ErrorAlert } from '../ui/error-alert';

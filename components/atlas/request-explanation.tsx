@@ -1,6 +1,5 @@
-// One request's story, for the "Explain a request" page: the outcome first, then each step of the
-// decision in order (door → identity → hints → cascade → policy → candidates → target → served
-// by), then the other requests of its trace, each linking to its own explanation.
+// One request's story for "Explain a request": the outcome, each step of the decision in order,
+// and the other requests of its trace. docs/flows/routing-policy.md#decision-records-and-explain
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { RouterOutputs } from '../trpc-provider';

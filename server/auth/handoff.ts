@@ -1,26 +1,5 @@
-// Sessions handed from a region's host to the global address. Passwords are typed only at a
-// region (the global address is a directory, not a place to collect secrets), yet a browser
-// session at the global address is what lets a multi-region organization, or an operator, see
-// every region at once. So the global address borrows the region's sign-in, the way an OAuth
-// client borrows its provider's:
-//
-//   1. global  /sign-in/handoff/start   sets a random state in a cookie (host-only, 10 min) and
-//                                        sends the browser to the region;
-//   2. region  /sign-in/handoff/issue   once signed in there (its sign-in page first, unless the
-//                                        browser already is), a GET answers a page that POSTs
-//                                        back (by itself, or with one click without JavaScript);
-//                                        the POST (same origin only) stores a one-time code bound to
-//                                        the state's hash (a minute, only hashes at rest) and sends
-//                                        the browser to the global address — never to a client-named
-//                                        one. A workspace that moved away: the GET goes on to its
-//                                        new home, the POST is 421 wrong_region naming it;
-//   3. global  /sign-in/handoff/finish  consumes the code (one use, whatever the outcome), checks
-//                                        the state cookie against it and the user's session version,
-//                                        and sets its own session cookie.
-//
-// A code stolen from a URL is useless without the browser's state cookie (and is gone after one
-// try); a code planted by an attacker fails the state check, so nobody can be signed in to
-// someone else's account; signing out (session version bump) before step 3 voids the code.
+// Sessions handed from a region's host to the global address (start, issue, finish), OAuth-style:
+// the global address borrows the region's sign-in. Steps and threats: docs/flows/sign-in-handoff.md
 import { z } from 'zod';
 import { globalUrl } from '../env';
 import { AppError, isAppError } from '../errors';

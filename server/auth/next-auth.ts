@@ -1,10 +1,5 @@
-// Auth.js (next-auth v5) for the browser: email + password, JWT sessions that carry the user, the
-// organization they act in and the user's session version. Roles and regions are not trusted from
-// the token: the request middleware reloads them on every request and refuses a token whose
-// session version is stale (server/api/middleware/session.ts). Signing out ends every session of
-// the user (server/auth/sessions.ts). Configured lazily, so nothing reads the secret at build time.
-// A sign-in refused by the rate limits is the contract's 429 rate_limited with Retry-After, not
-// Auth.js's usual redirect (the body keeps Auth.js's `url`, which its browser client reads).
+// Auth.js (next-auth v5) for the browser: email + password, JWT sessions, configured lazily.
+// What a session holds and how it ends: docs/architecture.md#identity-and-tenancy
 import { AsyncLocalStorage } from 'node:async_hooks';
 import NextAuth, { CredentialsSignin } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';

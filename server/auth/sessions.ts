@@ -1,6 +1,5 @@
-// Ending sessions. A session token carries its user's session version (`sv`); the request
-// middleware refuses a token whose version is behind the user's, so bumping it ends every
-// session of that user at once, on every gateway, with no list of tokens to keep.
+// Ending sessions by bumping the user's session version: every session of that user, on every
+// gateway, with no list of tokens to keep. docs/architecture.md#identity-and-tenancy
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
 import { changed } from './identity-cache';

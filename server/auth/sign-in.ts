@@ -1,14 +1,5 @@
-// Email + password sign-in, hardened against guessing. Before the (deliberately slow) argon2id
-// check, each attempt atomically takes a point from its client address (30 per 15 min; an IPv6
-// client by its /64) and from its email + address pair (10 per 15 min), so concurrent attempts
-// cannot all slip through; a success gives them back. Per email, across every address, a gate
-// lets one attempt be checked at a time, and past 10 failures in 15 minutes stays shut a while
-// after each further failure (0.25 s more each time, up to 30 s): attempts that find it shut are
-// refused at once, 429 with Retry-After, never held open. So guesses at one email spread over
-// any number of addresses and connections come one at a time and ever more slowly (about 95 in
-// 15 minutes at most), and the account is never locked: its owner waits at most the Retry-After.
-// An unknown email is checked against a dummy hash, so timing reveals nothing. Limits live in
-// PostgreSQL, shared by every gateway process and kept across restarts.
+// Email + password sign-in, hardened against guessing (points per address and email, a gate per
+// email). Limits and why: docs/security.md#credentials-and-look-ups
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { readPrimary } from '../db/primary-reads';

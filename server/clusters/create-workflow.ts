@@ -1,6 +1,5 @@
-// The create-cluster workflow: a `pending` cluster is validated, given servers spread over its
-// region's zones, bootstrapped (simulated) and `ready`. A failure gives the servers back and
-// leaves the cluster `failed` with the reason.
+// The create-cluster workflow: validate, place servers over the zones, bootstrap (simulated),
+// `ready`. docs/flows/cluster-create.md#running-it-workflows
 import type { WorkflowDefinition } from '../workflows/definition';
 import { StepFailure } from '../workflows/definition';
 import { allocateServers, runCluster } from './allocation';

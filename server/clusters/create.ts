@@ -1,8 +1,5 @@
-// Creating a cluster: the documented defaults for what the caller left out (project: the
-// session's, else the organization's default one; template: DEFAULT_TEMPLATE_ID; node count: the
-// template's minimum), checks that need no database (region up, IDs, template limits), then one
-// idempotent statement on the primary (accept.ts) that checks the project, the name and the
-// region's free capacity, inserts the cluster (`pending`) and starts its create-cluster run.
+// Creating a cluster: the documented defaults, the checks that need no database, then the
+// idempotent accept statement. docs/flows/cluster-create.md
 import type { OrgContext } from '../auth/identity';
 import { read } from '../db/access';
 import { uniqueViolation } from '../db/errors';

@@ -1,6 +1,5 @@
-// The delete-cluster workflow: a `deleting` cluster's workloads are drained and its control
-// plane destroyed (simulated), its servers go back to the region, and it ends `deleted`. A
-// failure leaves it `failed` ("delete failed: …").
+// The delete-cluster workflow: drain, destroy (simulated), give the servers back, `deleted`.
+// docs/flows/cluster-create.md#running-it-workflows
 import type { WorkflowDefinition } from '../workflows/definition';
 import { releaseServers, runCluster } from './allocation';
 import { clusterRunFailed, clusterRunSucceeded } from './run-outcome';

@@ -1,9 +1,5 @@
-// A cluster's kubeconfig and the credentials in it. Every kubeconfig issued (a download, or a
-// rotation) carries a credential of its own, `mkc_{12 base62 prefix}_{43 base62 secret}`: only
-// a hash of the secret is stored (kubeconfig_credentials), each is revocable on its own, and a
-// rotation issues one and revokes every older one of the cluster. What checks them is the
-// cluster's API server, through Kubernetes' webhook token authentication: it POSTs a TokenReview
-// to /v1/compute/kubernetes/token-review, answered by `reviewKubeconfigToken`.
+// A cluster's kubeconfig and its revocable credentials, checked by the cluster's API server
+// through TokenReview. docs/security.md#credentials-and-look-ups
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { read, write } from '../db/access';

@@ -1,6 +1,5 @@
-// Reading clusters: one region's page, or every region the organization may use at once
-// (fan-out: each region read from its own replica, with per-region status and latency, and
-// the others still answered when one can't be read), and one cluster by ID.
+// Reading clusters: one region's page, every allowed region at once (fan-out, per-region status),
+// and one cluster by ID.
 import type { OrgContext } from '../auth/identity';
 import { read } from '../db/access';
 import type { DataRequest } from '../db/request-state';

@@ -1,6 +1,4 @@
-// What the end of a cluster's run does to the cluster and tells its organization: a failed run
-// leaves the cluster `failed` with the reason; either way the requester (else the whole
-// organization) is notified.
+// What the end of a cluster's run does to the cluster and tells its organization.
 import type { Tx } from '../db/access';
 import { notify } from '../notifications/repository';
 import type { RunEnd, StepRun } from '../workflows/definition';

@@ -1,7 +1,5 @@
-// The process's own way into the database, for work that belongs to no request: workers, the
-// lag sampler, alerts, the decision log, listeners, retention. Requests go through access.ts
-// (`read`/`write`), which picks the database, waits for bookmarks and marks degraded reads;
-// background work has no request to do that for, so it always uses the primary, here.
+// The database for work that belongs to no request (workers, samplers, alerts, listeners):
+// always the primary. Requests use access.ts. docs/architecture.md
 import pg from 'pg';
 import { poolOf, primary, replica, type Db } from './client';
 import { primaryUrl } from './topology';

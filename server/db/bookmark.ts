@@ -1,7 +1,5 @@
-// Causal bookmarks: after a write commits, the caller gets the primary's WAL position, signed,
-// so that its next read waits for a replica that has replayed at least that far (or uses the
-// primary). Opaque and tamper-evident (HMAC); a bookmark only ever asks for fresher data, it
-// grants nothing.
+// Causal bookmarks: the primary's WAL position after a write, HMAC-signed; it only ever asks for
+// fresher data, it grants nothing. docs/flows/reads-and-writes.md
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { authSecret } from '../env';
 

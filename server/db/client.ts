@@ -1,6 +1,5 @@
-// Prisma clients: one for the primary, one per region's replica, held on globalThis so that
-// Next's separately bundled route handlers and server actions share the pools. Every query
-// runs in an OpenTelemetry span that names the database role that served it.
+// Prisma clients: one for the primary, one per region's replica, as process singletons; every
+// query runs in a span naming the database role that served it.
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';

@@ -1,6 +1,5 @@
-// What a failed statement means, whichever layer reports it: node-postgres (`code: '23505'`,
-// `constraint`), Prisma's pg adapter (`cause.kind: 'UniqueConstraintViolation'`,
-// `cause.constraint.index`) or Prisma's client around it (`meta.driverAdapterError`).
+// What a failed statement means, whichever layer reports it (node-postgres, Prisma's pg adapter,
+// Prisma's client around it).
 
 /** The index or constraint a unique violation names; undefined for any other error. */
 export function uniqueViolation(e: unknown, depth = 0): string | undefined {

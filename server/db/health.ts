@@ -1,13 +1,5 @@
-// Health of the primary and of every region's replica, as this gateway sees them: probes under
-// a short statement_timeout on a jittered interval; replica lag by bytes (the primary's position
-// minus the replica's replay position) and by time. Both are counted against the primary's
-// flushed position (WAL written but not flushed has reached no replica). Time lag is how long ago
-// the primary's flushed position first passed the replica's replay position, by the primary
-// probes' record of (time, flushed position) (`secondsBehind`): a replica that replays WAL as it
-// comes is milliseconds behind, however long ago the last commit was (now − the last replayed
-// commit would call a caught-up replica of an idle primary minutes behind as soon as any WAL
-// without a commit arrives). A replica over a threshold, or unreachable, is taken out of reads
-// until it is healthy again. State lives on globalThis (shared by every Next bundle in the process).
+// Health of the primary and of every region's replica as this gateway sees them: probes and lag.
+// How lag is measured: docs/flows/reads-and-writes.md#replica-health
 import pg from 'pg';
 import { env } from '../env';
 import { metrics } from '../telemetry/metrics';

@@ -1,7 +1,5 @@
-// Idempotency-Key: a mutation's first outcome is kept with the write (same transaction, so the
-// two commit together); a retry gets that outcome back, a reuse with another body gets 409.
-// Records live 24 hours (IDEMPOTENCY_TTL_HOURS): older ones are never replayed and a periodic
-// purge deletes them. A response that carries a secret (a new API key) is stored redacted.
+// Idempotency-Key: a mutation's first outcome, kept with the write and replayed to a retry.
+// docs/flows/reads-and-writes.md#reads-writes-and-failures
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors';
 import { write, writeStatement, type Tx } from './access';

@@ -1,6 +1,5 @@
-// SQL a library writes itself (pg-boss's job insert), run on the caller's transaction: not
-// hand-written, so not a registered statement; the library's version and SQL are pinned by its
-// contract test instead (server/workflows/queue.test.ts).
+// SQL a library writes itself (pg-boss's job insert), run on the caller's transaction; pinned by
+// its contract test (server/workflows/queue.test.ts), not registered as a statement.
 import type { Db } from './client';
 import type { Tx } from './access';
 

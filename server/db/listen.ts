@@ -1,6 +1,4 @@
-// LISTEN on a channel of the primary, reconnecting after a delay when the connection goes
-// (a primary restart): the caller hears each payload, and `onListening` after every (re)connect
-// so it can catch up on what it missed meanwhile.
+// LISTEN on a channel of the primary, reconnecting after a delay when the connection goes.
 import pg from 'pg';
 
 export interface Listener {
@@ -14,6 +12,10 @@ export interface Listener {
   query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[] | undefined>;
 }
 
+/**
+ * The caller hears each payload, and `onListening` after every (re)connect (say, after a primary
+ * restart), so it can catch up on what it missed meanwhile.
+ */
 export function listen(
   url: string,
   channel: string,

@@ -1,6 +1,5 @@
-// Applies prisma/migrations/* the way `prisma migrate deploy` does, recording each one in
-// `_prisma_migrations` with Prisma's own columns and checksum, so either tool can take over.
-// Needed because Prisma's schema-engine binary cannot be downloaded on every machine.
+// Applies prisma/migrations/* as `prisma migrate deploy` does, with Prisma's own bookkeeping, so
+// either tool can take over. docs/architecture.md#schema-and-migrations
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';

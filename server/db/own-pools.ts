@@ -1,6 +1,5 @@
-// A small node-postgres pool of its own on the primary, for a store that must not share (or
-// starve) the app's connections and wants tighter limits than they have: the rate limits'
-// table (server/rate-limits). Owned by the process, like background.ts's handle.
+// A small node-postgres pool of its own on the primary, for a store that must not share or starve
+// the app's connections (the rate limits'). Owned by the process.
 import pg from 'pg';
 import type { BackgroundPool } from './background';
 import { primaryUrl } from './topology';

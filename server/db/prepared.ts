@@ -1,7 +1,5 @@
-// The hottest statements (server/db/sql.ts), run as named prepared statements over the
-// node-postgres pool behind a Prisma client: each connection parses and plans one once, not on
-// every call, and Prisma's query interpreter is skipped. `db` is what the caller was handed (a
-// request's read or write database, the background handle).
+// The hottest statements, run as named prepared statements on the node-postgres pool behind a
+// Prisma client. docs/decisions/0002-raw-sql-on-the-hot-path.md
 import { poolOf, type Db } from './client';
 import type { RawRow, Statement } from './sql';
 

@@ -1,7 +1,5 @@
-// The app role's rights on the database: read and write data in the app's schemas, never DDL
-// (it owns nothing and can CREATE nowhere). Run as the owner (the migration role) after
-// migrations and the queue install; it also sets the owner's default privileges, so tables a
-// later migration creates are usable by the app at once. Idempotent.
+// The app role's rights on the database (data, never DDL), run as the owner after migrations.
+// Idempotent. docs/operations.md#database-roles
 import pg from 'pg';
 
 /** Schemas the app reads and writes: Prisma's models, the directory, and pg-boss's queue. */

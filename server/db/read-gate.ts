@@ -1,21 +1,5 @@
-// The read gate and the write gate: which database may serve a request, under the routing rules
-// of its organization's policy (server/routing/policy.ts turns a policy into ReadRules). Pure:
-// the health facts come in as arguments, so every mode and reason is a table test
-// (read-gate.test.ts). server/db/access.ts walks the answer, waiting for the caller's bookmark on
-// a replica it picks.
-//
-// A replica passes the gate when it is reachable, the health signal about it is no older than
-// the route's `maxSignalAgeMs`, and its lag is no more than the route's `maxLagMs` (nor over the
-// platform's ceilings, the health monitor's `lagging`: a policy may only be stricter). By mode:
-// - fixed: the read region's replica, else the primary, else (primary down) that replica if it is
-//   reachable at all (marked degraded), else 503. No automatic switching to another region.
-// - active_standby: as fixed, but the standby region's replica comes before the primary, only
-//   while it passes the gate.
-// - weighted_reads: a stateless read (no bookmark, no recent write by the caller) goes to one of
-//   the allowed regions' replicas that pass the gate, drawn by weight; any other read is fixed.
-// A request with no read region (the global address, Atlas at the global address) reads from the
-// primary; while the primary is down, from any replica that passes the gate.
-// Writes: the primary, and only the primary; never a blind write elsewhere.
+// The read and write gates: which database may serve a request under its policy's rules. Pure;
+// access.ts walks the answer. Modes and reasons: docs/flows/routing-policy.md#where-it-is-enforced
 import type { ReplicaStatus } from './health';
 
 export type FailoverMode = 'fixed' | 'active_standby' | 'weighted_reads';

@@ -1,7 +1,5 @@
-// Waiting for a replica to replay a causal bookmark. One poller per region, on a connection of
-// its own, serves every read waiting on that region: a thousand fresh bookmarks cost one
-// `pg_last_wal_replay_lsn()` every few milliseconds, never a connection each, and never the
-// health probes' pool (starving it would mark a healthy replica down).
+// Waiting for a replica to replay a causal bookmark: one poller per region, on a connection of its
+// own, serves every waiting read. docs/flows/reads-and-writes.md
 import pg from 'pg';
 import { processSingleton } from '../process-singletons';
 import { parseLsn } from './lsn';

@@ -1,6 +1,5 @@
-// What the data layer needs to know about the request it serves, and what it records for the
-// response. The API context (server/api/context.ts) extends this; nothing here knows about
-// HTTP doors, tRPC or authentication.
+// What the data layer knows about the request it serves and records for the response; the API
+// context extends it. Nothing here knows about HTTP, tRPC or authentication.
 import type { GateDecision, ReadRules } from './read-gate';
 import type { CommitHint } from './write-positions';
 

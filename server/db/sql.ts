@@ -1,8 +1,5 @@
-// Hand-written SQL, declared once: `statement(name, text, map)` in a domain's `*.sql.ts` file,
-// executed with `run`/`runOne`/`execute` on whatever the caller holds (a request's Db or Tx
-// from access.ts, the background handle, a node-postgres pool or connection). Every statement
-// is registered, so one integration test (tests/db/statements.integration.test.ts) can PREPARE
-// them all against the migrated schema: a renamed column fails the suite, not a request.
+// Hand-written SQL, declared once (`statement`/`command`) and run on whatever the caller holds.
+// Registered, so one test prepares them all: docs/architecture.md#layers
 import type pg from 'pg';
 import type { Db } from './client';
 import type { Tx } from './access';

@@ -1,6 +1,5 @@
-// The database topology as the app sees it: "the primary" and "the replica of region X".
-// Nothing else in the app reads database URLs. `npm start` (or the operator) provides them
-// as DATABASE_URL and DATABASE_REPLICA_URLS.
+// The database topology as the app sees it ("the primary", "the replica of region X"): the only
+// reader of DATABASE_URL and DATABASE_REPLICA_URLS.
 import { env } from '../env';
 
 export interface DatabaseTopology {

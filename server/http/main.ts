@@ -1,19 +1,5 @@
-// The gateway's HTTP server: Next.js's request handler behind a plain Node server of our own,
-// so that the one thing Next does not pass on, the socket's peer address, reaches the app as
-// X-Meridian-Peer (any client-sent copy is dropped first; see server/net/client-address.ts), and
-// with no trusted proxy the X-Forwarded-* a client sent are dropped (server/net/request-origin.ts); a
-// URL that does not decode, which Next would answer with a 500, goes to the API's 400; and the
-// API (/v1 and /api/trpc) goes straight to its adapters, past Next's router (api-door.ts).
-// Before a request takes one of MERIDIAN_MAX_IN_FLIGHT slots (admission.ts), its Host must be a
-// host, its client under MERIDIAN_MAX_PER_PEER open requests (peers.ts), and its body must have
-// arrived within its size limit and MERIDIAN_BODY_TIMEOUT_MS (body.ts); every answer carries an
-// X-Request-Id (request-id.ts).
-// Refuses to start without AUTH_SECRET. Load balancers probe `/api/livez` (liveness: the process
-// answers) and `/api/readyz` (readiness: serving and not draining; answered here, no database).
-// On SIGTERM/SIGINT: readiness turns 503 at once, the server keeps serving for
-// MERIDIAN_DRAIN_DELAY_MS (the load balancer's time to notice), then stops accepting connections;
-// requests in flight finish (up to MERIDIAN_DRAIN_MS), their decision records are written, then
-// the process exits.
+// The gateway's HTTP server: Next's handler behind a Node server of our own (limits, API door,
+// health, drain). Order of checks: docs/security.md; shutdown and probes: docs/operations.md
 import http from 'node:http';
 import next from 'next';
 import { assertAuthSecret, env } from '../env';

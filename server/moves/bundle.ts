@@ -1,10 +1,5 @@
-// A move's export bundle: every row of the workspace (server/moves/tables.ts) as a sequence of
-// chunks, each a JSON document whose rows take at most MOVE_CHUNK_BYTES (or one row, if a single
-// row is larger) encrypted on its own with AES-256-GCM (MERIDIAN_MOVE_KEY, else a key derived from
-// AUTH_SECRET), so neither side ever holds more than one chunk of the workspace. Chunk 0 is the
-// manifest: per table its row count and SHA-256 digest, and how many chunks follow. Layout of
-// each sealed chunk: "MVC2" | 12-byte IV | 16-byte tag | ciphertext; the additional data is
-// "{move}/{export}/{seq}", so a chunk can't be replayed into another move or export, or reordered.
+// A move's export bundle: the workspace's rows as individually sealed chunks, chunk 0 the manifest.
+// Chunk layout and sealing: docs/flows/moves.md
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, type Hash } from 'node:crypto';
 import { authSecret, env } from '../env';
 

@@ -1,7 +1,5 @@
-// Workspace moves as operators start and cancel them (Atlas and `npm run move`). A move
-// is a row in `workspace_moves` plus its `move-workspace` workflow run (server/moves/workflow.ts);
-// starting one checks the target and the organization in one transaction, so two operators
-// racing for one workspace get one move and one 409 (the partial unique index decides).
+// Workspace moves as operators start and cancel them (Atlas and `npm run move`).
+// docs/flows/moves.md
 import { recordAudit } from '../audit/audit';
 import { homeRegionOf } from '../cell/workspaces';
 import { write } from '../db/access';
@@ -22,7 +20,11 @@ export const MOVE_CANCEL_AUDIT_ACTION = 'operator.move.cancel' as const;
 // Following moves is move-views.ts; its callers (Atlas, `npm run move`) find it here too.
 export { getMove, getMoveFromPrimary, listMoves, MOVE_STATUSES, type MoveView } from './move-views';
 
-/** Starts moving `slug` to `to` (202 with the move and its run); see the file's header. */
+/**
+ * Starts moving `slug` to `to` (202 with the move and its run). The target and the organization
+ * are checked in one transaction, so two operators racing for one workspace get one move and one
+ * 409 (the partial unique index decides).
+ */
 export async function startMove(
   req: DataRequest,
   actor: { userId: string },

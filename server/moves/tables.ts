@@ -1,17 +1,5 @@
-// What "the workspace" is, row by row: every table that holds an organization's rows, how to
-// select exactly its rows, and in which order. Export and verify read with these same queries,
-// so a row is counted and hashed the same way on both sides.
-//
-// Canonical row encoding (the digest's input): PostgreSQL's `jsonb` text of the row
-// (`to_jsonb(t)`: every column, keys in jsonb's own order, timestamps in UTC since both sides set
-// the session's time zone to UTC) minus the volatile columns listed per table, one row per line,
-// rows in primary-key order; a table's digest is the SHA-256 of its rows, each followed by "\n".
-//
-// Volatile columns are written during the read-only window by design and are not workspace data:
-// `api_keys.last_used_at` (written by reads, in batches), `users.session_version` and
-// `users.updated_at` (a sign-out anywhere), `organizations.status` / `updated_at` (the move's own
-// read-only switch). Append-only audit events and idempotency records are bounded by the
-// snapshot's time, so a sign-in audited or a record purged meanwhile doesn't count as a change.
+// What "the workspace" is, table by table: which rows, in which order, read alike by export and
+// verify. Canonical row encoding and volatile columns: docs/flows/moves.md
 
 export interface MoveTable {
   name: string;

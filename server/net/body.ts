@@ -1,7 +1,5 @@
-// The one bounded reader of request bodies, for both shapes a request arrives in: node's
-// IncomingMessage in the gateway's own server, a web Request in adapters and route handlers.
-// A declared length past the limit is 413 before reading, a body that streams past it (chunked,
-// or a lying length) 413 as soon as it does, one that does not arrive in time 408. docs/security.md
+// The one bounded reader of request bodies, for node's IncomingMessage and a web Request alike.
+// Limits, 413 and 408: docs/security.md
 import type { IncomingMessage } from 'node:http';
 import { env } from '../env';
 import { AppError } from '../errors';

@@ -46,7 +46,9 @@ function pool(): BackgroundPool {
     s.pool = ownPrimaryPool({
       applicationName: 'meridian-rate-limits',
       max: 4,
-      connectTimeoutMs: 1_000,
+      // Also how long a check waits for a free connection: a burst (40 sign-ins at once) queues
+      // here rather than splitting one client's budget between the store and the fallback.
+      connectTimeoutMs: 2_500,
       statementTimeoutMs: 1_000,
     });
     s.pool.on('error', () => {}); // the insurance limiter covers an unreachable primary

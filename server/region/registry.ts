@@ -1,7 +1,5 @@
-// The region registry: every region's code, label, country, timezone, provider, status and base
-// URL, held in memory so that a lookup never leaves the process. Loaded on first use; reloaded
-// when an operator changes a region (NOTIFY meridian_regions, sent in the same transaction),
-// and every few minutes as a safety net.
+// The region registry, held in memory so a lookup never leaves the process; reloaded on NOTIFY
+// meridian_regions and every few minutes as a safety net.
 import { listen, type Listener } from '../db/listen';
 import { primaryThenReplicas } from '../db/primary-reads';
 import { primaryUrl } from '../db/topology';

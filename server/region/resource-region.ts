@@ -1,6 +1,5 @@
-// The stored region of a resource named in a request's path: the cascade's "resource" step.
-// Scoped like every other read: a resource of another organization has no region (null), so
-// its existence is never revealed.
+// The stored region of a resource named in a request's path (the cascade's "resource" step);
+// scoped, so another organization's resource has none. docs/flows/region-resolution.md
 import type { OrgContext } from '../auth/identity';
 import { isConnectionError } from '../db/connection-errors';
 import type { Db } from '../db/client';

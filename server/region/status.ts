@@ -1,6 +1,5 @@
-// Operators set a region's status (active, draining, down) with a reason: one transaction on the
-// primary updates the registry row, records the audit event and NOTIFYs meridian_regions, so
-// every gateway reloads its registry at commit; this one reloads at once.
+// Operators set a region's status with a reason: registry row, audit event and NOTIFY
+// meridian_regions in one transaction on the primary.
 import type { DataRequest } from '../db/request-state';
 import { write } from '../db/access';
 import { execute } from '../db/sql';

@@ -1,14 +1,5 @@
-// Where decision records go (server/routing/decision.ts): a bounded buffer in this process, written
-// to the primary's `request_decisions` table (UNLOGGED: see its migration) in batches, off the
-// request path. `recordDecision` is synchronous and never throws: a request never waits for its
-// record, whatever the database does. One multi-row INSERT … SELECT FROM unnest(…) every
-// FLUSH_MS, or as soon as BATCH_ROWS are waiting. When the primary is down or slow, records wait
-// in the buffer (at most MAX_BUFFERED); past that the oldest go and are counted
-// (`meridian_decision_records_dropped_total`): the newest are the ones someone is about to ask about.
-// Retention: every gateway process tries every RETENTION_INTERVAL_MS, the one that takes the
-// advisory lock deletes records older than RETENTION_MS in batches of DELETE_BATCH (a timer here,
-// not a pg-boss cron: the workers run with scheduling off, and gateways are always running).
-// MERIDIAN_DECISION_LOG=off keeps nothing (the benchmark's baseline).
+// Where decision records go: a bounded buffer, batched to `request_decisions` off the request path,
+// and their retention. docs/flows/routing-policy.md#decision-records-and-explain
 import { env } from '../env';
 import { backgroundPool, type BackgroundPool, type BackgroundPoolClient } from '../db/background';
 import { advisoryUnlock, tryAdvisoryLock } from '../db/locks.sql';

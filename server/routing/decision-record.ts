@@ -1,6 +1,5 @@
-// A request's decision record from what the request middleware knew when it answered: who called
-// (by ID, never a secret), which policy applied, which trace the request belongs to. How the
-// record picks its target and reason is record.ts'.
+// A request's decision record from what the request middleware knew when it answered (who, which
+// policy, which trace); the target and reason are record.ts'.
 import type { Identity } from '../auth/identity';
 import { gatewayId } from '../db/write-position-state';
 import type { DecisionRecord } from './decision';

@@ -1,8 +1,5 @@
-// The decision record: why one request went where it went. One per request, built by the
-// request middleware (server/api/middleware/request.ts) and the data layer's read and write gates
-// (server/db/access.ts), stored off the request path (server/routing/decision-log.ts) and read
-// back by the explain API (server/routing/explain.ts). Internal: external errors keep the
-// contract's shape, and nothing here holds a secret (an API key appears by its public prefix).
+// The decision record: why one request went where it went, and its closed set of reason codes.
+// docs/flows/routing-policy.md#decision-records-and-explain
 import { GATE_REASONS } from '../db/read-gate';
 import type { RouteClass } from './policy-content';
 

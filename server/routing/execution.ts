@@ -1,13 +1,5 @@
-// The policy's two execution points, as pure functions the request middleware calls
-// (server/api/middleware/request.ts). Table tests: execution.test.ts.
-//
-// Point 1, before authentication: the request's unauthenticated hints (the host's region label,
-// X-Region, ?region=, the region written in a region API key's shape) may only NARROW the
-// regions the request can go to. They grant nothing: a hint is not a credential, and a region
-// it names must still pass point 2.
-// Point 2, after authentication and route match: the cascade's region is rechecked against the
-// verified identity and the organization's policy (allowed regions; a region key's own region),
-// and the policy's rules for the route class go to the data layer's read and write gates.
+// The policy's two execution points (hints before authentication, the policy after), as pure
+// functions the request middleware calls. docs/flows/routing-policy.md#where-it-is-enforced
 import { parseApiKey, GLOBAL_KEY_REGION } from '../api-keys/format';
 import { DEFAULT_READ_RULES, type ReadRules } from '../db/read-gate';
 import { isRegionCode } from '../region/code';

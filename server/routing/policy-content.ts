@@ -1,6 +1,5 @@
-// A routing policy's content: the one zod shape the store checks a publish against, the view the
-// API answers with, and what the Atlas editor offers. Shared with the browser: it imports only
-// zod and region codes (eslint.config.mjs holds it to that). docs/flows/routing-policy.md
+// A routing policy's content (the zod shape, the view, the editor's options); browser-safe: zod
+// and region codes only. docs/flows/routing-policy.md
 import { z } from 'zod';
 import { isRegionCode } from '../region/code';
 

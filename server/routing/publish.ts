@@ -1,9 +1,5 @@
-// Publishing a routing policy version. A publish is ONE transaction: it locks the store's row
-// (publishes are serialized; the version is (store.epoch, store.sequence + 1)) and the
-// organization's row, validates (schema, static rules, safety rules), writes the projection the
-// rest of the app reads (organization_regions, organizations.updated_at, whose triggers make the
-// gateways drop cached identities), inserts the immutable version, records the audit event and
-// NOTIFies `meridian_policy`; gateways reload at commit (server/routing/applied.ts).
+// Publishing a routing policy version: one transaction that validates, projects, audits and
+// NOTIFYs. docs/flows/routing-policy.md#the-policy-and-its-store
 import { recordAudit } from '../audit/audit';
 import { changed as identityChanged } from '../auth/identity-cache';
 import { homeRegionOf } from '../cell/workspaces';

@@ -1,8 +1,9 @@
-// A first-in first-out queue of fixed capacity over one preallocated array (a ring): adding to a
-// full ring drops its oldest entry in constant time. The decision log buffers its records here
-// (decision-log.ts): during a long primary outage every request adds one to a full buffer, and
-// moving 10,000 entries along an array per request, as shifting a plain array does, is the cost
-// this avoids.
+// A first-in first-out queue of fixed capacity over one preallocated array (a ring).
+/**
+ * Adding to a full ring drops its oldest entry in constant time. The decision log buffers here:
+ * during a long primary outage every request adds one to a full buffer, and shifting a plain
+ * array would move every entry along per request.
+ */
 export class RecordRing<T> {
   private readonly slots: (T | undefined)[];
   private head = 0; // index of the oldest entry

@@ -1,6 +1,5 @@
-// What a workflow is, as the engine (engine.ts) runs it: its kind, its steps in order and what
-// each does, and what happens as a run starts and ends. Each domain exports its own definitions;
-// the worker's registry (server/worker/registry.ts) hands them to the engine.
+// What a workflow is, as the engine runs it: its kind, its steps in order, and its start and end.
+// docs/flows/cluster-create.md#running-it-workflows
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
 

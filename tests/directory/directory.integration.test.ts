@@ -1,4 +1,4 @@
-// The global directory (issue 11) against a real primary + replicas: cells register over real
+// The global directory against a real primary + replicas: cells register over real
 // HTTP with signed calls, look-ups go through the real route handler (the request middleware,
 // the rate limiter on PostgreSQL), and every refused signed call is shown to change nothing. A
 // cell registers only an address of its own region's; decoys look like real answers over time.

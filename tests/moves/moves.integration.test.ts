@@ -1,4 +1,4 @@
-// Workspace moves (issue 12) against a real primary + replicas, the directory over real HTTP
+// Workspace moves against a real primary + replicas, the directory over real HTTP
 // (signed cell calls) and real workflow workers: a full move of acme from sfo1 to lax1 with the
 // read-only window observed from outside, a cancel before the handover, a row tampered with
 // between export and verify, and the refusals (unknown slug or region, a region the organization

@@ -1,8 +1,6 @@
 'use client';
-// One workspace move for operators, live: its route and status, the step timeline (each step's
-// status, attempts, duration, and why it waits or failed), the read-only window, the per-table
-// counts and digests of the export and of the target's verification, and a cancel button while
-// the move may still be cancelled. Polls every second while the move is open.
+// One workspace move for operators, live: route, status, step timeline, read-only window,
+// per-table counts and digests, and cancel. docs/flows/moves.md
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRef } from 'react';

@@ -1,7 +1,6 @@
 'use client';
-// A draft of the next routing policy version: the form, the store's validation messages (a
-// preview, debounced: no rule is repeated in the browser), the diff against current, and
-// publishing it (confirmed, through the server action).
+// A draft of the next routing policy version: form, the store's messages (a debounced preview, no
+// rule repeated in the browser), the diff, and publishing.
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, useTransition } from 'react';
 import { publishPolicy } from '~/server/api/actions/atlas/policies';

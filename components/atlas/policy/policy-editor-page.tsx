@@ -1,7 +1,6 @@
 'use client';
-// Atlas → Policy: pick an organization (or the platform default), see its current routing policy
-// version, edit a draft of the next one, and follow the history and the gateways' applied
-// versions below.
+// Atlas → Policy: an organization's (or the platform default's) routing policy, its draft, history
+// and gateways. docs/flows/routing-policy.md
 import { useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useTRPC } from '../../trpc-provider';

@@ -1,7 +1,6 @@
 'use client';
-// The routing policy as a form: regions, failover mode (with its standby region or read weights)
-// and per route class the limits. Controlled: the editor page holds the draft and passes the
-// store's validation messages (from the preview), shown under the field they are about.
+// The routing policy as a controlled form; the store's validation messages (from the preview) show
+// under the field they are about.
 import { panel } from '../../ui/styles';
 import { TextField } from '../../ui/text-field';
 import type { DraftFields, Region } from './policy-content';

@@ -1,7 +1,6 @@
 'use client';
-// Per running gateway process: the routing policy version it has applied and when, synced /
-// stale / gone (like a service mesh's proxy status), and the last version it refused and why.
-// Polled every 2 s.
+// Per running gateway process: the policy version it applied (synced / stale / gone) and its last
+// refusal. docs/flows/routing-policy.md
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '../../trpc-provider';
 import { DataTable } from '../../ui/data-table';

@@ -1,7 +1,5 @@
 'use client';
-// One server for operators: its placement and hardware, what holds it, its latest run (followed
-// live, step by step, until it ends), its history, and provisioning behind a confirmation. While
-// it is provisioning the page polls it every 2 s, otherwise every 15 s.
+// One server for operators: placement, hardware, what holds it, its runs, and provisioning.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useCallback, useRef, useState } from 'react';

@@ -1,7 +1,6 @@
 'use client';
-// Atlas' servers: every region's (or only the region this address names), searched by hostname
-// or ID, filtered and sorted, a page at a time. Live: it refreshes every 10 s, every 2 s while a
-// server on it is provisioning. A table on wide screens, cards on phones.
+// Atlas' servers: every region's (or the one this address names), searched, filtered, sorted and
+// paged; live.
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { trpcErrorBody } from '../../toast';
