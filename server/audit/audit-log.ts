@@ -1,5 +1,6 @@
 // The audit log as operators read it: every event newest first, filtered by actor, action (a
 // prefix with `*`) and time, keyset-paged by (created_at, id).
+import { z } from 'zod';
 import { read } from '../db/access';
 import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
 import type { DataRequest } from '../db/request-state';
@@ -14,18 +15,19 @@ export interface AuditFilter {
   cursor?: string;
 }
 
-export interface AuditView {
-  id: string;
-  action: string;
-  actor: { id: string; email: string } | null;
-  target_type: string;
-  target_id: string | null;
-  org_id: string | null;
-  region: string | null;
-  request_id: string | null;
-  metadata: Record<string, unknown>;
-  created_at: string;
-}
+export const auditView = z.object({
+  id: z.string(),
+  action: z.string(),
+  actor: z.object({ id: z.string(), email: z.string() }).nullable(),
+  target_type: z.string(),
+  target_id: z.string().nullable(),
+  org_id: z.string().nullable(),
+  region: z.string().nullable(),
+  request_id: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+});
+export type AuditView = z.infer<typeof auditView>;
 
 export async function listAudit(
   req: DataRequest,

@@ -1,13 +1,14 @@
 // Atlas: clusters across every organization, newest first, filtered and keyset-paged; deleted
 // clusters only when asked for by status.
+import { z } from 'zod';
 import { read } from '../db/access';
 import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { isId } from '../ids';
-import type { ClusterStatus } from '~/lib/cluster-status';
+import { CLUSTER_STATUSES, type ClusterStatus } from '~/lib/cluster-status';
 import { regionFilter } from '../region/list-filter';
-import { toClusterView, type ClusterView } from './repository';
+import { toClusterView } from './repository';
 
 export interface AtlasClusterFilter {
   org?: string;
@@ -19,9 +20,22 @@ export interface AtlasClusterFilter {
   cursor?: string;
 }
 
-export interface AtlasClusterView extends ClusterView {
-  org: { id: string; slug: string; name: string };
-}
+export const atlasClusterView = z.object({
+  id: z.string(),
+  name: z.string(),
+  org: z.object({ id: z.string(), slug: z.string(), name: z.string() }),
+  region: z.string(),
+  project_id: z.string(),
+  template: z.string(),
+  node_count: z.number(),
+  version: z.string(),
+  status: z.enum(CLUSTER_STATUSES),
+  status_reason: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  ready_at: z.string().nullable(),
+});
+type AtlasClusterView = z.infer<typeof atlasClusterView>;
 
 export async function listAllClusters(
   req: DataRequest,

@@ -1,19 +1,20 @@
 // Atlas' view of the directory: every workspace (slug, region, status, last change), by slug,
 // a page at a time (the cursor is the last slug), optionally for one region.
+import { z } from 'zod';
 import { read } from '../db/access';
 import type { DataRequest } from '../db/request-state';
 
-export interface DirectoryWorkspaceView {
-  slug: string;
-  region: string;
-  region_name: string;
-  region_status: string;
-  status: 'active' | 'moving' | 'reserved';
-  sequence: number;
-  updated_at: string;
-  /** While it moves: the region it was offered to (the handover's first half). */
-  offered_to: string | null;
-}
+export const directoryWorkspaceView = z.object({
+  slug: z.string(),
+  region: z.string(),
+  region_name: z.string(),
+  region_status: z.string(),
+  status: z.enum(['active', 'moving', 'reserved']),
+  sequence: z.number().int(),
+  updated_at: z.string(),
+  offered_to: z.string().nullable().describe('While the workspace moves: the region it was offered to'),
+});
+export type DirectoryWorkspaceView = z.infer<typeof directoryWorkspaceView>;
 
 export async function listDirectoryWorkspaces(
   req: DataRequest,

@@ -1,29 +1,11 @@
 // Hand-written SQL of the server fleet: the Atlas server list (one statement per sort and order),
 // its filter facets, one server with its live allocation, the provisioning lock and metadata merge.
 import { command, statement, type RawRow, type Statement } from '../db/sql';
+import type { ServerRowView } from './server-views';
 import { SERVER_SORTS, type ServerSort, type SortOrder } from './server-sort';
 
 export const SERVER_STATUSES = ['available', 'provisioning', 'allocated', 'maintenance', 'offline'] as const;
 export type ServerStatus = (typeof SERVER_STATUSES)[number];
-
-export interface ServerRowView {
-  id: string;
-  hostname: string;
-  region: string;
-  zone: string;
-  rack: string;
-  cage: string;
-  status: ServerStatus;
-  model: string;
-  cpu_cores: number;
-  memory_gb: number;
-  storage_gb: number;
-  gpu_count: number;
-  created_at: string;
-  updated_at: string;
-  /** The cluster (and its organization) the server is allocated to now, or null when free. */
-  allocation: { cluster_id: string; cluster_name: string; role: string; org_slug: string; org_name: string } | null;
-}
 
 const iso = (v: unknown) => (v instanceof Date ? v : new Date(v as string)).toISOString();
 

@@ -1,5 +1,6 @@
 // The server inventory as operators list it: filtered, sorted and keyset-paged (./server-sort.ts),
 // scoped to the region a request names itself (docs/atlas.md#servers).
+import type { z } from 'zod';
 import { read } from '../db/access';
 import type { DataRequest } from '../db/request-state';
 import { run } from '../db/sql';
@@ -12,12 +13,12 @@ import {
   serverRacks,
   serverZones,
   type ServerFilterParams,
-  type ServerRowView,
   type ServerStatus,
 } from './fleet.sql';
 import { decodeServerCursor, encodeServerCursor, type ServerSort, type SortOrder } from './server-sort';
+import type { ServerRowView, serverFacetsView, serverListView } from './server-views';
 
-export { SERVER_STATUSES, type ServerRowView, type ServerStatus } from './fleet.sql';
+export { SERVER_STATUSES, type ServerStatus } from './fleet.sql';
 
 /** Sources that mean the request itself named a region (the session's defaults don't count). */
 const EXPLICIT = new Set(['subdomain', 'header', 'query', 'body']);
@@ -68,7 +69,7 @@ export async function listServers(
   req: DataRequest,
   scope: string | null,
   f: ServerFilter,
-): Promise<{ data: ServerRowView[]; next_cursor: string | null; total: number }> {
+): Promise<z.infer<typeof serverListView>> {
   const after = f.cursor ? decodeServerCursor(f.cursor, f.sort, f.order) : undefined;
   // Over REST the cascade has checked `?region=` already; a tRPC input's region is checked here.
   if (f.region !== undefined && !(await regionRegistry()).has(f.region)) {
@@ -98,10 +99,7 @@ export async function listServers(
 }
 
 /** What the filter bar offers: every region, and the zones and racks within the request's scope. */
-export async function serverFacets(
-  req: DataRequest,
-  scope: string | null,
-): Promise<{ scope_region: string | null; regions: string[]; zones: string[]; racks: string[] }> {
+export async function serverFacets(req: DataRequest, scope: string | null): Promise<z.infer<typeof serverFacetsView>> {
   const regions = (await regionRegistry()).all().map((r) => r.code);
   const [zones, racks] = await read(req, (db) =>
     Promise.all([run(db, serverZones, scope), run(db, serverRacks, scope)]),

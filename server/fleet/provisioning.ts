@@ -1,5 +1,6 @@
 // Provisioning a server: an operator's request starts a provision-server run
 // (./provision-workflow.ts) on a free server, audited in the same transaction.
+import type { z } from 'zod';
 import { recordAudit } from '../audit/audit';
 import { write } from '../db/access';
 import type { DataRequest } from '../db/request-state';
@@ -8,9 +9,10 @@ import { AppError } from '../errors';
 import { isId } from '../ids';
 import { regionRegistry } from '../region/registry';
 import { startRun } from '../workflows/runs';
-import { serverById, serverForUpdate, type ServerRowView } from './fleet.sql';
+import { serverById, serverForUpdate } from './fleet.sql';
 import { provisionServerWorkflow } from './provision-workflow';
-import { emailsOf, runView, serverNotFound, type ServerRunView } from './server-runs';
+import { emailsOf, runView, serverNotFound } from './server-runs';
+import type { provisionAcceptedView } from './server-views';
 
 export const SERVER_PROVISION_AUDIT_ACTION = 'operator.server.provision' as const;
 
@@ -28,7 +30,7 @@ export async function provisionServer(
   actor: { userId: string },
   scope: string | null,
   id: string,
-): Promise<{ server: ServerRowView; run_id: string; run: ServerRunView }> {
+): Promise<z.infer<typeof provisionAcceptedView>> {
   if (!isId(id, 'srv')) throw serverNotFound(id);
   const registry = await regionRegistry();
   return write(req, async (tx) => {

@@ -1,5 +1,6 @@
 // One server as operators see it: placement, hardware, current allocation, the latest run with
 // its steps, and its history (released allocations, runs, audit trail).
+import type { z } from 'zod';
 import { read } from '../db/access';
 import type { Db } from '../db/client';
 import type { DataRequest } from '../db/request-state';
@@ -7,19 +8,11 @@ import { runOne } from '../db/sql';
 import { isId } from '../ids';
 import { serverById } from './fleet.sql';
 import { emailsOf, iso, runView, serverNotFound } from './server-runs';
+import type { ServerAllocationView, serverDetailView } from './server-views';
 
 const HISTORY = 20;
 
-export interface ServerAllocationView {
-  id: string;
-  role: string;
-  created_at: string;
-  released_at: string | null;
-  cluster: { id: string; name: string; status: string } | null;
-  organization: { id: string; slug: string; name: string } | null;
-}
-
-async function detailOf(db: Db, id: string) {
+async function detailOf(db: Db, id: string): Promise<z.infer<typeof serverDetailView> | null> {
   const row = await runOne(db, serverById, id);
   if (!row) return null;
   const [server, allocations, runs, audit] = await Promise.all([
@@ -84,10 +77,12 @@ async function detailOf(db: Db, id: string) {
   };
 }
 
-export type ServerDetail = NonNullable<Awaited<ReturnType<typeof detailOf>>>;
-
 /** One server with its allocations, runs (the latest with its steps) and audit trail; 404 otherwise. */
-export async function serverDetail(req: DataRequest, scope: string | null, id: string): Promise<ServerDetail> {
+export async function serverDetail(
+  req: DataRequest,
+  scope: string | null,
+  id: string,
+): Promise<z.infer<typeof serverDetailView>> {
   if (!isId(id, 'srv')) throw serverNotFound(id); // never a query for something that can't exist
   const found = await read(req, (db) => detailOf(db, id));
   if (!found || (scope && found.region !== scope)) throw serverNotFound(id);

@@ -6,30 +6,7 @@ import type { Prisma } from '../db/generated/client';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { isId } from '../ids';
-
-export interface RunStepView {
-  position: number;
-  name: string;
-  status: string;
-  attempts: number;
-  error: string | null;
-  started_at: string | null;
-  finished_at: string | null;
-}
-
-export interface ServerRunView {
-  id: string;
-  kind: string;
-  region: string;
-  server_id: string | null;
-  status: string;
-  error: string | null;
-  requested_by: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  steps: RunStepView[];
-}
+import type { ServerRunView } from './server-views';
 
 export const iso = (d: Date | null) => d?.toISOString() ?? null;
 

@@ -1,5 +1,6 @@
 // Workspace moves as operators follow them: the views, one move (from the request's database or
 // the primary) and the list. Starting and cancelling them is moves.ts.
+import { z } from 'zod';
 import { read } from '../db/access';
 import type { Db } from '../db/client';
 import { readPrimary } from '../db/primary-reads';
@@ -10,51 +11,55 @@ import { isId } from '../ids';
 export const MOVE_STATUSES = ['pending', 'copying', 'cutover', 'completed', 'failed', 'cancelled'] as const;
 export const OPEN_MOVE_STATUSES = ['pending', 'copying', 'cutover'] as const;
 
-export interface MoveTableView {
-  name: string;
-  count: number;
-  digest: string;
-  verified_count: number | null;
-  verified_digest: string | null;
-  match: boolean | null;
-}
-
-export interface MoveStepView {
-  name: string;
-  status: string;
-  attempts: number;
-  error: string | null;
-  started_at: string | null;
-  finished_at: string | null;
-  duration_ms: number | null;
-}
-
-export interface MoveView {
-  id: string;
-  slug: string;
-  org_id: string;
-  org_name: string;
-  from_region: string;
-  to_region: string;
-  status: (typeof MOVE_STATUSES)[number];
-  step: string | null;
-  error: string | null;
-  run_id: string | null;
-  started_by: { id: string; email: string } | null;
-  created_at: string;
-  finished_at: string | null;
-  /** The workspace's read-only window: from the switch to read-only until writable again (somewhere). */
-  read_only: { started_at: string | null; ended_at: string | null; seconds: number | null };
-  handover_at: string | null;
-  cancel_requested_at: string | null;
+export const moveView = z.object({
+  id: z.string(),
+  slug: z.string(),
+  org_id: z.string(),
+  org_name: z.string(),
+  from_region: z.string(),
+  to_region: z.string(),
+  status: z.enum(MOVE_STATUSES),
+  step: z.string().nullable(),
+  error: z.string().nullable(),
+  run_id: z.string().nullable(),
+  started_by: z.object({ id: z.string(), email: z.string() }).nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+  read_only: z
+    .object({ started_at: z.string().nullable(), ended_at: z.string().nullable(), seconds: z.number().nullable() })
+    .describe('The read-only window: from the switch to read-only until the workspace is writable again'),
+  handover_at: z.string().nullable().describe('The point of no return (the target accepted): no cancel after it'),
+  cancel_requested_at: z.string().nullable(),
   /** Open and not handed over yet. */
-  cancellable: boolean;
-  snapshot_lsn: string | null;
-  snapshot_at: string | null;
-  bundle_bytes: number | null;
-  tables: MoveTableView[];
-  steps: MoveStepView[];
-}
+  cancellable: z.boolean(),
+  snapshot_lsn: z.string().nullable(),
+  snapshot_at: z.string().nullable(),
+  bundle_bytes: z.number().nullable(),
+  tables: z.array(
+    z.object({
+      name: z.string(),
+      count: z.number(),
+      digest: z.string(),
+      verified_count: z.number().nullable(),
+      verified_digest: z.string().nullable(),
+      match: z.boolean().nullable(),
+    }),
+  ),
+  steps: z.array(
+    z.object({
+      name: z.string(),
+      status: z.string(),
+      attempts: z.number(),
+      error: z.string().nullable(),
+      started_at: z.string().nullable(),
+      finished_at: z.string().nullable(),
+      duration_ms: z.number().nullable(),
+    }),
+  ),
+});
+export type MoveView = z.infer<typeof moveView>;
+type MoveTableView = MoveView['tables'][number];
+type MoveStepView = MoveView['steps'][number];
 
 export const MOVE_INCLUDE = {
   organization: { select: { slug: true, name: true } },

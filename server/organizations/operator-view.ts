@@ -1,7 +1,8 @@
 // Organizations as operators see them (regions, members, clusters by status, active API keys):
 // a page of them, searched and filtered by region, and one in detail.
+import { z } from 'zod';
 import { GLOBAL_KEY_REGION } from '../api-keys/format';
-import { clusterCounts, type ClusterCounts } from '../clusters/counts';
+import { clusterCounts, clusterCountsView } from '../clusters/counts';
 import { read, type Tx } from '../db/access';
 import type { Db } from '../db/client';
 import { decodeCursor, encodeCursor } from '../db/cursor';
@@ -12,27 +13,29 @@ import { isId } from '../ids';
 import { regionFilter } from '../region/list-filter';
 import { selectOrganizations, type OrganizationRow } from './operator.sql';
 
-export interface OrganizationSummary {
-  id: string;
-  slug: string;
-  name: string;
-  status: 'active' | 'moving' | 'suspended';
-  allowed_regions: string[];
-  default_region: string | null;
-  members: number;
-  active_api_keys: number;
-  clusters: ClusterCounts;
-  created_at: string;
-}
+export const organizationSummaryView = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  status: z.enum(['active', 'moving', 'suspended']),
+  allowed_regions: z.array(z.string()),
+  default_region: z.string().nullable(),
+  members: z.number(),
+  active_api_keys: z.number(),
+  clusters: clusterCountsView,
+  created_at: z.string(),
+});
+type OrganizationSummary = z.infer<typeof organizationSummaryView>;
 
-export interface OrganizationDetail extends OrganizationSummary {
-  projects: number;
+export const organizationDetailView = organizationSummaryView.extend({
+  projects: z.number(),
   /** Live (not deleted) clusters per region: what a region removal would strand. */
-  clusters_by_region: Record<string, number>;
+  clusters_by_region: z.record(z.string(), z.number()),
   /** Active API keys per region (`global` for organization-wide keys). */
-  api_keys_by_region: Record<string, number>;
-  updated_at: string;
-}
+  api_keys_by_region: z.record(z.string(), z.number()),
+  updated_at: z.string(),
+});
+export type OrganizationDetail = z.infer<typeof organizationDetailView>;
 
 export interface OrganizationFilter {
   q?: string;

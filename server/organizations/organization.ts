@@ -1,10 +1,28 @@
 // The caller's organization as its members see it (GET /v1/organization).
+import { z } from 'zod';
 import { read } from '../db/access';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { organizationView } from './repository';
 
-export async function organizationOf(req: DataRequest, orgId: string) {
+export const memberOrganizationView = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  default_region: z.string().nullable(),
+  allowed_regions: z.array(z.object({ code: z.string(), label: z.string(), country: z.string() })),
+  members: z.array(
+    z.object({
+      user_id: z.string(),
+      email: z.string(),
+      name: z.string(),
+      role: z.enum(['member', 'admin']),
+      joined_at: z.string(),
+    }),
+  ),
+});
+
+export async function organizationOf(req: DataRequest, orgId: string): Promise<z.infer<typeof memberOrganizationView>> {
   const view = await read(req, (db) => organizationView(db, orgId));
   if (!view) throw new AppError('not_found', 'your organization no longer exists');
   return view;

@@ -1,6 +1,6 @@
 // One region in detail for its Atlas page: the live overview plus capacity and clusters by status,
 // null (with the reason) when no database answers (docs/atlas.md).
-import { clusterCounts, type ClusterCounts } from '../clusters/counts';
+import { clusterCounts } from '../clusters/counts';
 import { TEMPLATES } from '../clusters/templates';
 import { read } from '../db/access';
 import type { Db } from '../db/client';
@@ -9,32 +9,10 @@ import { run } from '../db/sql';
 import { isAppError } from '../errors';
 import { SERVER_STATUSES } from '../fleet/fleet.sql';
 import { clustersByStatus, promisedNodes, serversByStatus } from './capacity.sql';
-import { regionOverview, type RegionOverview } from './overview';
+import { regionOverview } from './overview';
+import type { RegionCapacity, RegionDetail } from './region-views';
 
 const GPU_TEMPLATES = TEMPLATES.filter((t) => t.gpu).map((t) => t.id);
-
-export interface NodeCapacity {
-  /** Servers of this kind in the region, whatever their status. */
-  total: number;
-  available: number;
-  /** Nodes of pending/provisioning clusters that hold no allocation yet. */
-  promised: number;
-  /** available − promised, never below 0: what a new cluster may take. */
-  free: number;
-}
-
-export interface RegionCapacity {
-  servers: Record<(typeof SERVER_STATUSES)[number], number> & { total: number };
-  cpu: NodeCapacity;
-  gpu: NodeCapacity;
-}
-
-export interface RegionDetail extends RegionOverview {
-  capacity: RegionCapacity | null;
-  clusters: ClusterCounts | null;
-  /** Why capacity and clusters are null (no database answered), else null. */
-  counts_error: string | null;
-}
 
 async function regionCounts(db: Db, region: string) {
   const [servers, promised, clusters] = await Promise.all([
@@ -44,7 +22,7 @@ async function regionCounts(db: Db, region: string) {
   ]);
   const byStatus = { total: 0 } as RegionCapacity['servers'];
   for (const s of SERVER_STATUSES) byStatus[s] = 0;
-  const kind = (gpu: boolean): NodeCapacity => {
+  const kind = (gpu: boolean): RegionCapacity['cpu'] => {
     const mine = servers.filter((s) => s.gpu === gpu);
     const total = mine.reduce((a, s) => a + s.n, 0);
     const available = mine.filter((s) => s.status === 'available').reduce((a, s) => a + s.n, 0);

@@ -9,30 +9,7 @@ import type { DataRequest } from '../db/request-state';
 import type { RegionRow } from '../region/repository';
 import { regionTraffic, WINDOW_SECONDS, type TrafficSummary } from '../telemetry/region-traffic';
 import { ensureLagDebounce, lagRun } from '../replication/lag-debounce';
-
-export type ReplicaState = 'healthy' | 'lagging' | 'down' | 'unknown';
-
-export interface RegionHealthView {
-  /** Debounced: `lagging` only after ATLAS_LAG_SAMPLES probes in a row over a limit. */
-  replica_state: ReplicaState;
-  serving_reads: boolean | null;
-  lag_bytes: number | null;
-  lag_seconds: number | null;
-  lagging_since: string | null;
-  over_limit_samples: number;
-  checked_at: string | null;
-  primary_reachable: boolean | null;
-  error: string | null;
-}
-
-export interface RegionOverview extends RegionRow {
-  health: RegionHealthView;
-  degraded: boolean;
-  /** Why the card is degraded, one sentence each; empty when all is well. */
-  reasons: string[];
-  traffic: { window_seconds: number; reads: TrafficSummary; writes: TrafficSummary };
-  limits: { lag_bytes: number; lag_seconds: number; lag_samples: number };
-}
+import type { RegionHealthView, RegionOverview, ReplicaState } from './region-views';
 
 /** A probe older than this many intervals says nothing about now: the state is unknown. */
 const STALE_INTERVALS = 5;

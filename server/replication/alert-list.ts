@@ -1,5 +1,6 @@
 // Alerts as the banner and alerts page read them, newest first, with a primary this gateway cannot
 // reach reported live (docs/atlas.md#alerts).
+import { z } from 'zod';
 import { read } from '../db/access';
 import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
 import { primaryHealth } from '../db/health';
@@ -9,33 +10,42 @@ import { AppError } from '../errors';
 import { regionRegistry } from '../region/registry';
 import { ERROR_RATE_LIMIT, type AlertKind } from './alert-rules';
 
-export interface AlertView {
-  id: string;
-  kind: AlertKind;
-  region: string;
-  state: 'open' | 'closed';
+const n = z.number().nullable();
+const alertView = z.object({
+  id: z.string(),
+  kind: z.enum(['replica_lagging', 'replica_down', 'error_rate_high', 'primary_down']),
+  region: z.string(),
+  state: z.enum(['open', 'closed']),
   /** false: reported live from this gateway's health probes, not stored (primary_down). */
-  durable: boolean;
-  started_at: string | null;
-  opened_at: string | null;
-  closed_at: string | null;
-  last_sample_at: string | null;
-  lag_seconds: number | null;
-  lag_bytes: number | null;
-  peak_lag_seconds: number | null;
-  peak_lag_bytes: number | null;
-  error_rate: number | null;
-}
+  durable: z.boolean(),
+  started_at: z.string().nullable(),
+  opened_at: z.string().nullable(),
+  closed_at: z.string().nullable(),
+  last_sample_at: z.string().nullable(),
+  lag_seconds: n,
+  lag_bytes: n,
+  peak_lag_seconds: n,
+  peak_lag_bytes: n,
+  error_rate: n,
+});
+type AlertView = z.infer<typeof alertView>;
+
+export const alertListView = z.object({
+  data: z.array(alertView),
+  next_cursor: z.string().nullable(),
+  limits: z.object({
+    lag_seconds: z.number(),
+    lag_bytes: z.number(),
+    samples: z.number(),
+    error_rate: z.number(),
+  }),
+});
 
 /** Alerts, newest first: open ones (the banner) or every episode; a live primary_down first. */
 export async function listAlerts(
   req: DataRequest,
   f: { state: 'open' | 'all'; region?: string; limit: number; cursor?: string },
-): Promise<{
-  data: AlertView[];
-  next_cursor: string | null;
-  limits: { lag_seconds: number; lag_bytes: number; samples: number; error_rate: number };
-}> {
+): Promise<z.infer<typeof alertListView>> {
   const after = f.cursor ? decodeTimeCursor(f.cursor) : undefined;
   if (f.cursor && !after) throw new AppError('invalid_request', 'malformed cursor');
   const rows = await read(req, (db) =>

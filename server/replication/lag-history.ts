@@ -1,5 +1,6 @@
 // The lag and traffic history Atlas charts: lag_samples over a window, binned to a fixed step;
 // a bin without a measurement is null, a gap (docs/atlas.md#lag-history).
+import { z } from 'zod';
 import { read } from '../db/access';
 import type { DataRequest } from '../db/request-state';
 import { run } from '../db/sql';
@@ -12,38 +13,37 @@ export type HistoryWindow = keyof typeof WINDOWS;
 /** Seconds per bin: every raw sample at 15 min; about 250–350 points otherwise. */
 const STEP: Record<HistoryWindow, number> = { '15m': 5, '1h': 15, '24h': 300, '7d': 1800 };
 
-export interface HistoryPoint {
-  t: string;
-  replica_up: boolean | null;
-  lag_seconds: number | null;
-  lag_bytes: number | null;
-  write_lag_seconds: number | null;
-  flush_lag_seconds: number | null;
-  replay_lag_seconds: number | null;
-  read_rate: number | null;
-  write_rate: number | null;
-  error_rate: number | null;
-  read_p95_ms: number | null;
-  write_p95_ms: number | null;
-}
+const n = z.number().nullable();
+const historyPoint = z.object({
+  t: z.string(),
+  replica_up: z.boolean().nullable(),
+  lag_seconds: n,
+  lag_bytes: n,
+  write_lag_seconds: n,
+  flush_lag_seconds: n,
+  replay_lag_seconds: n,
+  read_rate: n,
+  write_rate: n,
+  error_rate: n,
+  read_p95_ms: n,
+  write_p95_ms: n,
+});
+type HistoryPoint = z.infer<typeof historyPoint>;
 
-export interface RegionHistory {
-  region: string;
-  points: HistoryPoint[];
-}
+export const lagHistoryView = z.object({
+  window: z.enum(['15m', '1h', '24h', '7d']),
+  step_seconds: z.number(),
+  from: z.string(),
+  to: z.string(),
+  limits: z.object({ lag_seconds: z.number(), lag_bytes: z.number() }),
+  regions: z.array(z.object({ region: z.string(), points: z.array(historyPoint) })),
+});
 
 export async function lagHistory(
   req: DataRequest,
   opts: { window: HistoryWindow; region?: string },
   now = Date.now(),
-): Promise<{
-  window: HistoryWindow;
-  step_seconds: number;
-  from: string;
-  to: string;
-  limits: { lag_seconds: number; lag_bytes: number };
-  regions: RegionHistory[];
-}> {
+): Promise<z.infer<typeof lagHistoryView>> {
   const step = STEP[opts.window];
   const to = Math.floor(now / (step * 1000)) * step * 1000;
   const from = to - WINDOWS[opts.window] * 1000;

@@ -1,6 +1,7 @@
 // An explanation of a routing decision as the API answers it: its shape, one sentence per
 // reason code, and the record → view mapping.
-import type { DecisionRecord, ReasonCode } from './decision';
+import { z } from 'zod';
+import { REASON_CODES, type DecisionRecord, type ReasonCode } from './decision';
 
 /** One sentence per reason code, for people reading an explanation (docs/flows/routing-policy.md lists the same set). */
 export const REASON_TEXT: Record<ReasonCode, string> = {
@@ -35,62 +36,79 @@ export const REASON_TEXT: Record<ReasonCode, string> = {
   refused: 'Refused before a target was chosen (see the error code).',
 };
 
-export interface TraceSibling {
-  request_id: string;
-  at: string;
-  method: string;
-  route: string;
-  gateway_region: string;
-  status: number;
-  reason_code: ReasonCode;
-  target: string | null;
-  latency_ms: number;
-}
+const reasonCode = z.enum(REASON_CODES);
 
-export interface Explanation {
-  request_id: string;
-  at: string;
-  trace_id: string | null;
-  door: DecisionRecord['door'];
-  method: string;
-  route: string;
-  identity: {
-    kind: string;
-    user_id: string | null;
-    key_id: string | null;
-    key_prefix: string | null;
-    operator: boolean;
-  };
-  org_id: string | null;
-  gateway: { region: string; id: string };
-  route_class: string | null;
-  policy: { version: string; scope: string } | null;
-  hint_regions: string[];
-  cascade: { step: string; value: string | null; outcome: 'matched' | 'absent' | 'invalid' | 'skipped' }[];
-  region: string | null;
-  source: string | null;
-  candidates: {
-    target: string;
-    chosen: boolean;
-    dropped: ReasonCode | null;
-    dropped_reason: string | null;
-    lag_ms: number | null;
-    signal_age_ms: number | null;
-  }[];
-  target: string | null;
-  reason_code: ReasonCode;
-  reason: string;
-  served_by: string | null;
-  degraded: string | null;
-  lag_ms: number | null;
-  signal_age_ms: number | null;
-  status: number;
-  error_code: string | null;
-  latency_ms: number;
-  trace: TraceSibling[];
+export const explanationView = z.object({
+  request_id: z.string(),
+  at: z.string().describe('When the request arrived'),
+  trace_id: z.string().nullable(),
+  door: z.enum(['rest', 'trpc', 'action']).describe('How it came in: the REST API, tRPC, or a server action'),
+  method: z.string(),
+  route: z.string(),
+  identity: z
+    .object({
+      kind: z.string().describe('session, api_key, anonymous, …'),
+      user_id: z.string().nullable(),
+      key_id: z.string().nullable().describe('An API key by its ID (key_…)'),
+      key_prefix: z.string().nullable().describe('An API key by its public prefix (never the secret)'),
+      operator: z.boolean(),
+    })
+    .describe('Who called (never a secret)'),
+  org_id: z.string().nullable(),
+  gateway: z.object({ region: z.string(), id: z.string().describe('The gateway process that answered') }),
+  route_class: z.string().nullable().describe('read, write or list: which of the policy’s limits applied'),
+  policy: z
+    .object({ version: z.string().describe('epoch.sequence'), scope: z.string().describe('default, or the org') })
+    .nullable(),
+  hint_regions: z.array(z.string()).describe('Execution point 1: the regions the unauthenticated hints left'),
+  cascade: z.array(
+    z.object({
+      step: z.string(),
+      value: z.string().nullable(),
+      outcome: z.enum(['matched', 'absent', 'invalid', 'skipped']),
+    }),
+  ),
+  region: z.string().nullable(),
+  source: z.string().nullable().describe('The cascade step that matched'),
+  candidates: z.array(
+    z.object({
+      target: z.string().describe('primary | replica:<region>'),
+      chosen: z.boolean(),
+      dropped: reasonCode.nullable(),
+      dropped_reason: z.string().nullable(),
+      lag_ms: z.number().nullable(),
+      signal_age_ms: z.number().nullable(),
+    }),
+  ),
+  target: z.string().nullable().describe('primary | replica:<region> | fan-out, or null when refused'),
+  reason_code: reasonCode,
+  reason: z.string().describe('The reason code in a sentence'),
+  served_by: z.string().nullable(),
+  degraded: z.string().nullable(),
+  lag_ms: z.number().nullable().describe('The lag then'),
+  signal_age_ms: z.number().nullable().describe('The age of the health signal then'),
+  status: z.number(),
+  error_code: z.string().nullable(),
+  latency_ms: z.number(),
+  trace: z
+    .array(
+      z.object({
+        request_id: z.string(),
+        at: z.string(),
+        method: z.string(),
+        route: z.string(),
+        gateway_region: z.string(),
+        status: z.number(),
+        reason_code: reasonCode,
+        target: z.string().nullable(),
+        latency_ms: z.number(),
+      }),
+    )
+    .describe('The other requests of the same trace, oldest first (at most 50)'),
   /** More requests share the trace than are listed. */
-  trace_truncated: boolean;
-}
+  trace_truncated: z.boolean(),
+});
+export type Explanation = z.infer<typeof explanationView>;
 
 /** The view of `r`, with the other requests of its trace (`truncated`: more share it than listed). */
 export function toExplanation(r: DecisionRecord, trace: DecisionRecord[], truncated: boolean): Explanation {

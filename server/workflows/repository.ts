@@ -1,7 +1,32 @@
 // Workflow runs of one organization, with their steps.
+import { z } from 'zod';
 import type { Db } from '../db/client';
 
-export async function getRun(db: Db, orgId: string, id: string) {
+/** A step of a run, as the API shows it (organizations' runs and servers' runs alike). */
+export const runStepView = z.object({
+  position: z.number(),
+  name: z.string(),
+  status: z.string(),
+  attempts: z.number(),
+  error: z.string().nullable(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+
+export const workflowRunView = z.object({
+  id: z.string(),
+  kind: z.string(),
+  region: z.string(),
+  cluster_id: z.string().nullable(),
+  status: z.string(),
+  error: z.string().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  steps: z.array(runStepView),
+});
+
+export async function getRun(db: Db, orgId: string, id: string): Promise<z.infer<typeof workflowRunView> | null> {
   const run = await db.workflowRun.findFirst({
     where: { id, orgId },
     include: { steps: { orderBy: { position: 'asc' } } },

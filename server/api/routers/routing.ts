@@ -1,28 +1,12 @@
-// "Where does this request go, and why?": the resolution cascade's answer for the caller's
-// own request. Useful to users and the anchor of the cross-entry-point contract test.
+// "Where does this request go, and why?": the resolution cascade's answer for the caller's own
+// request (also the anchor of the cross-entry-point contract test).
 import { z } from 'zod';
 import type { Context, RegionContext } from '../context';
+import { regionResolutionView, toRegionResolutionView } from '../../region/resolution-view';
 import { publicProcedure, router } from '../trpc';
 
-const Resolution = z.object({
-  region: z.string().describe('The resolved region, or the gateway’s own region for a fan-out'),
-  source: z
-    .string()
-    .describe(
-      'Which cascade step decided: subdomain, header, query, body, key, project-session, session, resource, fan-out, gateway',
-    ),
-  fan_out: z.array(z.string()).nullable().describe('Every region a fan-out read spans'),
-  gateway: z.string(),
-  request_id: z.string(),
-});
-
-const explain = (ctx: Context & { region: RegionContext }) => ({
-  region: ctx.region.region,
-  source: ctx.region.source,
-  fan_out: ctx.region.fanOut ?? null,
-  gateway: ctx.gatewayRegion,
-  request_id: ctx.requestId,
-});
+const explain = (ctx: Context & { region: RegionContext }) =>
+  toRegionResolutionView(ctx.region, ctx.gatewayRegion, ctx.requestId);
 
 export const routingRouter = router({
   resolve: publicProcedure
@@ -36,7 +20,7 @@ export const routingRouter = router({
       },
     })
     .input(z.object({ region: z.string().optional().describe('Same as X-Region; read by the cascade') }))
-    .output(Resolution)
+    .output(regionResolutionView)
     .query(({ ctx }) => explain(ctx)),
 
   resolveWrite: publicProcedure
@@ -50,6 +34,6 @@ export const routingRouter = router({
       },
     })
     .input(z.object({ region: z.string().optional().describe('The body region, read by the cascade') }))
-    .output(Resolution)
+    .output(regionResolutionView)
     .mutation(({ ctx }) => explain(ctx)),
 });

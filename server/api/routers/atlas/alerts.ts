@@ -1,27 +1,9 @@
 // Atlas: alerts (a replica lagging or unreachable, a region's error rate high, the primary
 // unreachable), open ones for the banner every Atlas page shows, or every episode.
 import { z } from 'zod';
-import { listAlerts } from '../../../replication/alert-list';
+import { alertListView, listAlerts } from '../../../replication/alert-list';
 import { pageInput } from '../../schemas';
 import { operatorProcedure, router } from '../../trpc';
-
-const n = z.number().nullable();
-const Alert = z.object({
-  id: z.string(),
-  kind: z.enum(['replica_lagging', 'replica_down', 'error_rate_high', 'primary_down']),
-  region: z.string(),
-  state: z.enum(['open', 'closed']),
-  durable: z.boolean(),
-  started_at: z.string().nullable(),
-  opened_at: z.string().nullable(),
-  closed_at: z.string().nullable(),
-  last_sample_at: z.string().nullable(),
-  lag_seconds: n,
-  lag_bytes: n,
-  peak_lag_seconds: n,
-  peak_lag_bytes: n,
-  error_rate: n,
-});
 
 export const atlasAlertsRouter = router({
   list: operatorProcedure
@@ -47,18 +29,7 @@ export const atlasAlertsRouter = router({
         })
         .optional(),
     )
-    .output(
-      z.object({
-        data: z.array(Alert),
-        next_cursor: z.string().nullable(),
-        limits: z.object({
-          lag_seconds: z.number(),
-          lag_bytes: z.number(),
-          samples: z.number(),
-          error_rate: z.number(),
-        }),
-      }),
-    )
+    .output(alertListView)
     .query(({ ctx, input }) =>
       listAlerts(ctx, {
         state: input?.state ?? 'open',

@@ -1,21 +1,8 @@
 // Atlas: the audit log (who did what, when, from which request), filtered and paged.
 import { z } from 'zod';
-import { listAudit } from '../../../audit/audit-log';
+import { auditView, listAudit } from '../../../audit/audit-log';
 import { pageInput } from '../../schemas';
 import { operatorProcedure, router } from '../../trpc';
-
-const AuditEvent = z.object({
-  id: z.string(),
-  action: z.string(),
-  actor: z.object({ id: z.string(), email: z.string() }).nullable(),
-  target_type: z.string(),
-  target_id: z.string().nullable(),
-  org_id: z.string().nullable(),
-  region: z.string().nullable(),
-  request_id: z.string().nullable(),
-  metadata: z.record(z.string(), z.unknown()),
-  created_at: z.string(),
-});
 
 export const atlasAuditRouter = router({
   list: operatorProcedure
@@ -37,6 +24,6 @@ export const atlasAuditRouter = router({
         ...pageInput(200),
       }),
     )
-    .output(z.object({ data: z.array(AuditEvent), next_cursor: z.string().nullable() }))
+    .output(z.object({ data: z.array(auditView), next_cursor: z.string().nullable() }))
     .query(({ ctx, input }) => listAudit(ctx, input)),
 });

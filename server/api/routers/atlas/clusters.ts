@@ -1,26 +1,10 @@
 // Atlas: clusters across every organization, filtered and paged. The work is in server/clusters/all-clusters.ts.
 import { z } from 'zod';
 import { CLUSTER_STATUSES } from '~/lib/cluster-status';
-import { listAllClusters } from '../../../clusters/all-clusters';
+import { atlasClusterView, listAllClusters } from '../../../clusters/all-clusters';
 import { TEMPLATE_IDS } from '../../../clusters/templates';
 import { pageInput } from '../../schemas';
 import { operatorProcedure, router } from '../../trpc';
-
-const AtlasCluster = z.object({
-  id: z.string(),
-  name: z.string(),
-  org: z.object({ id: z.string(), slug: z.string(), name: z.string() }),
-  region: z.string(),
-  project_id: z.string(),
-  template: z.string(),
-  node_count: z.number(),
-  version: z.string(),
-  status: z.enum(CLUSTER_STATUSES),
-  status_reason: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  ready_at: z.string().nullable(),
-});
 
 export const atlasClustersRouter = router({
   list: operatorProcedure
@@ -43,6 +27,6 @@ export const atlasClustersRouter = router({
         ...pageInput(200),
       }),
     )
-    .output(z.object({ data: z.array(AtlasCluster), next_cursor: z.string().nullable() }))
+    .output(z.object({ data: z.array(atlasClusterView), next_cursor: z.string().nullable() }))
     .query(({ ctx, input }) => listAllClusters(ctx, input)),
 });

@@ -1,19 +1,8 @@
 // Atlas: the global directory's workspaces (slug → region), for operators.
 import { z } from 'zod';
-import { listDirectoryWorkspaces } from '../../../directory/atlas';
+import { directoryWorkspaceView, listDirectoryWorkspaces } from '../../../directory/atlas';
 import { pageInput } from '../../schemas';
 import { operatorProcedure, router } from '../../trpc';
-
-const Workspace = z.object({
-  slug: z.string(),
-  region: z.string(),
-  region_name: z.string(),
-  region_status: z.string(),
-  status: z.enum(['active', 'moving', 'reserved']),
-  sequence: z.number().int(),
-  updated_at: z.string(),
-  offered_to: z.string().nullable().describe('While the workspace moves: the region it was offered to'),
-});
 
 export const atlasDirectoryRouter = router({
   workspaces: operatorProcedure
@@ -35,6 +24,6 @@ export const atlasDirectoryRouter = router({
         ...pageInput(64),
       }),
     )
-    .output(z.object({ data: z.array(Workspace), next_cursor: z.string().nullable() }))
+    .output(z.object({ data: z.array(directoryWorkspaceView), next_cursor: z.string().nullable() }))
     .query(({ ctx, input }) => listDirectoryWorkspaces(ctx, input)),
 });

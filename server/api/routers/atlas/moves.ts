@@ -1,5 +1,5 @@
-// Atlas workspace moves: list, one (its step timeline, counts and digests per table), start
-// (202: the move and its run), cancel (before the handover). The work is in server/moves.
+// Atlas workspace moves: list, one (steps, counts and digests per table), start (202: the move
+// and its run), cancel (before the handover). The work is in server/moves.
 import { z } from 'zod';
 import { slugSchema } from '../../../directory/workspaces';
 import {
@@ -11,54 +11,9 @@ import {
   MOVE_STATUSES,
   startMove,
 } from '../../../moves/moves';
+import { moveView } from '../../../moves/move-views';
 import { pageInput } from '../../schemas';
 import { operatorProcedure, router } from '../../trpc';
-
-const Move = z.object({
-  id: z.string(),
-  slug: z.string(),
-  org_id: z.string(),
-  org_name: z.string(),
-  from_region: z.string(),
-  to_region: z.string(),
-  status: z.enum(MOVE_STATUSES),
-  step: z.string().nullable(),
-  error: z.string().nullable(),
-  run_id: z.string().nullable(),
-  started_by: z.object({ id: z.string(), email: z.string() }).nullable(),
-  created_at: z.string(),
-  finished_at: z.string().nullable(),
-  read_only: z
-    .object({ started_at: z.string().nullable(), ended_at: z.string().nullable(), seconds: z.number().nullable() })
-    .describe('The read-only window: from the switch to read-only until the workspace is writable again'),
-  handover_at: z.string().nullable().describe('The point of no return (the target accepted): no cancel after it'),
-  cancel_requested_at: z.string().nullable(),
-  cancellable: z.boolean(),
-  snapshot_lsn: z.string().nullable(),
-  snapshot_at: z.string().nullable(),
-  bundle_bytes: z.number().nullable(),
-  tables: z.array(
-    z.object({
-      name: z.string(),
-      count: z.number(),
-      digest: z.string(),
-      verified_count: z.number().nullable(),
-      verified_digest: z.string().nullable(),
-      match: z.boolean().nullable(),
-    }),
-  ),
-  steps: z.array(
-    z.object({
-      name: z.string(),
-      status: z.string(),
-      attempts: z.number(),
-      error: z.string().nullable(),
-      started_at: z.string().nullable(),
-      finished_at: z.string().nullable(),
-      duration_ms: z.number().nullable(),
-    }),
-  ),
-});
 
 const regionCode = z.string().regex(/^[a-z]{3}[1-9][0-9]*$/, 'a region code, e.g. lax1');
 const moveId = z.string().max(100);
@@ -77,7 +32,7 @@ export const atlasMovesRouter = router({
     .input(
       z.object({ status: z.enum(MOVE_STATUSES).optional(), org: z.string().max(100).optional(), ...pageInput(64) }),
     )
-    .output(z.object({ data: z.array(Move), next_cursor: z.string().nullable() }))
+    .output(z.object({ data: z.array(moveView), next_cursor: z.string().nullable() }))
     .query(({ ctx, input }) => listMoves(ctx, input)),
 
   get: operatorProcedure
@@ -91,7 +46,7 @@ export const atlasMovesRouter = router({
       },
     })
     .input(z.object({ id: moveId }))
-    .output(Move)
+    .output(moveView)
     .query(({ ctx, input }) => getMove(ctx, input.id)),
 
   start: operatorProcedure
@@ -108,7 +63,7 @@ export const atlasMovesRouter = router({
       },
     })
     .input(z.object({ slug: slugSchema, to_region: regionCode }))
-    .output(Move)
+    .output(moveView)
     .mutation(async ({ ctx, input }) => {
       const move = await startMove(ctx, { userId: ctx.identity.userId }, input);
       ctx.response.status = 202;
@@ -130,7 +85,7 @@ export const atlasMovesRouter = router({
       },
     })
     .input(z.object({ id: moveId }))
-    .output(Move)
+    .output(moveView)
     .mutation(async ({ ctx, input }) => {
       const move = await cancelMove(ctx, { userId: ctx.identity.userId }, input.id);
       ctx.response.status = 202;

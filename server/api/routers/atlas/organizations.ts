@@ -1,34 +1,17 @@
-// Atlas: every organization (regions, members, clusters by status, active API keys), one in
-// detail, and the operator's change of its allowed and default regions (audited; 409 while a
-// region to remove still holds the organization's live clusters). The work is in server/organizations.
+// Atlas organizations: every one, one in detail, and the operator's change of its allowed and
+// default regions (audited). The work is in server/organizations.
 import { z } from 'zod';
 import { ORG_REGIONS_AUDIT_ACTION, setOrganizationRegions } from '../../../organizations/allowed-regions';
-import { listOrganizations, organizationDetail } from '../../../organizations/operator-view';
+import {
+  listOrganizations,
+  organizationDetail,
+  organizationDetailView,
+  organizationSummaryView,
+} from '../../../organizations/operator-view';
 import { pageInput } from '../../schemas';
 import { operatorProcedure, router } from '../../trpc';
-import { ClusterCounts } from './regions';
 
 const regionCode = z.string().max(64);
-
-const Organization = z.object({
-  id: z.string(),
-  slug: z.string(),
-  name: z.string(),
-  status: z.enum(['active', 'moving', 'suspended']),
-  allowed_regions: z.array(z.string()),
-  default_region: z.string().nullable(),
-  members: z.number(),
-  active_api_keys: z.number(),
-  clusters: ClusterCounts,
-  created_at: z.string(),
-});
-
-const OrganizationDetail = Organization.extend({
-  projects: z.number(),
-  clusters_by_region: z.record(z.string(), z.number()),
-  api_keys_by_region: z.record(z.string(), z.number()),
-  updated_at: z.string(),
-});
 
 export const atlasOrganizationsRouter = router({
   list: operatorProcedure
@@ -48,7 +31,7 @@ export const atlasOrganizationsRouter = router({
         ...pageInput(200),
       }),
     )
-    .output(z.object({ data: z.array(Organization), next_cursor: z.string().nullable() }))
+    .output(z.object({ data: z.array(organizationSummaryView), next_cursor: z.string().nullable() }))
     .query(({ ctx, input }) => listOrganizations(ctx, input)),
 
   get: operatorProcedure
@@ -62,7 +45,7 @@ export const atlasOrganizationsRouter = router({
       },
     })
     .input(z.object({ id: z.string().max(64) }))
-    .output(OrganizationDetail)
+    .output(organizationDetailView)
     .query(({ ctx, input }) => organizationDetail(ctx, input.id)),
 
   updateRegions: operatorProcedure
@@ -85,7 +68,7 @@ export const atlasOrganizationsRouter = router({
         default_region: regionCode.nullable().optional(),
       }),
     )
-    .output(OrganizationDetail)
+    .output(organizationDetailView)
     .mutation(({ ctx, input }) =>
       setOrganizationRegions(ctx, ctx.identity.userId, input.id, {
         allowed_regions: input.allowed_regions,

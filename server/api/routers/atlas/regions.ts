@@ -2,82 +2,10 @@
 import { z } from 'zod';
 import { regionDetail } from '../../../region-health/detail';
 import { regionsOverview, updateRegionStatus } from '../../../region-health/overview';
+import { regionDetailView, regionOverviewView } from '../../../region-health/region-views';
 import { REGION_STATUS_AUDIT_ACTION } from '../../../region/status';
 import { pageInput } from '../../schemas';
 import { operatorProcedure, router } from '../../trpc';
-
-const Traffic = z.object({
-  window_seconds: z.number(),
-  requests: z.number(),
-  rate: z.number(),
-  errors: z.number(),
-  error_rate: z.number(),
-  mean_ms: z.number().nullable(),
-  p50_ms: z.number().nullable(),
-  p95_ms: z.number().nullable(),
-  p99_ms: z.number().nullable(),
-});
-
-export const RegionOverview = z.object({
-  code: z.string(),
-  label: z.string(),
-  country: z.string(),
-  timezone: z.string(),
-  provider: z.string(),
-  status: z.enum(['active', 'draining', 'down']),
-  baseUrl: z.string(),
-  isPrimary: z.boolean(),
-  health: z.object({
-    replica_state: z.enum(['healthy', 'lagging', 'down', 'unknown']),
-    serving_reads: z.boolean().nullable(),
-    lag_bytes: z.number().nullable(),
-    lag_seconds: z.number().nullable(),
-    lagging_since: z.string().nullable(),
-    over_limit_samples: z.number(),
-    checked_at: z.string().nullable(),
-    primary_reachable: z.boolean().nullable(),
-    error: z.string().nullable(),
-  }),
-  degraded: z.boolean(),
-  reasons: z.array(z.string()),
-  traffic: z.object({ window_seconds: z.number(), reads: Traffic, writes: Traffic }),
-  limits: z.object({ lag_bytes: z.number(), lag_seconds: z.number(), lag_samples: z.number() }),
-});
-
-/** Live (not deleted) clusters by status. */
-export const ClusterCounts = z.object({
-  pending: z.number(),
-  provisioning: z.number(),
-  ready: z.number(),
-  failed: z.number(),
-  deleting: z.number(),
-  total: z.number(),
-});
-const NodeCapacity = z.object({
-  total: z.number(),
-  available: z.number(),
-  promised: z.number().describe('nodes of pending/provisioning clusters not yet allocated'),
-  free: z.number().describe('available − promised: what a new cluster may take'),
-});
-
-export const RegionDetail = RegionOverview.extend({
-  capacity: z
-    .object({
-      servers: z.object({
-        available: z.number(),
-        provisioning: z.number(),
-        allocated: z.number(),
-        maintenance: z.number(),
-        offline: z.number(),
-        total: z.number(),
-      }),
-      cpu: NodeCapacity,
-      gpu: NodeCapacity,
-    })
-    .nullable(),
-  clusters: ClusterCounts.nullable(),
-  counts_error: z.string().nullable(),
-});
 
 export const atlasRegionsRouter = router({
   list: operatorProcedure
@@ -91,7 +19,7 @@ export const atlasRegionsRouter = router({
       },
     })
     .input(z.object(pageInput()).optional())
-    .output(z.object({ data: z.array(RegionOverview), next_cursor: z.string().nullable() }))
+    .output(z.object({ data: z.array(regionOverviewView), next_cursor: z.string().nullable() }))
     .query(({ input }) => regionsOverview({ limit: input?.limit ?? 50, cursor: input?.cursor })),
 
   get: operatorProcedure
@@ -106,7 +34,7 @@ export const atlasRegionsRouter = router({
       },
     })
     .input(z.object({ code: z.string().max(64) }))
-    .output(RegionDetail)
+    .output(regionDetailView)
     .query(({ ctx, input }) => regionDetail(ctx, input.code)),
 
   update: operatorProcedure
@@ -127,6 +55,6 @@ export const atlasRegionsRouter = router({
         reason: z.string().trim().min(1, 'say why').max(500),
       }),
     )
-    .output(RegionOverview)
+    .output(regionOverviewView)
     .mutation(({ ctx, input }) => updateRegionStatus(ctx, ctx.identity.userId, input)),
 });

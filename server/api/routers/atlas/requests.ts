@@ -1,8 +1,9 @@
 // GET /v1/atlas/requests/{request_id}: why any request of the last 24 hours went where it went
 // (the Atlas "Explain a request" page). The work is in server/routing/explain.ts.
 import { explainRequest } from '../../../routing/explain';
+import { explanationView } from '../../../routing/explanation';
 import { operatorProcedure, router } from '../../trpc';
-import { Explanation, requestIdInput } from '../requests';
+import { requestIdInput } from '../requests';
 
 export const atlasRequestsRouter = router({
   get: operatorProcedure
@@ -17,6 +18,6 @@ export const atlasRequestsRouter = router({
       },
     })
     .input(requestIdInput)
-    .output(Explanation)
+    .output(explanationView)
     .query(({ ctx, input }) => explainRequest(ctx, input.request_id, { operator: true, orgId: null }, ctx.principal)),
 });

@@ -1,95 +1,21 @@
-// Atlas servers: every region's physical servers (list, one, one of its runs) and provisioning
-// one. The work is in server/fleet/; a request naming a region (subdomain, X-Region, ?region=)
-// sees only that region's servers.
+// Atlas servers: list, one, one of its runs, provisioning one (server/fleet/); a request naming
+// a region (subdomain, X-Region, ?region=) sees only that region's servers.
 import { z } from 'zod';
 import { listServers, scopedRegion, serverFacets, SERVER_STATUSES } from '../../../fleet/inventory';
 import { provisionServer, SERVER_PROVISION_AUDIT_ACTION } from '../../../fleet/provisioning';
 import { serverDetail } from '../../../fleet/server-detail';
 import { serverRun } from '../../../fleet/server-runs';
 import { SERVER_SORTS } from '../../../fleet/server-sort';
+import {
+  provisionAcceptedView,
+  serverDetailView,
+  serverFacetsView,
+  serverListView,
+  serverRunView,
+} from '../../../fleet/server-views';
 import type { Context } from '../../context';
 import { pageInput } from '../../schemas';
 import { operatorProcedure, router } from '../../trpc';
-
-const ServerRow = z.object({
-  id: z.string(),
-  hostname: z.string(),
-  region: z.string(),
-  zone: z.string(),
-  rack: z.string(),
-  cage: z.string(),
-  status: z.enum(SERVER_STATUSES),
-  model: z.string(),
-  cpu_cores: z.number(),
-  memory_gb: z.number(),
-  storage_gb: z.number(),
-  gpu_count: z.number(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  allocation: z
-    .object({
-      cluster_id: z.string(),
-      cluster_name: z.string(),
-      role: z.string(),
-      org_slug: z.string(),
-      org_name: z.string(),
-    })
-    .nullable()
-    .describe('The cluster (and organization) the server is allocated to now; null when free'),
-});
-
-const Allocation = z.object({
-  id: z.string(),
-  role: z.string(),
-  created_at: z.string(),
-  released_at: z.string().nullable(),
-  cluster: z.object({ id: z.string(), name: z.string(), status: z.string() }).nullable(),
-  organization: z.object({ id: z.string(), slug: z.string(), name: z.string() }).nullable(),
-});
-
-const Run = z.object({
-  id: z.string(),
-  kind: z.string(),
-  region: z.string(),
-  server_id: z.string().nullable(),
-  status: z.string(),
-  error: z.string().nullable(),
-  requested_by: z.string().nullable().describe('Email of the operator who asked'),
-  created_at: z.string(),
-  started_at: z.string().nullable(),
-  finished_at: z.string().nullable(),
-  steps: z.array(
-    z.object({
-      position: z.number(),
-      name: z.string(),
-      status: z.string(),
-      attempts: z.number(),
-      error: z.string().nullable(),
-      started_at: z.string().nullable(),
-      finished_at: z.string().nullable(),
-    }),
-  ),
-});
-
-const ServerDetail = ServerRow.extend({
-  metadata: z.record(z.string(), z.unknown()),
-  allocations: z.array(Allocation).describe('Current allocations'),
-  latest_run: Run.nullable(),
-  history: z.object({
-    allocations: z.array(Allocation).describe('Past (released) allocations, newest first'),
-    runs: z.array(Run).describe('Workflow runs on this server (provisioning), newest first'),
-    audit: z.array(
-      z.object({
-        id: z.string(),
-        action: z.string(),
-        actor: z.object({ id: z.string(), email: z.string() }).nullable(),
-        request_id: z.string().nullable(),
-        metadata: z.record(z.string(), z.unknown()),
-        created_at: z.string(),
-      }),
-    ),
-  }),
-});
 
 /** Text that reaches SQL as a parameter: PostgreSQL can't hold a NUL, so control characters are refused here. */
 const plainText = (max: number) =>
@@ -126,26 +52,13 @@ export const atlasServersRouter = router({
         ...pageInput(400),
       }),
     )
-    .output(
-      z.object({
-        data: z.array(ServerRow),
-        next_cursor: z.string().nullable(),
-        total: z.number().describe('Servers matching the filters, over every page'),
-      }),
-    )
+    .output(serverListView)
     .query(({ ctx, input }) => listServers(ctx, scope(ctx), { ...input, q: input.q || undefined })),
 
   /** The filter bar's choices (tRPC only: the console's own). */
   facets: operatorProcedure
     .input(z.object({}).optional())
-    .output(
-      z.object({
-        scope_region: z.string().nullable(),
-        regions: z.array(z.string()),
-        zones: z.array(z.string()),
-        racks: z.array(z.string()),
-      }),
-    )
+    .output(serverFacetsView)
     .query(({ ctx }) => serverFacets(ctx, scope(ctx))),
 
   get: operatorProcedure
@@ -158,7 +71,7 @@ export const atlasServersRouter = router({
       },
     })
     .input(z.object({ id: z.string().max(100) }))
-    .output(ServerDetail)
+    .output(serverDetailView)
     .query(({ ctx, input }) => serverDetail(ctx, scope(ctx), input.id)),
 
   run: operatorProcedure
@@ -171,7 +84,7 @@ export const atlasServersRouter = router({
       },
     })
     .input(z.object({ id: z.string().max(100), run_id: z.string().max(100) }))
-    .output(Run)
+    .output(serverRunView)
     .query(({ ctx, input }) => serverRun(ctx, scope(ctx), input.id, input.run_id)),
 
   provision: operatorProcedure
@@ -188,7 +101,7 @@ export const atlasServersRouter = router({
       },
     })
     .input(z.object({ id: z.string().max(100) }))
-    .output(z.object({ server: ServerRow, run_id: z.string(), run: Run }))
+    .output(provisionAcceptedView)
     .mutation(async ({ ctx, input }) => {
       const accepted = await provisionServer(ctx, { userId: ctx.identity.userId }, scope(ctx), input.id);
       // 202 Accepted: the run does the work; Location is where operators follow it.
