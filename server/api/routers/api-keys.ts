@@ -1,8 +1,5 @@
-// API keys of the caller's organization: org admins (signed in) create and revoke them. A key's
-// region is where its requests resolve: the cascade decides it, so a single-region organization
-// never names one. The secret is shown once, in the create response. An organization-wide key
-// (`mk_global_…`, POST /v1/api-keys/global) has no region: it may name any region the
-// organization is allowed and its reads that name none fan out, like a browser session's.
+// API keys of the caller's organization: org admins create and revoke them; the secret is shown
+// once. Region keys and global keys: docs/flows/region-resolution.md#region-keys-or-a-global-key.
 import { z } from 'zod';
 import { apiKeysOf, createApiKeyIn, revokeApiKeyOf } from '../../api-keys/api-keys';
 import { API_KEY_SCOPES } from '../../api-keys/format';

@@ -1,6 +1,5 @@
-// Arc clusters: list (one region, or every region of the organization at once), get, create,
-// delete, kubeconfig (issue, rotate, list and revoke its credentials), and the defaults the
-// create form shows. The work is in server/clusters.
+// Arc clusters: list, get, create, delete, kubeconfig credentials, and the create form's defaults.
+// The work is in server/clusters (docs/flows/cluster-create.md).
 import { z } from 'zod';
 import { LISTED_CLUSTER_STATUSES } from '~/lib/cluster-status';
 import { clusterCreateDefaults, createCluster } from '../../clusters/create';

@@ -1,7 +1,5 @@
-// What a cluster's Kubernetes API server asks Meridian: whether a bearer token is one of the
-// cluster's kubeconfig credentials (webhook token authentication: a TokenReview in, the same
-// TokenReview with its status out). The caller is the API server, not a Meridian user, so
-// there is no caller look-up; a 256-bit secret is the only thing that authenticates.
+// A cluster's API server asks whether a bearer token is one of its kubeconfig credentials (a
+// TokenReview in and out): no Meridian caller, the 256-bit secret alone authenticates (docs/api.md).
 import { z } from 'zod';
 import { reviewKubeconfigToken, tokenReviewStatusView } from '../../clusters/kubeconfig';
 import { publicProcedure, router } from '../trpc';

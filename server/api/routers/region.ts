@@ -1,6 +1,5 @@
-// The public face of the region registry (the landing page, find-your-workspace): where each
-// region is and whether it is up. Infrastructure detail (provider, which region holds the
-// primary) is Atlas's, behind operatorProcedure.
+// The public face of the region registry: where each region is and whether it is up. Infrastructure
+// detail (provider, where the primary is) is Atlas's, behind operatorProcedure.
 import { z } from 'zod';
 import { regionRegistry } from '../../region/registry';
 import { publicRegionView, toPublicRegion } from '../../region/repository';

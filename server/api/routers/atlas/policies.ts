@@ -1,7 +1,5 @@
-// Atlas: routing policies. One organization's (or the platform default's) current
-// version and history, publish (201: the new version), preview (validation + diff, no write),
-// rollback (an old version's content as a new version), takeover of the store (a new epoch), and
-// what each gateway process has applied. The work is in server/routing.
+// Atlas: routing policies — current version, history, publish, preview, rollback, takeover, and
+// what each gateway applied (docs/flows/routing-policy.md). The work is in server/routing.
 import { z } from 'zod';
 import { policyGateways, policyGatewaysView } from '../../../routing/policy-sync';
 import { policyHistory, policyHistoryView, policyVersionView } from '../../../routing/policy-versions';
