@@ -7,6 +7,7 @@ import { readPrimary } from '../db/primary-reads';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { isId } from '../ids';
+import { runStepView } from '../workflows/repository';
 
 export const MOVE_STATUSES = ['pending', 'copying', 'cutover', 'completed', 'failed', 'cancelled'] as const;
 export const OPEN_MOVE_STATUSES = ['pending', 'copying', 'cutover'] as const;
@@ -45,17 +46,8 @@ export const moveView = z.object({
       match: z.boolean().nullable(),
     }),
   ),
-  steps: z.array(
-    z.object({
-      name: z.string(),
-      status: z.string(),
-      attempts: z.number(),
-      error: z.string().nullable(),
-      started_at: z.string().nullable(),
-      finished_at: z.string().nullable(),
-      duration_ms: z.number().nullable(),
-    }),
-  ),
+  // A run's step without its position (the list is in order), with how long it took.
+  steps: z.array(runStepView.omit({ position: true }).extend({ duration_ms: z.number().nullable() })),
 });
 export type MoveView = z.infer<typeof moveView>;
 type MoveTableView = MoveView['tables'][number];

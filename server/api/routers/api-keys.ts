@@ -8,6 +8,8 @@ import { pageInput } from '../schemas';
 import { orgAdminProcedure, orgProcedure, router } from '../trpc';
 
 const SCOPES_HELP = 'read: GET only; write: also changes (default); admin: also admin-only reads such as kubeconfigs';
+const keyName = z.string().trim().min(1).max(80);
+const keyScopes = z.array(z.enum(API_KEY_SCOPES)).min(1).max(3).default(['write']).describe(SCOPES_HELP);
 
 export const apiKeysRouter = router({
   list: orgProcedure
@@ -29,13 +31,7 @@ export const apiKeysRouter = router({
       },
       successStatus: 201,
     })
-    .input(
-      z.object({
-        name: z.string().trim().min(1).max(80),
-        region: z.string().optional(),
-        scopes: z.array(z.enum(API_KEY_SCOPES)).min(1).max(3).default(['write']).describe(SCOPES_HELP),
-      }),
-    )
+    .input(z.object({ name: keyName, region: z.string().optional(), scopes: keyScopes }))
     .output(createdApiKeyView)
     .mutation(({ ctx, input }) =>
       createApiKeyIn(
@@ -57,12 +53,7 @@ export const apiKeysRouter = router({
       },
       successStatus: 201,
     })
-    .input(
-      z.object({
-        name: z.string().trim().min(1).max(80),
-        scopes: z.array(z.enum(API_KEY_SCOPES)).min(1).max(3).default(['write']).describe(SCOPES_HELP),
-      }),
-    )
+    .input(z.object({ name: keyName, scopes: keyScopes }))
     .output(createdApiKeyView)
     .mutation(({ ctx, input }) =>
       createApiKeyIn(
