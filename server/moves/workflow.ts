@@ -12,7 +12,7 @@ import { StepFailure, type StepRun, type StepWork, type WorkflowDefinition } fro
 import { moveForUpdate } from './moves.sql';
 import { askDirectory, settleAfterHandover, type Settlement } from './settlement';
 import { directoryRefusal, dropBundle, switchHome, type MoveInput } from './switch-home';
-import { BundleInvalid, sharedPrimaryTransfer, type WorkspaceTransfer } from './transfer';
+import { BundleInvalid, sharedPrimaryTransfer, type TableCheck, type WorkspaceTransfer } from './transfer';
 
 export type { MoveInput } from './switch-home';
 
@@ -31,6 +31,37 @@ async function cancelRequested(db: Db, moveId: string): Promise<boolean> {
     select: { cancelRequestedAt: true, handoverAt: true },
   });
   return !!m?.cancelRequestedAt && !m.handoverAt;
+}
+
+/** Runs of the workspace still in flight: wait a second more, or fail once past `limit` seconds read-only. */
+export function drainWait(busyIds: string[], readOnlyAt: Date | null, now: number, limit: number) {
+  const waited = (now - (readOnlyAt?.getTime() ?? now)) / 1000;
+  const ids = busyIds.join(', ');
+  if (waited > limit) {
+    throw new StepFailure(`workflow runs still in flight after ${limit} s (${ids}): the workspace stays where it was`);
+  }
+  return { wait: 1, note: `waiting for runs in flight: ${ids}` };
+}
+
+/** Why the target's copy is refused (a table whose count or digest differs), or null when it matches. */
+export function verifyMismatch(checks: TableCheck[], target: string): string | null {
+  const bad = checks.filter((c) => !c.match);
+  if (bad.length === 0) return null;
+  const tables = bad.map((b) => `${b.name} (exported ${b.count}, found ${b.verified_count}, digests differ)`);
+  return `${target} does not hold exactly the exported rows: ${tables.join('; ')}. Nothing moved`;
+}
+
+/** A move ended before its handover: its status, why it failed, and writable again if it was read-only. */
+export function endedBeforeHandover(
+  m: { readOnlyAt: Date | null; writableAt: Date | null },
+  end: { outcome: 'failed' | 'cancelled'; reason: string; now: Date },
+) {
+  return {
+    status: end.outcome,
+    error: end.outcome === 'failed' ? end.reason : null,
+    finishedAt: end.now,
+    ...(m.readOnlyAt && !m.writableAt ? { writableAt: end.now } : {}),
+  };
 }
 
 const noteStep = (moveId: string, step: string) => async (s: { tx: Tx }) => {
@@ -74,15 +105,8 @@ const MOVE_WORK = {
     });
     if (busy.length === 0) return { effect: noteStep(i.move_id, 'drain_runs') };
     const m = await db.workspaceMove.findUniqueOrThrow({ where: { id: i.move_id }, select: { readOnlyAt: true } });
-    const waited = (Date.now() - (m.readOnlyAt?.getTime() ?? Date.now())) / 1000;
-    const limit = env().MOVE_DRAIN_TIMEOUT_SECONDS;
-    const ids = busy.map((b) => b.id).join(', ');
-    if (waited > limit) {
-      throw new StepFailure(
-        `workflow runs still in flight after ${limit} s (${ids}): the workspace stays where it was`,
-      );
-    }
-    return { wait: 1, note: `waiting for runs in flight: ${ids}` };
+    const ids = busy.map((b) => b.id);
+    return drainWait(ids, m.readOnlyAt, Date.now(), env().MOVE_DRAIN_TIMEOUT_SECONDS);
   },
 
   export: async ({ db, run }) => {
@@ -128,14 +152,10 @@ const MOVE_WORK = {
       if (e instanceof BundleInvalid) throw new StepFailure(e.message);
       throw e; // the target's replica is behind or down: the step retries
     }
-    const bad = checks.filter((c) => !c.match);
-    if (bad.length > 0) {
+    const mismatch = verifyMismatch(checks, i.to_region);
+    if (mismatch) {
       await db.workspaceMove.update({ where: { id: i.move_id }, data: { tables: checks as object[] } });
-      throw new StepFailure(
-        `${i.to_region} does not hold exactly the exported rows: ${bad
-          .map((b) => `${b.name} (exported ${b.count}, found ${b.verified_count}, digests differ)`)
-          .join('; ')}. Nothing moved`,
-      );
+      throw new StepFailure(mismatch);
     }
     return {
       effect: async ({ tx }) => {
@@ -225,12 +245,7 @@ export const moveWorkspaceWorkflow: WorkflowDefinition = {
     await dropBundle(tx, i.move_id);
     await tx.workspaceMove.update({
       where: { id: i.move_id },
-      data: {
-        status: outcome,
-        error: outcome === 'failed' ? reason : null,
-        finishedAt: now,
-        ...(m.readOnlyAt && !m.writableAt ? { writableAt: now } : {}),
-      },
+      data: endedBeforeHandover(m, { outcome, reason, now }),
     });
     await recordAudit(tx, {
       action: outcome === 'failed' ? 'operator.move.fail' : 'operator.move.cancelled',
