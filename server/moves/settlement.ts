@@ -39,6 +39,20 @@ export async function askDirectory(i: MoveInput): Promise<{ settlement: Settleme
 }
 
 /**
+ * How a move past its handover ends: completed at the target (writable there already, or the
+ * directory took it), put back at the source (refused), or left read-only (no answer).
+ */
+export function settledAs(writable: boolean, settlement: Settlement): 'completed' | 'put_back' | 'read_only' {
+  if (writable || settlement === 'accepted') return 'completed';
+  return settlement === 'refused' ? 'put_back' : 'read_only';
+}
+
+/** Only a failed move left read-only after its handover is settled by an operator. */
+export function settleable(m: { status: string; handoverAt: Date | null; writableAt: Date | null }): boolean {
+  return m.status === 'failed' && !!m.handoverAt && !m.writableAt;
+}
+
+/**
  * Ends a move past its handover whose run ended (docs/flows/moves.md), in the caller's
  * transaction holding the move's lock. Returns the move's status.
  */
@@ -74,7 +88,8 @@ export async function settleAfterHandover(
       region: action === 'operator.move.complete' ? i.to_region : i.from_region,
       metadata: { slug: i.slug, from: i.from_region, to: i.to_region, reason, ...metadata },
     });
-  if (m.writableAt || settlement === 'accepted') {
+  const end = settledAs(!!m.writableAt, settlement);
+  if (end === 'completed') {
     await tx.workspaceMove.update({
       where: { id: i.move_id },
       data: {
@@ -86,7 +101,7 @@ export async function settleAfterHandover(
     await audit('operator.move.complete', { settled: true });
     return 'completed';
   }
-  if (settlement === 'refused') {
+  if (end === 'put_back') {
     await tx.organization.updateMany({ where: { id: orgId, status: 'moving' }, data: { status: 'active' } });
     await tx.workspaceMove.update({
       where: { id: i.move_id },
@@ -128,7 +143,7 @@ export async function settleMove(moveId: string): Promise<void> {
       'conflict',
       `the move is ${m.status}: only a failed move left read-only after its handover is settled`,
     );
-  if (m.status !== 'failed' || !m.handoverAt || m.writableAt) throw unsettled();
+  if (!settleable(m)) throw unsettled();
   const org = await backgroundDb().organization.findUniqueOrThrow({ where: { id: m.orgId }, select: { slug: true } });
   const i: MoveInput = { move_id: m.id, slug: org.slug, from_region: m.fromRegion, to_region: m.toRegion };
   const asked = await askDirectory(i);
@@ -140,7 +155,7 @@ export async function settleMove(moveId: string): Promise<void> {
   await backgroundDb().$transaction(async (tx) => {
     await runOne(tx, moveForUpdate, moveId);
     const locked = await tx.workspaceMove.findUniqueOrThrow({ where: { id: moveId } });
-    if (locked.status !== 'failed' || !locked.handoverAt || locked.writableAt) throw unsettled();
+    if (!settleable(locked)) throw unsettled();
     await settleAfterHandover(tx, m.orgId, i, locked, asked, 'settled by an operator', new Date());
   });
 }
