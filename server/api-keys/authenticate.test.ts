@@ -24,7 +24,10 @@ processSingleton('region-registry', () => ({ current: REGISTRY }));
 
 type Row = NonNullable<ApiKeyRow>;
 
-function keyOf(region: string | null, over: Partial<Row> = {}, org: Partial<Row['organization']> = {}) {
+/** What a test changes of the key's organization (allowed regions by code only). */
+type OrgOver = Partial<Omit<Row['organization'], 'allowedRegions'>> & { allowedRegions?: { region: string }[] };
+
+function keyOf(region: string | null, over: Partial<Row> = {}, org: OrgOver = {}) {
   const minted = mintApiKey(region);
   const row = {
     id: 'key_1',
