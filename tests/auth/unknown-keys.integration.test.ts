@@ -10,7 +10,8 @@ import { useDemoDatabase } from '../../dev/testing/app';
 import { query, waitForReplay } from '../../dev/testing/db';
 import { handleRest } from '../../server/api/adapters/rest';
 import { parseApiKey } from '../../server/api-keys/format';
-import { probeNow } from '../../server/db/health';
+import { MISS_RECHECKS_PER_SECOND } from '../../server/auth/identity-lookup';
+import { probeNow, replicaHealth } from '../../server/db/health';
 import { serveApi } from '../../server/http/api-door';
 import { resetEnvCache } from '../../server/env';
 
@@ -84,10 +85,23 @@ afterAll(async () => {
 
 describe('unknown API keys', () => {
   it('100 random well-formed keys cost the primary no read of api_keys', async () => {
+    // Other test files write to the same cluster: when a probe finds the replica behind, a miss
+    // may be a new key and is rightly asked of the primary, at most MISS_RECHECKS_PER_SECOND a
+    // second. Those seconds are noted; in every other second a miss costs the primary nothing.
+    const lagging = new Set<number>();
+    const note = () => {
+      if ((replicaHealth('sfo1').lagSeconds ?? 0) > 0) lagging.add(Math.floor(Date.now() / 1000));
+    };
     const before = await primaryApiKeyReads();
-    for (let i = 0; i < 100; i++) expect((await call(randomKey())).status).toBe(401);
+    for (let i = 0; i < 100; i++) {
+      note();
+      expect((await call(randomKey())).status).toBe(401);
+      note();
+    }
     const after = await primaryApiKeyReads();
-    expect(after - before).toBe(0);
+    expect(after - before, `replica behind in ${lagging.size} s`).toBeLessThanOrEqual(
+      lagging.size * MISS_RECHECKS_PER_SECOND,
+    );
   }, 60_000);
 
   it('an unknown prefix answers in the time a known prefix with a wrong secret does', async () => {
