@@ -2,30 +2,13 @@
 // hostile cookies, paths and bodies, security headers and the CSP in a real browser, the
 // sign-in redirect, tRPC's content types and origins, session revocation, sign-in limits and
 // their audit trail, and what anonymous callers may see.
-import fs from 'node:fs';
-import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './fixtures';
-import pg from 'pg';
+import { demoCredentials, sql } from './database';
 import { demoUser, regionOrigin, signIn, submitPassword } from './sign-in';
 
-const dataDir = process.env.E2E_DATA_DIR ?? '.data/e2e';
-const creds = () =>
-  JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as {
-    api_keys: { org: string; region: string; key: string }[];
-    databases: { primary: string };
-  };
+const creds = demoCredentials;
 const acmeKey = () => creds().api_keys.find((k) => k.org === 'acme' && k.region === 'sfo1')!.key;
-
-async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<T[]> {
-  const c = new pg.Client({ connectionString: creds().databases.primary });
-  await c.connect();
-  try {
-    return (await c.query<T>(text, params)).rows;
-  } finally {
-    await c.end();
-  }
-}
 
 type ErrorOut = { error: { code: string; message: string; request_id: string } };
 
