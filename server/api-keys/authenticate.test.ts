@@ -3,22 +3,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AppError } from '../errors';
 import { processSingleton } from '../process-singletons';
-import { RegionRegistry } from '../region/registry';
+import { testRegistry } from '../region/registry.fixture';
 import { authenticateApiKey, type ApiKeyRow } from './authenticate';
 import { mintApiKey } from './format';
 
-const REGISTRY = new RegionRegistry(
-  ['sfo1', 'ams1'].map((code) => ({
-    code,
-    label: code,
-    country: 'US',
-    timezone: 'UTC',
-    provider: 'test',
-    status: 'active' as const,
-    baseUrl: `http://${code}.localhost:3000`,
-    isPrimary: code === 'sfo1',
-  })),
-);
+const REGISTRY = testRegistry(['sfo1', 'ams1']);
 // The registry as a gateway holds it once loaded: no database.
 processSingleton('region-registry', () => ({ current: REGISTRY }));
 

@@ -1,23 +1,12 @@
 // For the stage tests: a RequestState as arrival leaves it, and callers of each kind, with no
 // database (the registry is built in memory, as a gateway holds it once loaded).
 import type { Identity, OrgContext } from '../../auth/identity';
-import { RegionRegistry } from '../../region/registry';
+import { testRegistry } from '../../region/registry.fixture';
 import { createContext } from '../context';
 import type { ProcedureType, RouteMeta } from './route-meta';
 import type { RequestState } from './stage';
 
-export const REGISTRY = new RegionRegistry(
-  ['sfo1', 'lax1', 'ams1'].map((code) => ({
-    code,
-    label: code,
-    country: 'US',
-    timezone: 'UTC',
-    provider: 'test',
-    status: 'active' as const,
-    baseUrl: `http://${code}.localhost:3000`,
-    isPrimary: code === 'sfo1',
-  })),
-);
+export const REGISTRY = testRegistry(['sfo1', 'lax1', 'ams1']);
 
 export const ORG: OrgContext = {
   id: 'org_acme',
