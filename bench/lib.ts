@@ -50,3 +50,12 @@ export function benchRegistry(): RegionRegistry {
     })),
   );
 }
+
+/** Takes a copy of process.env; the function it returns puts it back (a local stack writes into it). */
+export function snapshotEnv(): () => void {
+  const saved = { ...process.env };
+  return () => {
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+  };
+}

@@ -1,5 +1,5 @@
-// `npm run bench [filter]`: runs every bench/*.bench.ts (or those whose name contains the
-// filter), prints their figures and writes them to bench/results/<timestamp>.json.
+// `npm run bench [filter]`: runs every bench/*.bench.ts (the one named so, else those whose name
+// contains the filter), prints their figures and writes them to bench/results/<timestamp>.json.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,10 +10,11 @@ async function main() {
   process.env.LOG_LEVEL ??= 'warn'; // in-process workers would log every step
   const filter = process.argv[2] ?? '';
   const dir = path.resolve('bench');
-  const files = fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith('.bench.ts') && f.includes(filter))
-    .sort();
+  const benches = fs.readdirSync(dir).filter((f) => f.endsWith('.bench.ts'));
+  // An exact name runs that bench alone (`scale` is also part of `scaleout`).
+  const files = benches.includes(`${filter}.bench.ts`)
+    ? [`${filter}.bench.ts`]
+    : benches.filter((f) => f.includes(filter)).sort();
   const all: BenchResult[] = [];
   console.log(`Meridian benchmarks on ${os.cpus().length} cores, Node ${process.version}`);
   for (const f of files) {

@@ -1,5 +1,6 @@
-// A throw-away stack for benchmarks: embedded topology, demo data, the production build (plus the
-// baseline route) and `next start` on a free port. Stopped and deleted by `stop()`.
+// A throw-away stack for benchmarks: embedded (or HA) topology, demo data, the production build
+// (plus the baseline route) and `next start` on a free port, optionally at one site of a WAN.
+// Stopped and deleted by `stop()`.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -10,6 +11,10 @@ import { ensureBuild } from '../dev/build';
 import { resetEnvCache } from '../server/env';
 import { prepareLocal, type LocalStack } from '../dev/local-stack';
 import { freePort, waitForHttp } from '../dev/ports';
+import { describe, parseProfile } from '../dev/wan/profile';
+import { haSites, replicaPrimaryPort, siteEnv } from '../dev/wan/topology';
+import { Wan } from '../dev/wan/wan';
+import { env as appEnv } from '../server/env';
 
 export interface BenchServer {
   baseUrl: string;
@@ -19,7 +24,12 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
+export async function startBenchServer(
+  env: Record<string, string> = {},
+  /** `wanSite`: the app runs at that site of the WAN (MERIDIAN_WAN or the default profile): its
+   * database connections, and the replicas' streams, cross the links. */
+  opts: { ha?: boolean; wanSite?: string } = {},
+): Promise<BenchServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-bench-'));
   fs.chmodSync(dir, 0o711);
   const port = await freePort();
@@ -28,7 +38,22 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   resetEnvCache();
   // Durable like the demo: with asynchronous commit the primary ships WAL only every
   // wal_writer_delay, and replicas would look 200 ms behind.
-  const stack = await prepareLocal({ dataDir: dir, port, durable: true });
+  const wan = opts.wanSite ? new Wan(parseProfile(process.env.MERIDIAN_WAN, appEnv().MERIDIAN_REGIONS)) : undefined;
+  if (wan) console.log(`  WAN: ${describe(wan.profile)}; the app at ${opts.wanSite}`);
+  const stack = await prepareLocal({
+    dataDir: dir,
+    port,
+    durable: true,
+    ha: opts.ha,
+    primaryPortFor: wan && replicaPrimaryPort(wan),
+    haSites: wan && haSites(wan),
+  });
+  const sited = wan
+    ? await siteEnv(wan, opts.wanSite!, {
+        ...stack.credentials.databases,
+        haApiUrls: stack.appEnv.DATABASE_HA_API_URLS,
+      })
+    : {};
   await ensureBuild(() => {}, { bench: true }); // with the baseline route (bench/baseline.ts)
   const app = appServerCommand(port);
   // BENCH_CPU_PROFILE=<dir>: the app server writes a V8 CPU profile there when it stops.
@@ -36,7 +61,7 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
     : [];
   const server = spawn(process.execPath, [...profile, ...app.args], {
-    env: { ...process.env, ...stack.appEnv, ...app.env, LOG_LEVEL: 'silent', ...env },
+    env: { ...process.env, ...stack.appEnv, ...sited, ...app.env, LOG_LEVEL: 'silent', ...env },
     stdio: 'ignore',
   });
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -49,6 +74,8 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
       server.kill('SIGTERM');
       await new Promise((r) => server.once('exit', r));
       await stack.topology?.destroy();
+      await stack.ha?.stop();
+      await wan?.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -28,7 +28,7 @@ export function Nav({ region, user }: { region: string; user: MenuUser | null })
           />
           <span className="max-sm:sr-only">Meridian</span>
         </Link>
-        <ul className="order-last -mx-1 flex w-full items-center gap-0.5 overflow-x-auto px-1 text-sm sm:order-none sm:mx-0 sm:w-auto sm:gap-1 sm:overflow-visible sm:px-0">
+        <ul className="relative order-last -mx-1 flex w-full items-center gap-0.5 overflow-x-auto px-1 text-sm sm:order-none sm:mx-0 sm:w-auto sm:gap-1 sm:overflow-visible sm:px-0">
           {ITEMS.map((item) => {
             const active = item.match(pathname);
             return (

@@ -57,7 +57,7 @@ export function UserMenu({ user }: { user: MenuUser | null }) {
           {user.organizations[0].slug}
         </span>
       ) : null}
-      <span className="hidden text-slate-500 md:inline" data-testid="user-email">
+      <span className="hidden text-slate-500 md:inline dark:text-slate-400" data-testid="user-email">
         {user.email}
       </span>
       <SignOutButton compact />

@@ -2,6 +2,7 @@
 // global address, workers per region (docs/operations.md#several-gateways-per-region).
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { workerHeapLimitMb } from '../server/worker/heap';
 import { appServerCommand } from './app-server';
 
 export interface GatewaySpec {
@@ -58,14 +59,16 @@ export function spawnGateway(
   });
 }
 
-/** Starts one workflow worker process for `region`. */
+/** Starts one workflow worker process for `region`, its heap bounded as production's should be. */
 export function spawnWorker(
   region: string,
   name: string,
   env: NodeJS.ProcessEnv,
   opts: { detached?: boolean; stdio?: 'inherit' | 'ignore' | 'pipe' } = {},
 ): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.resolve('server/worker/main.ts')], {
+  const heapMb = workerHeapLimitMb(Number(env.MOVE_CHUNK_BYTES ?? 1024 * 1024));
+  const args = [`--max-old-space-size=${heapMb}`, '--import', 'tsx', path.resolve('server/worker/main.ts')];
+  return spawn(process.execPath, args, {
     env: { ...env, NODE_ENV: 'production', WORKFLOW_REGIONS: region, MERIDIAN_PROCESS_NAME: `worker-${name}` },
     stdio: ['ignore', opts.stdio ?? 'inherit', opts.stdio ?? 'inherit'],
     detached: opts.detached ?? false,

@@ -4,11 +4,13 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { disconnectAll, primary } from '../server/db/client';
-import { EmbeddedTopology } from './embedded-pg/servers';
+import { EmbeddedTopology, type TopologyOptions } from './embedded-pg/servers';
+import { HaTopology, type HaTopologyOptions } from './ha/topology';
 import { migrate } from '../server/db/migrate';
 import { grantAppRole, roleOf } from '../server/db/privileges';
 import { migrationUrl } from '../server/db/topology';
 import { seedDemo, type DemoCredentials } from './demo/seed';
+import { startDemoSso } from './demo/sso';
 import { env, resetEnvCache } from '../server/env';
 import { localRegionUrl } from '../server/region/catalog';
 import { installQueues } from '../server/workflows/queue';
@@ -24,6 +26,8 @@ export interface LocalStack {
   credentialsFile: string;
   dataDir: string;
   topology?: EmbeddedTopology;
+  /** `ha`: the Patroni cluster instead of the embedded topology. */
+  ha?: HaTopology;
   stop(): Promise<void>;
 }
 
@@ -35,6 +39,12 @@ export interface LocalStackOptions {
   durable?: boolean;
   /** Multi-process mode: every gateway; a region's address is its first gateway's. */
   gateways?: GatewaySpec[];
+  /** The port each region's replica dials to stream WAL (a WAN relay: dev/wan/topology.ts). */
+  primaryPortFor?: TopologyOptions['primaryPortFor'];
+  /** The same for the HA topology: where each site's nodes dial the mothership from. */
+  haSites?: HaTopologyOptions['sites'];
+  /** The HA topology (dev/ha: Patroni, etcd, PostgreSQL 15) under `<data dir>/ha`. */
+  ha?: boolean;
 }
 
 export async function prepareLocal(opts: LocalStackOptions = {}): Promise<LocalStack> {
@@ -45,9 +55,27 @@ export async function prepareLocal(opts: LocalStackOptions = {}): Promise<LocalS
   const port = opts.port ?? e.PORT;
 
   let topology: EmbeddedTopology | undefined;
+  let ha: HaTopology | undefined;
   let databases: DemoCredentials['databases'];
   let ownerUrl: string;
-  if (e.DATABASE_URL) {
+  if (opts.ha) {
+    if (e.DATABASE_URL) throw new Error('--ha starts its own databases: unset DATABASE_URL (or drop --ha)');
+    const [mothership] = e.MERIDIAN_REGIONS;
+    log(
+      `HA PostgreSQL 15 (Patroni + etcd): ${mothership}-a/${mothership}-b and a replica for each of ` +
+        `${e.MERIDIAN_REGIONS.join(', ')} under ${path.join(dataDir, 'ha')}`,
+    );
+    ha = await HaTopology.up({
+      dir: path.join(dataDir, 'ha'),
+      regions: e.MERIDIAN_REGIONS,
+      durable: opts.durable ?? true,
+      log,
+      sites: opts.haSites,
+    });
+    const urls = ha.urls();
+    databases = { primary: urls.primary, replicas: urls.replicas };
+    ownerUrl = urls.ownerPrimary;
+  } else if (e.DATABASE_URL) {
     log('using the databases from DATABASE_URL / DATABASE_REPLICA_URLS (starting none)');
     databases = { primary: e.DATABASE_URL, replicas: e.DATABASE_REPLICA_URLS };
     ownerUrl = migrationUrl();
@@ -60,6 +88,7 @@ export async function prepareLocal(opts: LocalStackOptions = {}): Promise<LocalS
       regions: e.MERIDIAN_REGIONS,
       durable: opts.durable ?? true,
       log,
+      primaryPortFor: opts.primaryPortFor,
     });
     const urls = topology.urls();
     databases = { primary: urls.primary, replicas: urls.replicas };
@@ -67,10 +96,11 @@ export async function prepareLocal(opts: LocalStackOptions = {}): Promise<LocalS
   }
 
   try {
-    return await prepareData({ ...opts, log, dataDir, port }, databases, ownerUrl, topology);
+    return await prepareData({ ...opts, log, dataDir, port }, databases, ownerUrl, topology, ha);
   } catch (err) {
     // Don't leave the databases we just started running behind a failed start.
     await topology?.stop().catch(() => {});
+    await ha?.stop().catch(() => {});
     throw err;
   }
 }
@@ -80,6 +110,7 @@ async function prepareData(
   databases: DemoCredentials['databases'],
   ownerUrl: string,
   topology: EmbeddedTopology | undefined,
+  ha?: HaTopology,
 ): Promise<LocalStack> {
   const e = env();
   const { log, dataDir, port } = opts;
@@ -93,6 +124,8 @@ async function prepareData(
     // The demo is both roles in one process: the directory's secret, and the cells' keys.
     MERIDIAN_DIRECTORY_SECRET: e.MERIDIAN_DIRECTORY_SECRET ?? persistentSecret(path.join(dataDir, 'directory-secret')),
     MERIDIAN_CELL_KEYS_FILE: e.MERIDIAN_CELL_KEYS_FILE ?? path.join(dataDir, 'cell-keys.json'),
+    // The HA topology: Atlas shows the cluster as Patroni sees it and asks it for switchovers.
+    ...ha?.managerEnv(),
   };
   Object.assign(process.env, appEnv);
   resetEnvCache();
@@ -101,7 +134,7 @@ async function prepareData(
   // (for an operator's database, the first grant; for the embedded one, a no-op re-check).
   const m = await migrate(ownerUrl).catch((err: unknown) => {
     const denied = (err as { code?: string }).code === '42501' || /permission denied/.test((err as Error).message);
-    if (denied && !topology && !e.DATABASE_MIGRATION_URL) {
+    if (denied && !topology && !ha && !e.DATABASE_MIGRATION_URL) {
       throw new Error(
         `migrating as ${roleOf(ownerUrl)} (DATABASE_URL's role) was refused: ` +
           "set DATABASE_MIGRATION_URL to the owner role's connection (docs/operations.md, Database roles)",
@@ -132,6 +165,13 @@ async function prepareData(
     previous,
   });
   if (opts.gateways) credentials.gateways = opts.gateways.map(({ name, region, url }) => ({ name, region, url }));
+  // The demo's identity provider lives as long as the launcher (stop() closes it).
+  const demoSso = await startDemoSso(primary(), regionUrls);
+  Object.assign(appEnv, demoSso.env);
+  Object.assign(process.env, demoSso.env);
+  resetEnvCache();
+  credentials.sso = demoSso.sso;
+  log(`demo identity provider (OpenID) at ${demoSso.sso.issuer}`);
   await provisionCellKeys(appEnv.MERIDIAN_CELL_KEYS_FILE!, appEnv.MERIDIAN_DIRECTORY_SECRET!, e.MERIDIAN_REGIONS);
   await disconnectAll();
   fs.writeFileSync(credentialsFile, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
@@ -143,8 +183,11 @@ async function prepareData(
     credentialsFile,
     dataDir,
     topology,
+    ha,
     stop: async () => {
+      await demoSso.idp.close();
       await topology?.stop();
+      await ha?.stop();
     },
   };
 }

@@ -30,6 +30,7 @@ const ATLAS = [
   '/atlas/servers',
   '/atlas/directory',
   '/atlas/moves',
+  '/atlas/database',
   '/atlas/organizations',
   '/atlas/clusters',
   '/atlas/regions/lax1',

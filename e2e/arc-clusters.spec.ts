@@ -4,6 +4,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { signIn } from './sign-in';
+import { shot } from './checks';
 
 /** A unique, valid cluster name (lowercase, starts with a letter, ≤ 40 characters). */
 const clusterName = (who: string) => `e2e-${who}-${Date.now().toString(36)}`;
@@ -50,7 +51,7 @@ test.describe('Arc clusters', () => {
     const name = clusterName('alice');
     await fillCreateForm(page, name);
     await expect(page.getByLabel('Region')).toHaveCount(0); // a single-region org never names one
-    await page.screenshot({ path: 'e2e/.artifacts/arc-cluster-new.png', fullPage: true, animations: 'disabled' });
+    await shot(page, 'arc-cluster-new');
 
     await page.getByRole('button', { name: 'Create cluster' }).click();
     await expect(page).toHaveURL(/\/arc\/clusters\/cls_[0-9A-Za-z]{26}$/);
@@ -60,7 +61,7 @@ test.describe('Arc clusters', () => {
     await waitUntilReady(page);
     await expect(page.getByText('sfo1', { exact: true }).first()).toBeVisible();
     await page.mouse.move(0, 0);
-    await page.screenshot({ path: 'e2e/.artifacts/arc-cluster-ready.png', fullPage: true, animations: 'disabled' });
+    await shot(page, 'arc-cluster-ready');
 
     // The kubeconfig: downloaded as a file and shown for copying.
     const download = page.waitForEvent('download');
@@ -71,7 +72,7 @@ test.describe('Arc clusters', () => {
 
     // Phone width: the detail page, then the list as cards.
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: 'e2e/.artifacts/arc-cluster-phone.png', fullPage: true, animations: 'disabled' });
+    await shot(page, 'arc-cluster-phone');
     await page.goto('/arc/clusters');
     await expect(page.getByTestId('cluster-card').filter({ hasText: name })).toBeVisible();
     await expect(page.getByRole('table')).toBeHidden();
@@ -117,13 +118,13 @@ test.describe('Arc clusters', () => {
     }
     await expect(rows.filter({ hasText: name })).toContainText('lax1');
     await page.mouse.move(0, 0);
-    await page.screenshot({ path: 'e2e/.artifacts/arc-clusters-bob.png', fullPage: true, animations: 'disabled' });
+    await shot(page, 'arc-clusters-bob');
 
     await page.getByLabel('Region', { exact: true }).selectOption('ams1');
     await expect(page.locator('tbody tr:not([data-region="ams1"])')).toHaveCount(0);
     await expect(page.locator('tbody tr[data-region="ams1"]').first()).toBeVisible();
     await expect(page.getByTestId('region-chip-sfo1')).toHaveCount(0); // one region: no fan-out
-    await page.screenshot({ path: 'e2e/.artifacts/arc-clusters-ams1.png', fullPage: true, animations: 'disabled' });
+    await shot(page, 'arc-clusters-ams1');
 
     // Notifications: the cluster's "ready" is among them; marking one read lowers the badge.
     await page
@@ -138,7 +139,7 @@ test.describe('Arc clusters', () => {
     expect(before).toBeGreaterThan(0);
     const item = page.getByTestId('notification').filter({ hasText: name }).first();
     await expect(item).toHaveAttribute('data-read', 'false');
-    await page.screenshot({ path: 'e2e/.artifacts/arc-notifications.png', fullPage: true, animations: 'disabled' });
+    await shot(page, 'arc-notifications');
     await item.getByRole('button', { name: /^Mark read/ }).click();
     await expect(item).toHaveAttribute('data-read', 'true');
     if (before > 1) await expect(badge).toHaveText(new RegExp(`^${before - 1}\\b`));

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { signIn } from './sign-in';
+import { shot } from './checks';
 
 const dataDir = process.env.E2E_DATA_DIR ?? '.data/e2e';
 
@@ -39,7 +40,7 @@ async function shots(page: Page, name: string) {
   for (const [size, viewport] of Object.entries({ desktop: DESKTOP, phone: PHONE })) {
     await page.setViewportSize(viewport);
     await page.waitForTimeout(300);
-    await page.screenshot({ path: `e2e/.artifacts/${name}-${size}.png`, fullPage: true, animations: 'disabled' });
+    await shot(page, `${name}-${size}`);
   }
   await page.setViewportSize(DESKTOP);
 }
@@ -84,6 +85,11 @@ test('ops publishes a new version of globex’s policy, sees the gateways apply 
   await expect(reads.getByLabel('Max replica lag (ms)')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByRole('button', { name: 'Publish…' })).toBeDisabled();
   await reads.getByLabel('Max replica lag (ms)').fill('1000');
+
+  // Local only is offered (reads never leave their region), with what it means; not chosen here.
+  await page.getByLabel('Local only').check();
+  await expect(page.getByText('never the primary', { exact: false })).toBeVisible();
+  await expect(page.getByTestId('preview-state')).toHaveText('Valid · 1 change');
 
   // The new version: active/standby (lax1), lists may lag 2.5 s.
   await page.getByLabel('Active / standby').check();

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { signIn } from './sign-in';
+import { shot } from './checks';
 
 const dataDir = process.env.E2E_DATA_DIR ?? '.data/e2e';
 
@@ -25,7 +26,7 @@ async function shots(page: Page, name: string) {
     phone: { width: 390, height: 844 },
   })) {
     await page.setViewportSize(viewport);
-    await page.screenshot({ path: `e2e/.artifacts/${name}-${size}.png`, fullPage: true, animations: 'disabled' });
+    await shot(page, `${name}-${size}`);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }

@@ -106,7 +106,7 @@ test('a region’s subdomain scopes the server list to that region, over real HT
   const ops = demoUser('ops@meridian.test');
   await page.getByLabel('Email').fill(ops.email);
   await page.getByLabel('Password').fill(ops.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(`${lax1}/atlas/servers`);
 
   const call = (path: string, headers: Record<string, string> = {}) =>

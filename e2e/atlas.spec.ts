@@ -1,8 +1,8 @@
-// Atlas: ops watches every region's health and the lag history, drains a region with a reason
-// (the card says so, the audit log records it), and sets it back to active. Screenshots at a
-// wide desktop and at the 1280×720 wall screen.
+// Atlas: ops watches every region's health, its link to the primary and the lag history, drains a
+// region with a reason (the card says so, the audit log records it), and sets it back to active.
+// Screenshots at a wide desktop, at the 1280×720 wall screen and on a phone.
 import type { Page } from '@playwright/test';
-import { shot } from './checks';
+import { expectAccessible, shot } from './checks';
 import { expect, test } from './fixtures';
 import { signIn } from './sign-in';
 
@@ -30,6 +30,14 @@ test('ops sees three live region cards and the lag history, drains a region with
     await expect(card.getByTestId('replica-state')).toHaveText('healthy');
     await expect(card.getByTestId('lag-bytes')).not.toHaveText('unknown');
   }
+  // The link to the primary: the demo's one process is the global address's gateway, beside the
+  // primary, so sfo1 (the primary's region) has a reading; no gateway of lax1 or ams1 reports one.
+  const sfo1 = page.locator('[data-testid="region-card"][data-region="sfo1"]');
+  await expect(sfo1.getByText('Link RTT to the primary')).toBeVisible(); // "to the primary": screen readers only
+  await expect(sfo1.getByTestId('link-rtt')).toHaveText(/^\d+(\.\d)? ms$/, { timeout: 15_000 });
+  await expect(page.locator('[data-testid="region-card"][data-region="ams1"]').getByTestId('link-rtt')).toHaveText(
+    'unknown',
+  );
   // Live: the "updated" line moves without a reload.
   const updated = page.getByText(/^Live: updated/);
   const first = await updated.textContent();
@@ -43,7 +51,16 @@ test('ops sees three live region cards and the lag history, drains a region with
   await page.getByRole('radio', { name: '1h' }).click();
   await expect(page.getByRole('radio', { name: '1h' })).toHaveAttribute('aria-checked', 'true');
   await expect(lagChart).toBeVisible();
+  // …and the round trip to the primary over time, sfo1's line drawn.
+  const rttChart = page.getByTestId('chart-link-rtt');
+  await expect(rttChart.getByText('Round trip to the primary per region')).toBeVisible();
+  await expect(rttChart.locator('.recharts-line path').first()).toBeAttached({ timeout: 20_000 });
   await shot(page, 'atlas-dashboard-desktop');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(sfo1.getByTestId('link-rtt')).toBeVisible();
+  await shot(page, 'atlas-dashboard-phone');
+  await expectAccessible(page, 'dashboard, phone');
+  await page.setViewportSize({ width: 1920, height: 1080 });
 
   try {
     const card = await setStatus(page, 'draining', 'e2e: rack maintenance');

@@ -3,9 +3,43 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect } from './fixtures';
 
-/** A full-page screenshot into e2e/.artifacts/<name>.png, animations stopped. */
-export const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `e2e/.artifacts/${name}.png`, fullPage: true, animations: 'disabled' });
+/**
+ * A full-page screenshot into e2e/.artifacts/<name>.png, animations stopped; the page must not
+ * scroll sideways (a table wider than the screen scrolls inside its own region).
+ */
+export async function shot(page: Page, name: string): Promise<void> {
+  await expectNoSidewaysScroll(page, name);
+  await page.screenshot({ path: `e2e/.artifacts/${name}.png`, fullPage: true, animations: 'disabled' });
+}
+
+/** The document is no wider than the viewport; else names the elements that stick out. */
+async function expectNoSidewaysScroll(page: Page, label: string): Promise<void> {
+  const sticking = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) return [];
+    // What sticks out past the viewport and is not clipped by a scrolling ancestor that contains
+    // it (an absolutely positioned element escapes a static scroller: the usual culprit).
+    const escapes = (el: Element): boolean => {
+      let positioned = ['absolute', 'fixed'].includes(getComputedStyle(el).position);
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        const style = getComputedStyle(a);
+        if (style.overflowX !== 'visible' && (!positioned || style.position !== 'static')) return false;
+        if (positioned && style.position !== 'static') positioned = false;
+      }
+      return true;
+    };
+    const out = [...document.querySelectorAll('body *')].filter(
+      (el) => el.getBoundingClientRect().right > width + 1 && escapes(el),
+    );
+    return (out.length ? out : [document.documentElement])
+      .slice(0, 5)
+      .map(
+        (el) =>
+          `<${el.tagName.toLowerCase()} class="${el.getAttribute('class') ?? ''}"> ${(el.textContent ?? '').slice(0, 40)}`,
+      );
+  });
+  expect(sticking, `${label}: the page scrolls sideways`).toEqual([]);
+}
 
 /** No serious or critical WCAG 2.1 A/AA violation on the page as it is now; `label` names it. */
 export async function expectAccessible(page: Page, label: string): Promise<void> {

@@ -5,6 +5,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { demoUser, regionOrigin, signIn } from './sign-in';
+import { shot } from './checks';
 
 async function find(page: Page, slug: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Your workspace', exact: true }).fill(slug);
@@ -14,7 +15,7 @@ async function find(page: Page, slug: string): Promise<void> {
 async function signInHere(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 test.describe('find your workspace', () => {
@@ -35,7 +36,7 @@ test.describe('find your workspace', () => {
     await page.goto('/');
     await expect(page.getByRole('heading', { name: 'Find your workspace', level: 1 })).toBeVisible();
     await expect(page.getByRole('textbox', { name: 'Your workspace', exact: true })).toBeFocused();
-    await page.screenshot({ path: 'e2e/.artifacts/directory-global.png', fullPage: true, animations: 'disabled' });
+    await shot(page, 'directory-global');
 
     await find(page, 'globex');
     await expect(page).toHaveURL(`${regionOrigin(baseURL!, 'sfo1')}/sign-in?workspace=globex`);
@@ -90,7 +91,7 @@ test.describe('find your workspace', () => {
     await page.goto('/');
     const again = page.getByRole('button', { name: 'Continue to acme' });
     await expect(again).toBeVisible();
-    await page.screenshot({ path: 'e2e/.artifacts/directory-remembered.png', fullPage: true, animations: 'disabled' });
+    await shot(page, 'directory-remembered');
     await again.click();
     await expect(page).toHaveURL(`${regionOrigin(baseURL!, 'sfo1')}/sign-in?workspace=acme`);
   });
@@ -135,5 +136,5 @@ test('Atlas → Directory lists the registered workspaces', async ({ page }) => 
   await expect(page.getByRole('heading', { name: 'Directory', level: 1 })).toBeVisible();
   for (const slug of ['acme', 'globex'])
     await expect(page.locator(`[data-testid="directory-row"][data-slug="${slug}"]`)).toBeVisible();
-  await page.screenshot({ path: 'e2e/.artifacts/directory-atlas.png', fullPage: true, animations: 'disabled' });
+  await shot(page, 'directory-atlas');
 });

@@ -6,6 +6,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { demoCredentials, sql } from './database';
 import { demoUser, regionOrigin, signIn, submitPassword } from './sign-in';
+import { shot } from './checks';
 
 const creds = demoCredentials;
 const acmeKey = () => creds().api_keys.find((k) => k.org === 'acme' && k.region === 'sfo1')!.key;
@@ -150,7 +151,7 @@ test.describe('the browser', () => {
       data: { name: `nope-${Date.now()}` },
     });
     expect(refused.status()).toBe(403);
-    await page.screenshot({ path: 'e2e/.artifacts/api-keys-scopes.png', fullPage: true, animations: 'disabled' });
+    await shot(page, 'api-keys-scopes');
   });
 });
 

@@ -2,16 +2,17 @@
 // ops (platform operator). Credentials come from the demo the test stack seeded.
 import { expect, test } from './fixtures';
 import { regionOrigin, signIn } from './sign-in';
+import { shot } from './checks';
 
 test('a wrong password is refused without saying whether the email exists', async ({ page, baseURL }) => {
   await page.goto(`${regionOrigin(baseURL!, 'sfo1')}/sign-in`);
   await page.getByLabel('Email').fill('alice@acme.test');
   await page.getByLabel('Password').fill('not-the-password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   const alert = page.getByRole('alert').filter({ hasText: /./ });
   await expect(alert).toHaveText('Email or password is not right.');
   await page.getByLabel('Email').fill('nobody@acme.test');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(alert).toHaveText('Email or password is not right.');
 });
 
@@ -20,7 +21,7 @@ test('alice signs in to Arc, is kept out of Atlas, creates and revokes an API ke
   await expect(page.locator('#main').getByText('Arc · acme')).toBeVisible();
   await expect(page.locator('#main').getByTestId('org-regions')).toHaveText('sfo1');
   await page.mouse.move(0, 500);
-  await page.screenshot({ path: 'e2e/.artifacts/arc-alice.png', fullPage: true, animations: 'disabled' });
+  await shot(page, 'arc-alice');
 
   const atlas = await page.goto('/atlas');
   expect(atlas?.status()).toBe(403);
@@ -36,7 +37,7 @@ test('alice signs in to Arc, is kept out of Atlas, creates and revokes an API ke
   expect(secret).toMatch(/^mk_sfo1_[0-9A-Za-z]{12}_[0-9A-Za-z]{32,}$/);
   const row = page.getByRole('row').filter({ hasText: name });
   await expect(row).toContainText('active');
-  await page.screenshot({ path: 'e2e/.artifacts/api-keys.png', fullPage: true, animations: 'disabled' });
+  await shot(page, 'api-keys');
 
   const meWith = (key: string) =>
     page.evaluate(
@@ -65,7 +66,7 @@ test('bob switches between globex and acme', async ({ page }) => {
   await switcher.selectOption({ label: 'acme (member)' });
   await expect(page.locator('#main').getByText('Arc · acme')).toBeVisible();
   await expect(page.locator('#main').getByTestId('org-regions')).toHaveText('sfo1');
-  await page.screenshot({ path: 'e2e/.artifacts/arc-bob-acme.png', fullPage: true, animations: 'disabled' });
+  await shot(page, 'arc-bob-acme');
   await page.goto('/arc/settings/api-keys');
   await expect(page.getByRole('button', { name: 'Create key' })).toHaveCount(0); // a member cannot
   await switcher.selectOption({ label: 'globex (admin)' });
@@ -77,5 +78,5 @@ test('ops signs in to Atlas', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Region health' })).toBeVisible();
   await expect(page.getByTestId('region-card')).toHaveCount(3);
   await page.mouse.move(0, 500);
-  await page.screenshot({ path: 'e2e/.artifacts/atlas-ops.png', fullPage: true, animations: 'disabled' });
+  await shot(page, 'atlas-ops');
 });

@@ -5,6 +5,7 @@
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { signIn } from './sign-in';
+import { shot } from './checks';
 
 interface Case {
   name: string;
@@ -195,7 +196,7 @@ for (const c of CASES) {
       }
     }
     if (c.name === 'subdomain beats header') {
-      await page.screenshot({ path: 'e2e/.artifacts/routing-inspector.png', fullPage: true, animations: 'disabled' });
+      await shot(page, 'routing-inspector');
     }
     await ctx.close();
   });

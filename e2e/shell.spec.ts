@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures';
+import { shot } from './checks';
 
 test.describe('the shell', () => {
   test('landing page lists the regions, at the global address', async ({ page }) => {
@@ -11,7 +12,7 @@ test.describe('the shell', () => {
     // Which region holds the primary is infrastructure detail for Atlas, not the public page.
     await expect(page.getByText('mothership')).toHaveCount(0);
     await expect(page.getByTitle('The region this gateway serves')).toHaveText('global');
-    await page.screenshot({ path: 'e2e/.artifacts/shell-home.png', fullPage: true, animations: 'disabled' });
+    await shot(page, 'shell-home');
   });
 
   test('a regional gateway shows its region', async ({ page, baseURL }) => {
@@ -27,7 +28,7 @@ test.describe('the shell', () => {
     await expect(page).toHaveURL(/\/sign-in\?callbackUrl=(%2F|\/)arc$/);
     await expect(page.getByRole('heading', { name: 'Sign in to Meridian' })).toBeVisible();
     await page.mouse.move(0, 400);
-    await page.screenshot({ path: 'e2e/.artifacts/sign-in.png', fullPage: true, animations: 'disabled' });
+    await shot(page, 'sign-in');
     await page.goto('/atlas');
     await expect(page).toHaveURL(/\/sign-in\?callbackUrl=(%2F|\/)atlas$/);
   });
@@ -38,7 +39,7 @@ test.describe('the shell', () => {
     await page.goto(`${baseURL}/`);
     await expect(page.locator('html')).toHaveClass(/dark/);
     await expect(page.getByRole('heading', { name: 'One console for every region' })).toBeVisible();
-    await page.screenshot({ path: 'e2e/.artifacts/shell-phone-dark.png', fullPage: true, animations: 'disabled' });
+    await shot(page, 'shell-phone-dark');
     await ctx.close();
   });
 });

@@ -7,6 +7,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { giveBackBudget } from './database';
 import { expect, test } from './fixtures';
 import { demoUser, regionOrigin, submitPassword } from './sign-in';
+import { shot } from './checks';
 
 test.describe('sign-in at the global address', () => {
   test('globex: name the workspace, type the password at its region, come back signed in', async ({
@@ -27,7 +28,7 @@ test.describe('sign-in at the global address', () => {
     await expect(page.getByLabel('Password')).toHaveCount(0); // nothing to type a password into here
     await expect(page.getByLabel('Your workspace')).toBeFocused();
     await expect(page.getByRole('link', { name: /^Sign in at .*\(lax1\)$/ })).toBeVisible();
-    await page.screenshot({ path: 'e2e/.artifacts/sign-in-global.png', fullPage: true, animations: 'disabled' });
+    await shot(page, 'sign-in-global');
 
     await page.getByLabel('Your workspace').fill('globex');
     await page.keyboard.press('Enter');
@@ -61,7 +62,7 @@ test.describe('sign-in at the global address', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/sign-in/handoff/start?region=zzz9');
     await expect(page.getByRole('alert').filter({ hasText: /./ })).toHaveText('That region is not one Meridian knows.');
-    await page.screenshot({ path: 'e2e/.artifacts/sign-in-global-phone.png', fullPage: true, animations: 'disabled' });
+    await shot(page, 'sign-in-global-phone');
   });
 });
 

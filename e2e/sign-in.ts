@@ -28,7 +28,7 @@ export function demoUser(email: string): DemoUser {
 export async function submitPassword(page: Page, email: string, password = demoUser(email).password): Promise<void> {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** `http://{region}.localhost:{port}` for the journeys' base URL. */

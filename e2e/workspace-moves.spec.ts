@@ -14,7 +14,7 @@ async function signInAt(page: Page, origin: string, email: string): Promise<void
   await expect(page.getByRole('heading', { name: 'Sign in to acme' })).toBeVisible();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(demoUser(email).password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(`${origin}/arc`);
   await revealed(page);
 }
@@ -148,7 +148,7 @@ test('ops moves acme to lax1 from Atlas and watches it live; alice at sfo1 is se
   await shot(alice, 'moves-alice-sent-to-lax1-1280');
   await alice.getByLabel('Email').fill('alice@acme.test');
   await alice.getByLabel('Password').fill(demoUser('alice@acme.test').password);
-  await alice.getByRole('button', { name: 'Sign in' }).click();
+  await alice.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(alice).toHaveURL(`${lax1}/arc`);
   await alice.goto(`${lax1}/arc/projects`);
   await expect(alice.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible();

@@ -2,12 +2,20 @@
 // its screen-reader announcements share it).
 
 export interface AlertText {
-  kind: 'replica_lagging' | 'replica_down' | 'error_rate_high' | 'primary_down';
+  kind: 'replica_lagging' | 'replica_down' | 'error_rate_high' | 'link_slow' | 'primary_down' | 'primary_failover';
   region: string;
   started_at: string | null;
   lag_seconds: number | null;
   lag_bytes: number | null;
   error_rate: number | null;
+  /** link_slow: the latest round trip to the primary and its baseline (ms). */
+  rtt_ms?: number | null;
+  baseline_rtt_ms?: number | null;
+  /** primary_down: the primary is an HA pair electing a new leader. */
+  failover_under_way?: boolean;
+  /** primary_failover: the node promoted, and its timeline. */
+  new_leader?: string | null;
+  timeline?: number | null;
 }
 
 export interface AlertLimitsText {
@@ -31,6 +39,9 @@ function bytes(n: number): string {
   return `${Number((n / 1024 / 1024).toFixed(1))} MiB`;
 }
 
+const ms = (n: number | null | undefined) =>
+  n === null || n === undefined ? '?' : `${n < 10 ? Number(n.toFixed(1)) : Math.round(n)} ms`;
+
 /** How far behind, by the limit that is exceeded (seconds first: that is what readers feel). */
 function behind(a: AlertText, l: AlertLimitsText): string {
   if (a.lag_seconds !== null && (a.lag_seconds > l.lag_seconds || a.lag_bytes === null || a.lag_bytes <= l.lag_bytes)) {
@@ -50,8 +61,14 @@ export function alertSentence(a: AlertText, l: AlertLimitsText, now: number): st
       return `${a.region}'s replica has been unreachable${since}; reads go to the primary`;
     case 'error_rate_high':
       return `${a.region} has been answering errors${since}: ${((a.error_rate ?? 0) * 100).toFixed(1)}% of requests got a 5xx (limit ${(l.error_rate * 100).toFixed(0)}%)`;
+    case 'link_slow':
+      return `${a.region}'s link to the primary has been slow${since}: ${ms(a.rtt_ms)} round trip (baseline ${ms(a.baseline_rtt_ms)}); its writes take longer`;
     case 'primary_down':
-      return `The primary (${a.region}) is unreachable: writes fail with 503; reads go on from the replicas`;
+      return a.failover_under_way
+        ? `The primary (${a.region}) is unreachable and a failover is under way: writes fail with 503 until the standby takes over; reads go on from the replicas`
+        : `The primary (${a.region}) is unreachable: writes fail with 503; reads go on from the replicas`;
+    case 'primary_failover':
+      return `A failover made ${a.new_leader ?? 'the standby'} the primary (${a.region}, timeline ${a.timeline ?? '?'})${a.started_at ? ` ${fmtDuration((now - Date.parse(a.started_at)) / 1000)} ago` : ''}; it has no synchronous standby yet: an acknowledged write lives on one node, and another failure would stop writes`;
   }
 }
 
@@ -64,7 +81,11 @@ export function recoverySentence(a: Pick<AlertText, 'kind' | 'region'>): string 
       return `${a.region}'s replica is reachable again`;
     case 'error_rate_high':
       return `${a.region}'s error rate is back under the limit`;
+    case 'link_slow':
+      return `${a.region}'s link to the primary is back to its usual round trip`;
     case 'primary_down':
       return 'The primary is reachable again';
+    case 'primary_failover':
+      return 'The database cluster has its synchronous standby again';
   }
 }

@@ -13,6 +13,11 @@ import { printBanner } from './launcher/banner';
 import { attachOutput, childStdio, countOption } from './launcher/options';
 import { commandLine, PidFiles } from './launcher/pid-files';
 import { signalGroup, stopGroup, STOP_GRACE_MS } from './launcher/process-groups';
+import { describe as describeProfile, parseProfile } from '../dev/wan/profile';
+import { serveControl, Wan } from '../dev/wan/wan';
+import { haSites, replicaPrimaryPort, siteEnv } from '../dev/wan/topology';
+import { describeMissing, haPrerequisites } from '../dev/ha/prerequisites';
+import type { HaTopology } from '../dev/ha/topology';
 
 const log = (line: string) => console.log(`[meridian] ${line}`);
 
@@ -21,6 +26,8 @@ const READY_TIMEOUT_MS = 60_000;
 
 /** MERIDIAN_DATA_DIR, resolved once main() has read the environment. */
 let dataDir = '';
+/** The databases' folder under it: `pg` (embedded) or `ha` (--ha). */
+let databasesDir = 'pg';
 let pids: PidFiles | undefined;
 
 /** Children that may still be running, by the name of their pid file (`next`, `worker-sfo1`). */
@@ -28,6 +35,8 @@ const children = new Map<string, ChildProcess>();
 /** Stops a `next build` still under way. */
 const building = new AbortController();
 let preparing: Promise<LocalStack> | undefined;
+/** `--wan`: the relays (in this process) and their control server for `npm run wan`. */
+let wan: { wan: Wan; control: { port: number; close: () => Promise<void> }; file: string } | undefined;
 let shuttingDown: Promise<void> | undefined;
 
 /**
@@ -41,6 +50,7 @@ function shutdown(reason: string, exitCode: number): Promise<void> {
     let code = exitCode;
     if (!preparing) {
       pids?.remove('launcher', process.pid); // nothing started yet
+      if (wan) fs.rmSync(wan.file, { force: true });
       process.exit(code);
     }
     log(`${reason}: stopping the console, the workflow workers and the databases…`);
@@ -52,6 +62,11 @@ function shutdown(reason: string, exitCode: number): Promise<void> {
     } catch (err) {
       log(`could not stop the databases: ${(err as Error).message}`);
       code ||= 1;
+    }
+    // After the databases: a replica streaming through a relay would only log a lost connection.
+    if (wan) {
+      await Promise.all([wan.wan.close(), wan.control.close()]).catch(() => {});
+      fs.rmSync(wan.file, { force: true });
     }
     pids?.remove('launcher', process.pid);
     log(code === 0 ? 'stopped cleanly' : 'stopped');
@@ -72,7 +87,19 @@ async function stopChild(name: string, child: ChildProcess): Promise<void> {
 async function main(): Promise<void> {
   const started = Date.now();
   const e = env();
-  const perRegion = countOption('gateways-per-region', 'MERIDIAN_GATEWAYS_PER_REGION', 0);
+  // A WAN needs the regions apart: one gateway process per region (plus the global one) unless told.
+  const wanOn = process.argv.slice(2).includes('--wan') || !!process.env.MERIDIAN_WAN;
+  const haOn = process.argv.slice(2).includes('--ha') || !!process.env.MERIDIAN_HA;
+  if (haOn) databasesDir = 'ha';
+  const refused = haOn ? haRefusal() : undefined;
+  if (refused) {
+    console.error(`[meridian] ${refused}`);
+    process.exitCode = 1;
+    return;
+  }
+  const profile = wanOn ? parseProfile(process.env.MERIDIAN_WAN, e.MERIDIAN_REGIONS) : undefined;
+  const perRegionGiven = countOption('gateways-per-region', 'MERIDIAN_GATEWAYS_PER_REGION', 0);
+  const perRegion = perRegionGiven || (profile ? 1 : 0);
   const workersPerRegion = countOption('workers-per-region', 'MERIDIAN_WORKERS_PER_REGION', 1) || 1;
   const gateways: GatewaySpec[] | undefined =
     perRegion > 0 ? planGateways(e.MERIDIAN_REGIONS, perRegion, e.PORT, e.MERIDIAN_HOST) : undefined;
@@ -86,8 +113,24 @@ async function main(): Promise<void> {
   }
   pidFiles.write('launcher', process.pid);
 
+  if (profile) {
+    // Before the databases: the replicas stream WAL through their links' relays.
+    const w = new Wan(profile);
+    const file = path.join(dataDir, 'wan.json');
+    wan = { wan: w, control: await serveControl(w), file };
+    fs.writeFileSync(file, JSON.stringify({ port: wan.control.port, pid: process.pid }) + '\n');
+    log(`WAN on: ${describeProfile(profile)}`);
+  }
+
   // The build needs no database: it runs while they come up.
-  preparing = prepareLocal({ log, dataDir, gateways });
+  preparing = prepareLocal({
+    log,
+    dataDir,
+    gateways,
+    primaryPortFor: wan ? replicaPrimaryPort(wan.wan) : undefined,
+    haSites: wan ? haSites(wan.wan) : undefined,
+    ha: haOn,
+  });
   const databases = preparing.then((s) => {
     if (!shuttingDown) log(`databases ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return s;
@@ -96,7 +139,31 @@ async function main(): Promise<void> {
   if (shuttingDown) return; // stopped meanwhile: shutdown() stops the databases
   // The console and the workers get the app's connections only: never the owner's.
   const { DATABASE_MIGRATION_URL: _owner, ...inherited } = process.env;
-  const childEnv: NodeJS.ProcessEnv = { ...inherited, ...stack.appEnv, NODE_ENV: 'production' };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...inherited,
+    ...stack.appEnv,
+    NODE_ENV: 'production',
+    // The demo's webhook receivers run on this machine (docs/flows/webhooks.md#no-ssrf).
+    WEBHOOK_ALLOW_LOOPBACK: inherited.WEBHOOK_ALLOW_LOOPBACK ?? 'on',
+  };
+  // Over the WAN, each process's database URLs depend on its site (the global gateway's is the mothership).
+  const siteEnvs = new Map<string, NodeJS.ProcessEnv>();
+  for (const site of e.MERIDIAN_REGIONS) {
+    siteEnvs.set(
+      site,
+      wan
+        ? {
+            ...childEnv,
+            ...(await siteEnv(wan.wan, site, {
+              ...stack.credentials.databases,
+              haApiUrls: childEnv.DATABASE_HA_API_URLS,
+            })),
+          }
+        : childEnv,
+    );
+  }
+  const envAt = (region: string) =>
+    siteEnvs.get(region === 'global' ? (wan?.wan.profile.mothership ?? region) : region) ?? childEnv;
 
   // Whatever an earlier run left (all-in-one or multi-process, any number of gateways and workers).
   for (const name of pidFiles.leftovers()) {
@@ -106,7 +173,7 @@ async function main(): Promise<void> {
     if (shuttingDown) return;
     // node itself runs the worker (tsx as a loader), so the PID we hold is the worker's; its own
     // process group (detached): Ctrl-C reaches only us, and we stop the group.
-    const w = spawnWorker(region, name.replace(/^worker-/, ''), childEnv, { detached: true, stdio: childStdio() });
+    const w = spawnWorker(region, name.replace(/^worker-/, ''), envAt(region), { detached: true, stdio: childStdio() });
     attachOutput(w, name);
     children.set(name, w);
     pidFiles.write(name, w.pid!);
@@ -155,7 +222,7 @@ async function main(): Promise<void> {
       if (shuttingDown) return;
       const child = spawnGateway(
         g,
-        { ...childEnv, MERIDIAN_GLOBAL_URL: globalUrl, MERIDIAN_BIND: e.MERIDIAN_BIND },
+        { ...envAt(g.region), MERIDIAN_GLOBAL_URL: globalUrl, MERIDIAN_BIND: e.MERIDIAN_BIND },
         { detached: true, stdio: childStdio() },
       );
       attachOutput(child, g.name);
@@ -164,7 +231,22 @@ async function main(): Promise<void> {
     }
   }
   if (shuttingDown) return;
-  printBanner(log, stack, started);
+  if (stack.ha) log(await haLine(stack.ha));
+  printBanner(log, stack, started, wan && { profile: wan.wan.profile, defaultGateways: perRegionGiven === 0 });
+}
+
+/** Why `--ha` cannot run here, if it cannot: what is missing (and the apt command). */
+function haRefusal(): string | undefined {
+  const pre = haPrerequisites();
+  return pre.ok ? undefined : `npm start -- --ha: ${describeMissing(pre)}`;
+}
+
+/** `--ha`: the nodes and who leads, as nodes.json has them now. */
+async function haLine(ha: HaTopology): Promise<string> {
+  const f = await ha.writeNodesFile();
+  const nodes = f.nodes.map((n) => `${n.name} ${n.role ?? 'down'} :${n.pgPort}`).join(', ');
+  const file = path.relative(process.cwd(), path.join(dataDir, databasesDir, 'nodes.json'));
+  return `HA databases: leader ${f.leader ?? 'none'}; ${nodes} (${file})`;
 }
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal, 0));
@@ -184,8 +266,7 @@ process.on('exit', () => {
 main().catch((err: unknown) => {
   if (shuttingDown) return;
   console.error(`[meridian] failed to start: ${(err as Error).stack ?? String(err)}`);
-  if (preparing && fs.existsSync(path.join(dataDir, 'pg', 'logs'))) {
-    console.error(`[meridian] database logs are under ${path.join(dataDir, 'pg', 'logs')}/`);
-  }
+  const logs = path.join(dataDir, databasesDir, 'logs');
+  if (preparing && fs.existsSync(logs)) console.error(`[meridian] database logs are under ${logs}/`);
   void shutdown('start failed', 1);
 });

@@ -5,6 +5,17 @@ import { z } from 'zod';
 const regionCode = z.string().regex(/^[a-z]{3}[1-9][0-9]*$/, 'region codes are IATA + number, e.g. sfo1');
 
 /** `sfo1=postgres://…,lax1=postgres://…` → { sfo1: 'postgres://…', … } */
+/** A postgresql:// URL; libpq's multi-host form (`a:5432,b:5432`, target_session_attrs) too. */
+const postgresUrl = z.string().refine((s) => {
+  if (!/^postgres(ql)?:\/\//i.test(s)) return false;
+  try {
+    new URL(s.replace(/^(postgres(?:ql)?:\/\/(?:[^@/?#]*@)?)([^,/?#]*)(?:,[^/?#]*)?/i, '$1$2'));
+    return true;
+  } catch {
+    return false;
+  }
+}, 'expected a postgresql:// URL (several hosts allowed: host1:5432,host2:5432)');
+
 const replicaMap = z
   .string()
   .optional()
@@ -37,18 +48,39 @@ const schema = z.object({
   PORT: int(1, 65535, 3000),
   /** Address `npm start` listens on (loopback by default: the demo is not for the network). */
   MERIDIAN_BIND: z.string().default('127.0.0.1'),
+  /**
+   * Where the other gateways of this region reach this one for write positions (UDP): a host or
+   * address of the region's own network. Default: MERIDIAN_BIND (127.0.0.1 when that is a wildcard).
+   */
+  MERIDIAN_PEER_HOST: z.string().min(1).max(30).optional(),
   /** Host name of the global address; regions are served at `{region}.{host}`. */
   MERIDIAN_HOST: z.string().default('localhost'),
   /** The region this gateway serves when a request names none (`global` for the global address). */
   MERIDIAN_GATEWAY_REGION: z.union([regionCode, z.literal('global')]).default('global'),
-  /** Primary database. When unset, `npm start` brings up the embedded topology and sets it. */
-  DATABASE_URL: z.string().url().optional(),
+  /**
+   * Primary database. When unset, `npm start` brings up the embedded topology and sets it. Several
+   * hosts with `?target_session_attrs=read-write` (libpq's form): connections go to whichever is
+   * the writable primary now, found again after a failover (docs/flows/failover.md).
+   */
+  DATABASE_URL: postgresUrl.optional(),
   /**
    * The owner's connection to the primary (the role that owns the schemas), for migrations and
    * pg-boss's schema; only with DATABASE_URL (the embedded topology brings its own). Default:
    * DATABASE_URL. Never handed to the console or the workers.
    */
-  DATABASE_MIGRATION_URL: z.string().url().optional(),
+  DATABASE_MIGRATION_URL: postgresUrl.optional(),
+  /**
+   * The HA manager's REST API (Patroni), one address per database node: Atlas shows the cluster
+   * as it sees it and asks it for switchovers (docs/flows/failover.md). Unset: not shown.
+   */
+  DATABASE_HA_API_URLS: z
+    .string()
+    .optional()
+    .transform((raw) => commaList(raw ?? ''))
+    .pipe(z.array(z.string().url().max(200)).max(16)),
+  /** The user and password of the HA manager's REST API for changes (Patroni's restapi.authentication). */
+  DATABASE_HA_API_USER: z.string().min(1).max(100).default('meridian'),
+  DATABASE_HA_API_PASSWORD: z.string().min(8).max(200).optional(),
   /** Streaming replicas, one per region: `sfo1=postgres://…,lax1=postgres://…`. */
   DATABASE_REPLICA_URLS: replicaMap,
   /** Where the embedded topology and demo credentials live. */
@@ -105,8 +137,15 @@ const schema = z.object({
   /** Atlas calls a replica lagging only after this many consecutive probes over a lag limit, and
    * raises an alert after this many consecutive lag samples over it (server/replication/alert-rules.ts). */
   ATLAS_LAG_SAMPLES: int(1, 100, 3),
-  /** Interval of the lag-history sampler (one process per deployment samples; see server/replication/lag-sampler.ts). */
+  /** Interval of the lag-history sampler (one process per deployment samples; see server/replication/lag-sampler.ts);
+   * also how often each gateway publishes its round trip to the primary (server/replication/primary-link.ts). */
   ATLAS_SAMPLE_INTERVAL_MS: int(100, 600_000, 5000),
+  /** Atlas' link_slow alert: a region's round trip to the primary over this many times its baseline… */
+  ATLAS_LINK_RTT_FACTOR: z.coerce.number().min(1).max(100).default(2),
+  /** …and over its baseline plus this many milliseconds (a fast link's jitter is no alert)… */
+  ATLAS_LINK_RTT_MARGIN_MS: z.coerce.number().min(0).max(60_000).default(25),
+  /** …in every sample for this long opens the alert (server/replication/alert-rules.ts). */
+  ATLAS_LINK_RTT_SECONDS: int(1, 3600, 60),
   /** `off`: no routing decision records are kept (the benchmark's baseline; explain finds nothing). */
   MERIDIAN_DECISION_LOG: z.enum(['on', 'off']).default('on'),
   /** false: this process never samples (another one does). */
@@ -117,6 +156,8 @@ const schema = z.object({
   WORKFLOW_STEP_MS: int(0, 600_000, 1500),
   /** A step whose worker stops answering for this long is given to another worker (or a restarted one). */
   WORKFLOW_STEP_TIMEOUT_SECONDS: int(1, 3600, 60),
+  /** The expiry of a workspace move's bulk steps (export, verify, purge), which run for minutes. */
+  MOVE_BULK_STEP_TIMEOUT_SECONDS: int(1, 86_400, 900),
   /** Retries of a failed step before the run fails, with exponential backoff from WORKFLOW_RETRY_DELAY_SECONDS. */
   WORKFLOW_RETRY_LIMIT: int(0, 20, 4),
   WORKFLOW_RETRY_DELAY_SECONDS: int(0, 600, 1),
@@ -134,6 +175,18 @@ const schema = z.object({
     .pipe(z.array(regionCode).optional()),
   /** Testing aid: `step:n,…` makes the first n attempts of a step fail (a transient fault), e.g. `bootstrap_control_plane:2`. */
   WORKFLOW_FAULTS: z.string().default(''),
+  /**
+   * Webhook delivery (docs/flows/webhooks.md): `on` lets endpoints resolve to loopback addresses
+   * (the demo's and the tests' receivers); private, link-local and metadata addresses stay refused.
+   * Never in production.
+   */
+  WEBHOOK_ALLOW_LOOPBACK: z.enum(['on', 'off']).default('off'),
+  /** How often an idle webhook worker looks for due deliveries (a commit's NOTIFY wakes it sooner). */
+  WEBHOOK_POLL_MS: int(50, 60_000, 1000),
+  /** Deliveries one worker process sends at once, per region. */
+  WEBHOOK_CONCURRENCY: int(1, 256, 16),
+  /** Shrinks the retry schedule (the tests' and the bench's 0.001: 5 s becomes 5 ms); 1 in production. */
+  WEBHOOK_RETRY_SCALE: z.coerce.number().min(0.0001).max(1).default(1),
   /**
    * What this process is (one build, two roles): `cell` serves its regions' gateways and
    * registers them with the directory; `directory` answers "find your workspace" at the global
@@ -181,6 +234,10 @@ const schema = z.object({
       }
       return out;
     }),
+  /** `on`: POST /v1/signup at a region lets anyone create an organization (docs/flows/workspace-lifecycle.md). */
+  MERIDIAN_SIGNUP: z.enum(['on', 'off']).default('off'),
+  /** How long an offboarded organization stays read-only (and cancellable) before its data is purged. */
+  MERIDIAN_OFFBOARDING_GRACE_SECONDS: int(1, 365 * 86_400, 7 * 86_400),
   /** How often a cell re-registers its regions with the directory. */
   DIRECTORY_HEARTBEAT_SECONDS: z.coerce.number().min(1).max(3600).default(120),
   /** This process's name in its log lines (`gateway-sfo1-2`, `worker-lax1`), set by launchers. */
@@ -193,6 +250,32 @@ const schema = z.object({
     .string()
     .regex(/^[0-9a-f]{64}$/, '64 lowercase hex characters (32 bytes)')
     .optional(),
+  /**
+   * AES-256-GCM key of the secrets Meridian must read back, such as an organization's SSO client
+   * secret (64 hex; default: derived from AUTH_SECRET by HKDF, so set it where AUTH_SECRET may
+   * be rotated: a new AUTH_SECRET would leave stored client secrets unreadable).
+   */
+  MERIDIAN_SECRETS_KEY: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, '64 lowercase hex characters (32 bytes)')
+    .optional(),
+  /** Platform single sign-on (operators): the OpenID issuer (discovery at {issuer}/.well-known/openid-configuration). Unset: off. */
+  PLATFORM_SSO_ISSUER: z.string().url().max(500).optional(),
+  PLATFORM_SSO_CLIENT_ID: z.string().min(1).max(255).optional(),
+  PLATFORM_SSO_CLIENT_SECRET: z.string().min(1).max(1024).optional(),
+  /** The ID token claim that names the person's groups or roles (a string or a list of strings). */
+  PLATFORM_SSO_CLAIM: z
+    .string()
+    .regex(/^[A-Za-z0-9_:./-]{1,100}$/)
+    .default('groups'),
+  /** The value of PLATFORM_SSO_CLAIM that makes a person a platform operator. */
+  PLATFORM_SSO_OPERATOR_VALUE: z.string().min(1).max(255).default('meridian-operators'),
+  /** `on`: an issuer may be plain http on a loopback host (the demo's and the tests' provider); never in production. */
+  SSO_ALLOW_LOOPBACK_HTTP: z.enum(['on', 'off']).default('off'),
+  /** Clock skew allowed when checking an ID token's exp, iat and nbf. */
+  SSO_CLOCK_TOLERANCE_SECONDS: int(0, 300, 30),
+  /** How long a call to an identity provider (discovery, keys, token) may take. */
+  SSO_HTTP_TIMEOUT_MS: int(100, 60_000, 5000),
   /** How long a move waits for the workspace's in-flight workflow runs before it fails (and undoes itself). */
   MOVE_DRAIN_TIMEOUT_SECONDS: int(1, 86_400, 600),
   /** How long a move's verify waits for the target's replica to reach the export's snapshot before retrying. */
@@ -207,6 +290,17 @@ const schema = z.object({
     .min(1024)
     .max(64 * 1024 * 1024)
     .default(1024 * 1024),
+  /**
+   * Where invitation mail goes out (nodemailer: `smtp://user:pass@host:587`, `smtps://…:465`).
+   * Unset: no mail is sent; the admin copies the link shown once.
+   */
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((u) => /^smtps?:\/\//.test(u), 'an smtp:// or smtps:// URL')
+    .optional(),
+  /** The sender of invitation mail (default: `Meridian <no-reply@{MERIDIAN_HOST}>`). */
+  MERIDIAN_MAIL_FROM: z.string().min(3).max(200).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CHROMIUM_PATH: z.string().optional(),
 });

@@ -9,13 +9,23 @@ export const ERROR_STATUS = {
   region_not_allowed: 403,
   organization_suspended: 403,
   forbidden: 403,
+  /** A password sign-in of a member of an organization that requires single sign-on. */
+  sso_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  /** A workspace slug held by another organization, in any region (docs/flows/workspace-lifecycle.md). */
+  slug_taken: 409,
+  /** The organization is being offboarded: read-only until an admin or operator cancels it. */
+  organization_offboarding: 409,
   insufficient_capacity: 409,
   region_draining: 409,
   /** A per-organization quota (e.g. active API keys) is used up: free some, then retry. */
   limit_exceeded: 409,
+  /** The organization's last admin can be neither removed nor demoted. */
+  last_admin: 409,
+  /** An invitation link that was used, revoked, replaced by a resend, expired, or never existed. */
+  invitation_invalid: 410,
   request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,

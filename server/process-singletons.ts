@@ -13,14 +13,22 @@ export type SingletonName =
   | 'api-key-blocks'
   | 'rate-limiters'
   | 'identity-cache'
+  | 'shared-reads'
+  | 'invitation-mailer'
   | 'session-tokens'
   | 'region-traffic'
   | 'lag-debounce'
   | 'lag-sampler'
+  | 'primary-links'
   | 'cell-registration'
   | 'write-positions'
   | 'routing-policies'
-  | 'decision-log';
+  | 'decision-log'
+  | 'round-trips'
+  | 'write-flights'
+  | 'write-flights-recent'
+  | 'primary-locator'
+  | 'sso-oidc-configs';
 
 const KEY = Symbol.for('meridian.process-singletons');
 

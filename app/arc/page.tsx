@@ -1,6 +1,8 @@
-// /arc: the organization at a glance (regions, defaults, role, project) and the ways into Arc.
+// /arc: the organization at a glance (regions, defaults, role, project) and the ways into Arc. A
+// platform operator with no organization lands on Atlas instead (every sign-in's default is /arc).
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { redirect } from 'next/navigation';
 import { arcMe } from '~/app/arc/me';
 import { Fact } from '~/components/ui/fact';
 import { PageHeader } from '~/components/ui/page-header';
@@ -19,6 +21,7 @@ const AREAS = [
 export default async function ArcHome() {
   const me = await arcMe();
   const org = me.organization;
+  if (!org && me.user?.platform_operator) redirect('/atlas');
   return (
     <div className="space-y-6">
       <PageHeader

@@ -1,10 +1,13 @@
-// /sign-in: email and password, then back to the page that asked (same site only); with
-// `?workspace=` at a region's host it names and signs in to that workspace.
+// /sign-in: email and password or single sign-on, then back to the page that asked (same site
+// only); with `?workspace=` at a region's host it names and signs in to that workspace.
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import Link from 'next/link';
 import { GlobalSignIn } from '~/components/directory/global-sign-in';
 import { SignInForm } from '~/components/sign-in-form';
+import { SsoOperatorButton, SsoWorkspaceButton, SsoWorkspaceForm } from '~/components/sso-sign-in';
+import { ErrorAlert } from '~/components/ui/error-alert';
+import { isSsoFailure, SSO_FAILURES } from '~/lib/sso-failures';
 import { PageHeader } from '~/components/ui/page-header';
 import { link } from '~/components/ui/styles';
 import { globalPageState, isGlobalAddress } from '~/server/directory/page';
@@ -14,6 +17,7 @@ import { requestHost, requestOrigin } from '~/server/net/request-origin';
 import { sameOriginPath } from '~/server/net/redirect';
 import { hostRegion } from '~/server/region/host-region';
 import { regionRegistry } from '~/server/region/registry';
+import { platformProvider } from '~/server/sso/oidc-client';
 
 export const metadata: Metadata = { title: 'Sign in' };
 
@@ -32,6 +36,8 @@ export default async function SignInPage({
   const label = hostRegion(requestHost(h), env().MERIDIAN_HOST).label;
   const region = label ? (await regionRegistry()).get(label) : undefined;
   const workspace = typeof rawWorkspace === 'string' && SLUG.test(rawWorkspace) ? rawWorkspace : undefined;
+  // A single sign-on that came back without a session says why (server/sso/flow.ts).
+  const ssoError = isSsoFailure(error) ? SSO_FAILURES[error] : undefined;
   if (workspace && region) {
     const next = sameOriginPath(typeof callbackUrl === 'string' ? callbackUrl : undefined, requestOrigin(h), '/arc');
     return (
@@ -45,7 +51,9 @@ export default async function SignInPage({
           description={`${region.label} region (${region.code})`}
           centered
         />
+        {ssoError && <ErrorAlert>{ssoError}</ErrorAlert>}
         <SignInForm next={next} workspace={workspace} />
+        <SsoWorkspaceButton workspace={workspace} next={next} />
         {next.startsWith('/sign-in/handoff/issue?') && <ReturnNote />}
         <p className="text-center text-sm text-slate-600 dark:text-slate-300">
           Not your region?{' '}
@@ -82,7 +90,10 @@ export default async function SignInPage({
   return (
     <div className="mx-auto mt-8 max-w-sm space-y-6">
       <PageHeader title="Sign in to Meridian" description="Arc for your organization, Atlas for operators." centered />
+      {ssoError && <ErrorAlert>{ssoError}</ErrorAlert>}
       <SignInForm next={next} />
+      {label && <SsoWorkspaceForm next={next} />}
+      {label && platformProvider() && <SsoOperatorButton next={next} />}
       {returning && <ReturnNote />}
       {!label && (
         <p className="text-center text-sm text-slate-600 dark:text-slate-300">

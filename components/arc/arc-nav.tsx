@@ -13,13 +13,14 @@ const ITEMS = [
   { href: '/arc/projects', label: 'Projects' },
   { href: '/arc/notifications', label: 'Notifications', badge: true },
   { href: '/arc/organization', label: 'Organization' },
-  { href: '/arc/settings', label: 'Settings', exclude: '/arc/settings/api-keys' },
+  { href: '/arc/settings', label: 'Settings', exclude: ['/arc/settings/api-keys', '/arc/settings/members'] },
+  { href: '/arc/settings/members', label: 'Members' },
   { href: '/arc/settings/api-keys', label: 'API keys' },
 ] as const;
 
 function isActive(item: (typeof ITEMS)[number], path: string): boolean {
   if ('exact' in item) return path === item.href;
-  if ('exclude' in item && path.startsWith(item.exclude)) return false;
+  if ('exclude' in item && item.exclude.some((x) => path.startsWith(x))) return false;
   return path === item.href || path.startsWith(`${item.href}/`);
 }
 
@@ -38,7 +39,8 @@ export function ArcNav({ orgSlug }: { orgSlug: string | null }) {
           {orgSlug}
         </p>
       )}
-      <ul className="-mx-4 flex gap-1 overflow-x-auto border-b border-slate-200 px-4 pb-2 text-sm [scrollbar-width:none] lg:mx-0 lg:flex-col lg:overflow-visible lg:border-0 lg:px-0 lg:pb-0 dark:border-slate-800">
+      {/* relative: the badge's screen-reader text scrolls and clips with the strip on phones */}
+      <ul className="relative -mx-4 flex gap-1 overflow-x-auto border-b border-slate-200 px-4 pb-2 text-sm [scrollbar-width:none] lg:mx-0 lg:flex-col lg:overflow-visible lg:border-0 lg:px-0 lg:pb-0 dark:border-slate-800">
         {ITEMS.map((item) => {
           const active = isActive(item, pathname);
           return (

@@ -14,7 +14,11 @@ const TONE: Record<Alert['kind'], string> = {
   replica_down: 'border-rose-300 bg-rose-50 text-rose-900 dark:border-rose-800 dark:bg-rose-950/70 dark:text-rose-100',
   error_rate_high:
     'border-rose-300 bg-rose-50 text-rose-900 dark:border-rose-800 dark:bg-rose-950/70 dark:text-rose-100',
+  link_slow:
+    'border-amber-400 bg-amber-50 text-amber-950 dark:border-amber-700 dark:bg-amber-950/70 dark:text-amber-100',
   primary_down: 'border-rose-400 bg-rose-100 text-rose-950 dark:border-rose-700 dark:bg-rose-950 dark:text-rose-50',
+  primary_failover:
+    'border-amber-400 bg-amber-50 text-amber-950 dark:border-amber-700 dark:bg-amber-950/70 dark:text-amber-100',
 };
 
 /**

@@ -1,6 +1,6 @@
 'use client';
 // Atlas' own navigation: regions, servers, organizations, clusters, the directory, the audit log,
-// workspace moves, the routing policy and "Explain a request".
+// workspace moves, the database cluster, the routing policy and "Explain a request".
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { focusRingTight } from '../ui/styles';
@@ -13,6 +13,7 @@ const ITEMS = [
   { href: '/atlas/audit', label: 'Audit log' },
   { href: '/atlas/directory', label: 'Directory' },
   { href: '/atlas/moves', label: 'Moves' },
+  { href: '/atlas/database', label: 'Database' },
   { href: '/atlas/policy', label: 'Policy' },
   { href: '/atlas/requests', label: 'Explain a request' },
 ] as const;

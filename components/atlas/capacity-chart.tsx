@@ -83,7 +83,7 @@ export function CapacityCharts({ capacity }: { capacity: Capacity }) {
           </div>
         </figure>
       </div>
-      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Capacity in numbers">
+      <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="Capacity in numbers">
         <FigureTable
           caption="Capacity in numbers"
           testId="capacity-table"

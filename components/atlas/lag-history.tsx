@@ -1,5 +1,6 @@
 'use client';
-// Lag and traffic history per replica and region, 15 min to 7 days, from the sampler's rows.
+// Lag, traffic and link (round trip to the primary) history per replica and region, 15 min to
+// 7 days, from the sampler's rows.
 // docs/atlas.md
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -110,6 +111,15 @@ export function LagHistory({ region }: { region?: string } = {}) {
             title="Read latency p95 per region"
             unit="ms"
             rows={pivot(h, 'read_p95_ms')}
+            regions={regions}
+            format={(v) => fmtMs(v)}
+            longWindow={long}
+          />
+          <HistoryChart
+            testId="chart-link-rtt"
+            title="Round trip to the primary per region"
+            unit="ms"
+            rows={pivot(h, 'primary_rtt_ms')}
             regions={regions}
             format={(v) => fmtMs(v)}
             longWindow={long}

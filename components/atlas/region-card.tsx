@@ -1,4 +1,5 @@
-// One region on the Atlas dashboard: status, replica, primary, recent traffic, and why degraded.
+// One region on the Atlas dashboard: status, replica, primary and the link to it, recent traffic,
+// and why degraded.
 import type { RouterOutputs } from '../trpc-provider';
 import { Fact } from '../ui/fact';
 import { FigureTable } from '../ui/figure-table';
@@ -71,6 +72,17 @@ export function RegionCard({
         </Fact>
         <Fact label="Serving reads">{yesNo(h.serving_reads)}</Fact>
         <Fact label="Primary reachable">{yesNo(h.primary_reachable)}</Fact>
+        <Fact
+          label={
+            <>
+              Link RTT<span className="sr-only"> to the primary</span>
+            </>
+          }
+          testId="link-rtt"
+          look="numeric"
+        >
+          {region.link.rtt_ms === null ? 'unknown' : fmtMs(region.link.rtt_ms)}
+        </Fact>
         <Fact label="Replay lag" testId="lag-seconds">
           {fmtSeconds(h.lag_seconds)}
         </Fact>

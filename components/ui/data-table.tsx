@@ -37,8 +37,9 @@ export function DataTable<T>({
   const align = (c: Column<T>) => (c.align === 'right' ? 'text-right' : '');
   return (
     // Focusable, and named by the caption, so keyboard users can scroll a table wider than the screen.
+    // relative: screen-reader-only text (absolutely positioned) scrolls and clips with the table.
     <div
-      className={`overflow-x-auto focus-visible:outline-2 focus-visible:outline-indigo-500 ${className}`}
+      className={`relative overflow-x-auto focus-visible:outline-2 focus-visible:outline-indigo-500 ${className}`}
       tabIndex={0}
       role="region"
       aria-label={caption}

@@ -9,7 +9,8 @@ export function Fact({
   testId,
   look,
 }: {
-  label: string;
+  /** Text, or text with a screen-reader-only tail (`sr-only`) that a narrow card has no room for. */
+  label: ReactNode;
   children: ReactNode;
   testId?: string;
   /** An identifier (monospace) or a number (aligned digits). */

@@ -9,6 +9,7 @@ import { demoApiKeys } from './api-keys';
 import { seedClusters } from './clusters';
 import { seedServers } from './fleet';
 import { demoPasswords, ensureMemberships, seedTenants } from './people';
+import type { DemoSso } from './sso';
 
 export interface DemoCredentials {
   global_url: string;
@@ -18,6 +19,8 @@ export interface DemoCredentials {
   /** One organization-wide key (`mk_global_…`) per organization: use it at the global address. */
   global_api_keys: { org: string; key: string }[];
   databases: { primary: string; replicas: Record<string, string> };
+  /** The demo's OpenID provider and its people ("Sign in with SSO"): dev/demo/sso.ts. */
+  sso?: DemoSso;
   /** Multi-process mode (`npm start -- --gateways-per-region N`): every gateway's address. */
   gateways?: { name: string; region: string; url: string }[];
 }

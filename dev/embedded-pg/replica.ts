@@ -78,16 +78,21 @@ export async function createReplica(t: ReplicaSource, region: string): Promise<v
 }
 
 /** The standby's link to the primary; rewritten on every start since the primary's port may
- * move (and so that a replica of an older data folder stops using the superuser). */
-export function writeStandbyConf(t: ReplicaSource, region: string): void {
+ * move (and so that a replica of an older data folder stops using the superuser). `port`: the one
+ * it dials, the primary's own unless a WAN relay stands between them (dev/wan/topology.ts).
+ * Whether the file changed. */
+export function writeStandbyConf(t: ReplicaSource, region: string, port = t.state.primary.port): boolean {
   const file = path.join(t.dataDir(region), 'postgresql.auto.conf');
-  const conninfo = `host=127.0.0.1 port=${t.state.primary.port} user=${REPLICATION_ROLE} password=${t.state.replicationPassword} application_name=${region}`;
+  const conninfo = `host=127.0.0.1 port=${port} user=${REPLICATION_ROLE} password=${t.state.replicationPassword} application_name=${region}`;
   const lines = [
     '# Written by Meridian (dev/embedded-pg/replica.ts) on every start.',
     `primary_conninfo = '${conninfo}'`,
     `primary_slot_name = '${slotName(region)}'`,
     '',
   ];
-  fs.writeFileSync(file, lines.join('\n'), { mode: 0o600 });
+  const text = lines.join('\n');
+  if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) return false;
+  fs.writeFileSync(file, text, { mode: 0o600 });
   chownTree(file, t.runAs);
+  return true;
 }

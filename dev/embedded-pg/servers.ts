@@ -19,6 +19,11 @@ export interface TopologyOptions {
   /** fsync off: for throw-away test topologies only. */
   durable?: boolean;
   log?: (line: string) => void;
+  /**
+   * The port a region's replica dials to stream WAL from the primary (listening on
+   * `primaryPort`): a WAN relay (dev/wan/topology.ts). Default: the primary's own.
+   */
+  primaryPortFor?: (region: string, primaryPort: number) => number | Promise<number>;
 }
 
 export interface TopologyUrls {
@@ -41,6 +46,7 @@ export class EmbeddedTopology {
     readonly runAs: RunAs | undefined,
     readonly state: StateFile,
     readonly log: (line: string) => void,
+    private readonly primaryPortFor?: TopologyOptions['primaryPortFor'],
   ) {}
 
   /** Creates the topology on first use, otherwise reuses it; starts every server not running. */
@@ -51,7 +57,15 @@ export class EmbeddedTopology {
     const binDir = reachableBinDir(pkgBin, version, runAs);
     const dir = reachableDataDir(path.resolve(opts.dir), runAs);
     const { state, fresh } = readState(dir);
-    const topo = new EmbeddedTopology(dir, opts.regions, new PgPrograms(binDir, runAs, dir), runAs, state, log);
+    const topo = new EmbeddedTopology(
+      dir,
+      opts.regions,
+      new PgPrograms(binDir, runAs, dir),
+      runAs,
+      state,
+      log,
+      opts.primaryPortFor,
+    );
     // Passwords first: a role is never created with a password that state.json doesn't hold.
     topo.saveState();
     fs.mkdirSync(topo.path('logs'), { recursive: true, mode: 0o700 });
@@ -121,6 +135,11 @@ export class EmbeddedTopology {
     const server = name === 'primary' ? this.state.primary : this.state.replicas[name];
     if (runningPid(dataDir) && server && server.port) {
       this.log(`postgres ${name} already running on port ${server.port}`);
+      // Left running by an earlier run, maybe dialling a WAN relay that is gone (or now wanted):
+      // primary_conninfo takes effect on a reload.
+      if (name !== 'primary' && (await this.writeStandbyConf(name))) {
+        await this.programs.pgCtl(['-D', dataDir, 'reload']);
+      }
       return;
     }
     const pidFile = path.join(dataDir, 'postmaster.pid');
@@ -132,7 +151,7 @@ export class EmbeddedTopology {
     if (!entry.port || (await portInUse(entry.port))) entry.port = await freePort();
     if (name === 'primary') this.state.primary = entry;
     else this.state.replicas[name] = entry;
-    if (name !== 'primary') writeStandbyConf(this, name);
+    if (name !== 'primary') await this.writeStandbyConf(name);
     this.saveState();
     await this.programs.pgCtl([
       '-D',
@@ -147,6 +166,12 @@ export class EmbeddedTopology {
       'start',
     ]);
     this.log(`postgres ${name} listening on 127.0.0.1:${entry.port}`);
+  }
+
+  /** A replica's link to the primary, direct or through `primaryPortFor`'s port; whether it changed. */
+  private async writeStandbyConf(region: string): Promise<boolean> {
+    const port = this.state.primary.port;
+    return writeStandbyConf(this, region, (await this.primaryPortFor?.(region, port)) ?? port);
   }
 
   private path(...parts: string[]): string {

@@ -1,8 +1,9 @@
 // Helpers for integration tests: fresh databases on the shared test topology, and waiting
 // for a replica to replay up to the primary's current WAL position.
-import pg from 'pg';
+import type pg from 'pg';
 import { inject } from 'vitest';
 import { migrate } from '../../server/db/migrate';
+import { newClient } from '../../server/db/pg-connections';
 import { grantAppRole } from '../../server/db/privileges';
 import { installQueues } from '../../server/workflows/queue';
 import { APP_ROLE, OWNER_ROLE } from '../embedded-pg/roles';
@@ -22,7 +23,8 @@ export async function query<T extends pg.QueryResultRow = pg.QueryResultRow>(
   sql: string,
   params: unknown[] = [],
 ): Promise<T[]> {
-  const c = new pg.Client({ connectionString: url });
+  const c = newClient({ connectionString: url }); // a multi-host URL too (the HA topology)
+  c.on('error', () => {});
   await c.connect();
   try {
     return (await c.query<T>(sql, params)).rows;

@@ -1,7 +1,10 @@
 // Decision records for tests that exercise storage and explain without the request middleware:
-// a plausible record of a served read, with whatever a test overrides.
+// a plausible record of a served read, with whatever a test overrides; what the primary stores.
 import { randomBytes } from 'node:crypto';
 import type { DecisionRecord } from '../../server/routing/decision';
+import { decodeBatch, toBatches } from '../../server/routing/decision-batch';
+import { batchParameters, insertBatches } from '../../server/routing/decisions.sql';
+import { query } from './db';
 
 /** A request ID as the gateway makes them (server/ids), at `ms`. */
 export function testRequestId(region = 'sfo1', ms = Date.now()): string {
@@ -42,6 +45,30 @@ export function sampleDecision(overrides: Partial<DecisionRecord> = {}): Decisio
     status: 200,
     error_code: null,
     latency_ms: 3.2,
+    round_trips: { primary: 0, replicas: { sfo1: 1 }, connects: 0 },
     ...overrides,
   };
+}
+
+/** Every stored record (decoded from request_decision_batches) whose request ID is in `ids`. */
+export async function storedDecisions(primaryUrl: string, ids: string[]): Promise<DecisionRecord[]> {
+  const wanted = new Set(ids);
+  const rows = await query<{ first_at: Date; payload: Buffer }>(
+    primaryUrl,
+    'SELECT first_at, payload FROM request_decision_batches',
+  );
+  return rows.flatMap((r) => decodeBatch(r.payload, r.first_at.getTime())).filter((r) => wanted.has(r.request_id));
+}
+
+/** Stores `records` as another gateway's flush would (one INSERT of their batches), making partitions. */
+export async function storeDecisions(primaryUrl: string, records: DecisionRecord[]): Promise<void> {
+  const batches = await toBatches(records);
+  const times = batches.map((b) => b.firstAt);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  await query(primaryUrl, 'SELECT meridian_decision_partitions($1, $2, $3)', [
+    iso(Math.min(...times)),
+    iso(Math.max(...times)),
+    iso(0),
+  ]);
+  await query(primaryUrl, insertBatches.text, batchParameters(batches));
 }

@@ -13,7 +13,12 @@ import type {
   ClusterListParams,
   ClusterPage,
   CreateClusterInput,
+  CreatedOrganization,
+  CreateOrganizationInput,
   Me,
+  Offboarding,
+  MemberRole,
+  WebhookEventType,
   Organization,
   Page,
   Project,
@@ -150,6 +155,15 @@ export class MeridianClient {
     return this.unwrap(this.api.GET('/organization', { headers: this.headers(undefined) }));
   }
 
+  /** An admin's deletion of their own organization (a session): `confirm` is its slug; cancellable for 7 days. */
+  offboardOrganization(confirm: string): Promise<Offboarding> {
+    return this.unwrap(this.api.POST('/organization/offboard', { body: { confirm } }));
+  }
+
+  cancelOrganizationOffboarding(): Promise<Offboarding> {
+    return this.unwrap(this.api.POST('/organization/cancel-offboard', { body: {} }));
+  }
+
   readonly clusters = {
     /** One page; without a region, a multi-region caller gets every region (see `regions`). */
     list: (params: ClusterListParams & { cursor?: string } = {}): Promise<ClusterPage> => {
@@ -235,6 +249,72 @@ export class MeridianClient {
     },
   };
 
+  readonly apiKeys = {
+    /** One page of the organization's API keys, newest first, revoked ones too (never a secret). */
+    list: (params: { cursor?: string; limit?: number } = {}) =>
+      this.unwrap(this.api.GET('/api-keys', { params: { query: params } })),
+    /** Every key, page after page: `for await (const k of client.apiKeys.iterate())`. */
+    iterate: (params: { limit?: number } = {}) => this.paginate((cursor) => this.apiKeys.list({ ...params, cursor })),
+  };
+
+  /** The organization's members: everyone lists them; admins (or an admin-scoped key) change them. */
+  readonly members = {
+    list: (params: { cursor?: string; limit?: number } = {}) =>
+      this.unwrap(this.api.GET('/members', { params: { query: params } })),
+    iterate: (params: { limit?: number } = {}) => this.paginate((cursor) => this.members.list({ ...params, cursor })),
+    /** `409 last_admin` for the organization's last admin. */
+    setRole: (userId: string, role: MemberRole) =>
+      this.unwrap(this.api.PATCH('/members/{user_id}', { params: { path: { user_id: userId } }, body: { role } })),
+    /** Ends their sessions and revokes the API keys they created, at once. */
+    remove: (userId: string) =>
+      this.unwrap(this.api.DELETE('/members/{user_id}', { params: { path: { user_id: userId } } })),
+  };
+
+  /** Invitations (admins): the link in `create`'s and `resend`'s answer is shown once. */
+  readonly invitations = {
+    list: (params: { cursor?: string; limit?: number } = {}) =>
+      this.unwrap(this.api.GET('/invitations', { params: { query: params } })),
+    create: (input: { email: string; role: MemberRole }) => this.unwrap(this.api.POST('/invitations', { body: input })),
+    resend: (id: string) =>
+      this.unwrap(this.api.POST('/invitations/{id}/resend', { params: { path: { id } }, body: {} as never })),
+    revoke: (id: string) => this.unwrap(this.api.DELETE('/invitations/{id}', { params: { path: { id } } })),
+  };
+
+  /**
+   * Webhook endpoints (admins, or an admin-scoped key): `create` and `rotateSecret` answer with the
+   * `whsec_…` secret once. Verify deliveries with `verifyWebhook`.
+   */
+  readonly webhooks = {
+    list: () => this.unwrap(this.api.GET('/webhooks', {})),
+    create: (input: { url: string; event_types: WebhookEventType[]; description?: string }) =>
+      this.unwrap(this.api.POST('/webhooks', { body: { description: '', ...input } })),
+    update: (
+      id: string,
+      changes: { url?: string; event_types?: WebhookEventType[]; description?: string; enabled?: boolean },
+    ) => this.unwrap(this.api.PATCH('/webhooks/{id}', { params: { path: { id } }, body: changes })),
+    delete: (id: string) => this.unwrap(this.api.DELETE('/webhooks/{id}', { params: { path: { id } } })),
+    rotateSecret: (id: string, overlapHours?: number) =>
+      this.unwrap(
+        this.api.POST('/webhooks/{id}/rotate-secret', {
+          params: { path: { id } },
+          body: overlapHours === undefined ? {} : { overlap_hours: overlapHours },
+        }),
+      ),
+    test: (id: string) =>
+      this.unwrap(this.api.POST('/webhooks/{id}/test', { params: { path: { id } }, body: {} as never })),
+    deliveries: (
+      id: string,
+      params: { status?: 'pending' | 'succeeded' | 'failed'; cursor?: string; limit?: number } = {},
+    ) => this.unwrap(this.api.GET('/webhooks/{id}/deliveries', { params: { path: { id }, query: params } })),
+    redeliver: (deliveryId: string) =>
+      this.unwrap(
+        this.api.POST('/webhooks/deliveries/{id}/redeliver', {
+          params: { path: { id: deliveryId } },
+          body: {} as never,
+        }),
+      ),
+  };
+
   readonly notifications = {
     list: (params: { unread?: boolean; cursor?: string; limit?: number } = {}) => {
       const { unread, ...rest } = params;
@@ -266,11 +346,34 @@ export class MeridianClient {
     regions: {
       list: () => this.unwrap(this.api.GET('/atlas/regions', { params: { query: {} } })),
     },
+    /** The database cluster as its HA manager sees it, and a planned switchover (audited). */
+    database: {
+      get: () => this.unwrap(this.api.GET('/atlas/database')),
+      switchover: (body: { reason: string; candidate?: string }) =>
+        this.unwrap(this.api.POST('/atlas/database/switchover', { body })),
+    },
     organizations: {
       list: (query: Query<paths['/atlas/organizations']['get']> = {}) =>
         this.unwrap(this.api.GET('/atlas/organizations', { params: { query } })),
       iterate: (query: Omit<Query<paths['/atlas/organizations']['get']>, 'cursor'> = {}) =>
         this.paginate((cursor) => this.atlas.organizations.list({ ...query, cursor })),
+      get: (id: string) => this.unwrap(this.api.GET('/atlas/organizations/{id}', { params: { path: { id } } })),
+      /** Creates one; a new first admin's one-time `setup_link` is in the answer, and nowhere else. */
+      create: (body: CreateOrganizationInput): Promise<CreatedOrganization> =>
+        this.unwrap(this.api.POST('/atlas/organizations', { body })),
+      suspend: (id: string, reason: string) =>
+        this.unwrap(this.api.POST('/atlas/organizations/{id}/suspend', { params: { path: { id } }, body: { reason } })),
+      reactivate: (id: string, reason: string) =>
+        this.unwrap(
+          this.api.POST('/atlas/organizations/{id}/reactivate', { params: { path: { id } }, body: { reason } }),
+        ),
+      /** `confirm` must be the organization's slug. */
+      offboard: (id: string, confirm: string): Promise<Offboarding> =>
+        this.unwrap(
+          this.api.POST('/atlas/organizations/{id}/offboard', { params: { path: { id } }, body: { confirm } }),
+        ),
+      cancelOffboard: (id: string): Promise<Offboarding> =>
+        this.unwrap(this.api.POST('/atlas/organizations/{id}/cancel-offboard', { params: { path: { id } } })),
     },
   };
 }

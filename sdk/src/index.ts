@@ -4,6 +4,10 @@ export type * from './client.js';
 export type {
   Accepted,
   AtlasOrganization,
+  AtlasOrganizationDetail,
+  CreatedOrganization,
+  CreateOrganizationInput,
+  Offboarding,
   AtlasRegion,
   AtlasServer,
   Cluster,
@@ -11,14 +15,23 @@ export type {
   ClusterListParams,
   ClusterPage,
   CreateClusterInput,
+  CreatedInvitation,
+  Invitation,
   Me,
+  Member,
+  MemberRole,
   Notification,
   Organization,
   Page,
   Project,
   RegionOption,
+  CreatedWebhookEndpoint,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEventType,
 } from './views.js';
 export { MeridianError } from './errors.js';
+export { DEFAULT_TOLERANCE_SECONDS, verifyWebhook, WebhookVerificationError, type WebhookEvent } from './webhooks.js';
 export { Run, type RunStep, type WaitOptions } from './runs.js';
 export {
   addressForKey,

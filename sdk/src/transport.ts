@@ -111,7 +111,12 @@ export class Transport {
       headers.set('content-type', 'application/json');
     }
     if (this.opts.apiKey) headers.set('authorization', `Bearer ${this.opts.apiKey}`);
-    if (this.opts.sessionToken) headers.set('cookie', sessionCookie(this.baseUrl, this.opts.sessionToken));
+    if (this.opts.sessionToken) {
+      headers.set('cookie', sessionCookie(this.baseUrl, this.opts.sessionToken));
+      // A signed-in change must say where it comes from (the server's cross-site check, which
+      // guards browsers): this client talks to that origin itself.
+      headers.set('origin', new URL(this.baseUrl).origin);
+    }
     if (this.opts.userAgent) headers.set('user-agent', this.opts.userAgent);
     const read = READS.has(method);
     // A mutation's retry is safe only under an Idempotency-Key: the server answers a repeat with

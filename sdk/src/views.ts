@@ -24,9 +24,21 @@ export type Project = Success<paths['/projects']['get']>['data'][number];
 export type Notification = Success<paths['/notifications']['get']>['data'][number];
 export type Me = Success<paths['/me']['get']>;
 export type Organization = Success<paths['/organization']['get']>;
+export type Member = Success<paths['/members']['get']>['data'][number];
+export type MemberRole = Member['role'];
+export type Invitation = Success<paths['/invitations']['get']>['data'][number];
+export type CreatedInvitation = Success<paths['/invitations']['post']>;
+export type WebhookEndpoint = Success<paths['/webhooks']['get']>['data'][number];
+export type CreatedWebhookEndpoint = Success<paths['/webhooks']['post']>;
+export type WebhookDelivery = Success<paths['/webhooks/{id}/deliveries']['get']>['data'][number];
+export type WebhookEventType = Body<paths['/webhooks']['post']>['event_types'][number];
 export type AtlasServer = Success<paths['/atlas/infrastructure/servers']['get']>['data'][number];
 export type AtlasRegion = Success<paths['/atlas/regions']['get']>['data'][number];
 export type AtlasOrganization = Success<paths['/atlas/organizations']['get']>['data'][number];
+export type AtlasOrganizationDetail = Success<paths['/atlas/organizations/{id}']['get']>;
+export type CreateOrganizationInput = Body<paths['/atlas/organizations']['post']>;
+export type CreatedOrganization = Success<paths['/atlas/organizations']['post']>;
+export type Offboarding = Success<paths['/organization/offboard']['post']>;
 
 export interface RegionOption {
   /** This call's region (sent as X-Region); overrides the client's `region`. */

@@ -9,6 +9,7 @@ import { runOne } from '../db/sql';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import type { Tx } from '../db/access';
+import { emitWebhook } from '../webhooks/events';
 import { orgHomeRegionForShare } from './api-keys.sql';
 import { redactedApiKey, type ApiKeyScope } from './format';
 import { activeApiKeysLocked, createApiKey, listApiKeys, revokeApiKey } from './repository';
@@ -88,6 +89,7 @@ export function createApiKeyIn(
           ...(input.region ? {} : { global: true }),
         },
       });
+      await emitWebhook(tx, admin.orgId, 'api_key.created', { ...body, key: redactedApiKey(body.key) });
       return { status: 201, body };
     },
     { redactForReplay: (body) => ({ ...body, key: redactedApiKey(body.key) }) },
@@ -108,6 +110,7 @@ export async function revokeApiKeyOf(req: DataRequest, admin: { orgId: string; u
         requestId: req.requestId,
         metadata: { name: key.name, prefix: key.prefix },
       });
+      await emitWebhook(tx, admin.orgId, 'api_key.revoked', key);
     }
     return key;
   });

@@ -1,11 +1,14 @@
 // Invariants every procedure must keep, enumerated from the router so that a new procedure that
 // skips one fails here: operator mutations are audited; anything that grants cluster-admin
-// credentials needs the admin scope; only declared doors take a request body.
+// credentials needs the admin scope; every list has a maximum page size.
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { RouteMeta } from './middleware/request';
 import { appRouter } from './root';
 
-type Proc = { _def: { meta?: RouteMeta; type: 'query' | 'mutation' | 'subscription' } };
+type Proc = {
+  _def: { meta?: RouteMeta; type: 'query' | 'mutation' | 'subscription'; inputs: z.ZodType[]; output?: z.ZodType };
+};
 const all = Object.entries(appRouter._def.procedures as unknown as Record<string, Proc>);
 
 describe('procedure invariants', () => {
@@ -29,10 +32,48 @@ describe('procedure invariants', () => {
     expect(all.filter(([, p]) => !p._def.meta?.access).map(([path]) => path)).toEqual([]);
   });
 
-  it('kubeconfigs (cluster-admin credentials) need the admin scope', () => {
+  it('kubeconfigs (cluster-admin credentials) need the admin role (and an API key the admin scope)', () => {
     const kube = all.filter(([path]) => /kubeconfig/i.test(path));
     expect(kube.length).toBeGreaterThan(0);
-    for (const [path, p] of kube) expect(p._def.meta?.scope, path).toBe('admin');
+    for (const [path, p] of kube) expect(p._def.meta?.role, path).toBe('admin');
+  });
+});
+
+/** Lists bounded by what they list, not by a page size (docs/api.md#page-sizes-caps-and-cleanups). */
+const BOUNDED_LISTS = [
+  'compute.clusters.kubeconfigCredentials',
+  'compute.templates.list',
+  'atlas.policies.gateways',
+  'webhooks.list',
+];
+
+type Json = { properties?: Record<string, Json & { maximum?: number; maxLength?: number }>; type?: string };
+const json = (schema: z.ZodType, io: 'input' | 'output') =>
+  z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
+
+describe('every list has a maximum page size', () => {
+  const lists = all.filter(
+    ([, p]) =>
+      p._def.type === 'query' && p._def.output && json(p._def.output, 'output').properties?.data?.type === 'array',
+  );
+
+  it('takes `limit` (at most 200) and a bounded `cursor`, or is one of the few bounded by what they list', () => {
+    expect(lists.length).toBeGreaterThan(10);
+    const unbounded = lists
+      .filter(([path]) => !BOUNDED_LISTS.includes(path))
+      .filter(([, p]) => {
+        const props = Object.assign({}, ...p._def.inputs.map((i) => json(i, 'input').properties ?? {})) as NonNullable<
+          Json['properties']
+        >;
+        return !(props.limit?.maximum !== undefined && props.limit.maximum <= 200 && props.cursor?.maxLength);
+      })
+      .map(([path]) => path);
+    expect(unbounded).toEqual([]);
+  });
+
+  it('names only lists that exist as bounded ones', () => {
+    const names = lists.map(([path]) => path);
+    for (const path of BOUNDED_LISTS) expect(names, path).toContain(path);
   });
 });
 

@@ -3,6 +3,7 @@ import { atlasAlertsRouter } from './routers/atlas/alerts';
 import { atlasAuditRouter } from './routers/atlas/audit';
 import { atlasDirectoryRouter } from './routers/atlas/directory';
 import { atlasClustersRouter } from './routers/atlas/clusters';
+import { atlasDatabaseRouter } from './routers/atlas/database';
 import { atlasHistoryRouter } from './routers/atlas/history';
 import { atlasMovesRouter } from './routers/atlas/moves';
 import { atlasOrganizationsRouter } from './routers/atlas/organizations';
@@ -11,10 +12,14 @@ import { atlasRegionsRouter } from './routers/atlas/regions';
 import { atlasRequestsRouter } from './routers/atlas/requests';
 import { atlasServersRouter } from './routers/atlas/servers';
 import { apiKeysRouter } from './routers/api-keys';
+import { webhooksRouter } from './routers/webhooks';
 import { clustersRouter } from './routers/clusters';
 import { kubernetesRouter } from './routers/kubernetes';
+import { invitationsRouter } from './routers/invitations';
 import { meRouter } from './routers/me';
+import { membersRouter } from './routers/members';
 import { notificationsRouter } from './routers/notifications';
+import { onboardingRouter } from './routers/onboarding';
 import { organizationRouter } from './routers/organization';
 import { workflowRunsRouter } from './routers/workflow-runs';
 import { projectsRouter } from './routers/projects';
@@ -32,7 +37,11 @@ export const appRouter = router({
   projects: projectsRouter,
   me: meRouter,
   apiKeys: apiKeysRouter,
+  webhooks: webhooksRouter,
   organization: organizationRouter,
+  onboarding: onboardingRouter,
+  members: membersRouter,
+  invitations: invitationsRouter,
   compute: router({ clusters: clustersRouter, templates: templatesRouter, kubernetes: kubernetesRouter }),
   notifications: notificationsRouter,
   workflowRuns: workflowRunsRouter,
@@ -49,6 +58,7 @@ export const appRouter = router({
     moves: atlasMovesRouter,
     policies: atlasPoliciesRouter,
     requests: atlasRequestsRouter,
+    database: atlasDatabaseRouter,
   }),
 });
 

@@ -42,12 +42,12 @@ const withRequest = t.middleware(async (opts) =>
 type SignedIn = Exclude<Identity, { kind: 'anonymous' }>;
 type Session = Extract<Identity, { kind: 'session' }>;
 
-/** Anyone, signed in or not. */
-export const publicProcedure = t.procedure.meta({ access: 'public' }).use(withRequest);
+/** Anyone, signed in or not: no organization role asked (e.g. accepting an invitation). */
+export const publicProcedure = t.procedure.meta({ access: 'public', role: 'public' }).use(withRequest);
 
-/** A signed-in user or an API key, in an organization or not (e.g. `GET /v1/me`). */
-export const authenticatedProcedure = t.procedure
-  .meta({ access: 'authenticated' })
+/** A signed-in user or an API key, in an organization or not: for the caller's own account (`GET /v1/me`). */
+export const selfProcedure = t.procedure
+  .meta({ access: 'authenticated', role: 'self' })
   .use(withRequest)
   .use(({ ctx, next }) => {
     // The request middleware refused anonymous callers already; this tells the types.
@@ -55,22 +55,35 @@ export const authenticatedProcedure = t.procedure
     return next({ ctx: { identity: ctx.identity as SignedIn } });
   });
 
-/** Acting in an organization: Arc procedures. A signed-in user who has none gets 403. */
-export const orgProcedure = authenticatedProcedure.use(({ ctx, next }) => {
-  if (!ctx.org) throw new AppError('forbidden', 'choose an organization first');
-  return next({ ctx: { org: ctx.org } });
-});
+/** Acting in an organization (Arc): each procedure picks the least role below. No organization: 403. */
+const orgProcedure = t.procedure
+  .meta({ access: 'authenticated' })
+  .use(withRequest)
+  .use(({ ctx, next }) => {
+    if (ctx.identity.kind === 'anonymous') throw new AppError('unauthenticated', 'sign in or send an API key');
+    if (!ctx.org) throw new AppError('forbidden', 'choose an organization first');
+    return next({ ctx: { identity: ctx.identity as SignedIn, org: ctx.org } });
+  });
+
+/**
+ * The roles, checked by the request middleware's scope stage before any input is read
+ * (viewer ⊂ member ⊂ admin; an API key needs read, write or admin scope): reading the
+ * organization, changing it, managing it. docs/flows/members-and-invitations.md#roles
+ */
+export const viewerProcedure = orgProcedure.meta({ role: 'viewer' });
+export const memberProcedure = orgProcedure.meta({ role: 'member' });
+export const adminProcedure = orgProcedure.meta({ role: 'admin' });
 
 /** A signed-in person (not an API key): their own settings. */
-export const sessionProcedure = authenticatedProcedure.use(({ ctx, next }) => {
+export const sessionProcedure = selfProcedure.use(({ ctx, next }) => {
   if (ctx.identity.kind !== 'session') {
     throw new AppError('forbidden', 'settings belong to a signed-in user, not an API key');
   }
   return next({ ctx: { identity: ctx.identity as Session } });
 });
 
-/** An organization admin, signed in: manages the organization's API keys. */
-export const orgAdminProcedure = orgProcedure.use(({ ctx, next }) => {
+/** An organization admin, signed in (not an API key): manages the organization's API keys. */
+export const orgAdminProcedure = adminProcedure.use(({ ctx, next }) => {
   if (ctx.identity.kind !== 'session' || ctx.identity.orgRole !== 'admin') {
     throw new AppError('forbidden', 'only organization admins, signed in, manage API keys');
   }

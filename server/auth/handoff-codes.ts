@@ -1,16 +1,15 @@
 // The hand-off's one-time codes (see handoff.ts for the whole flow): issued at a region's host
 // for a signed-in browser, consumed once at the global address for that browser's session cookie.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { encode } from 'next-auth/jwt';
 import { readPrimary, writePrimary } from '../db/primary-reads';
 import { runOne } from '../db/sql';
-import { authSecret, globalUrl } from '../env';
+import { globalUrl } from '../env';
 import { AppError } from '../errors';
 import { assertOrganizationActive } from '../organizations/suspension';
 import { isHttps } from '../net/request-origin';
 import { recordAudit } from '../audit/audit';
 import { consumeHandoffCode } from './handoff.sql';
-import { SESSION_MAX_AGE } from './session-age';
+import { sessionSetCookie } from './session-cookie';
 
 export const HANDOFF_STATE_COOKIE = 'meridian_handoff';
 export const HANDOFF_PATH = '/sign-in/handoff';
@@ -25,6 +24,7 @@ export interface HandoffSubject {
   orgId: string | null;
   sessionVersion: number;
   region: string;
+  sso: string | null;
 }
 
 /**
@@ -42,6 +42,7 @@ export async function issueHandoff(subject: HandoffSubject, state: string, next:
         orgId: subject.orgId,
         sessionVersion: subject.sessionVersion,
         region: subject.region,
+        sso: subject.sso,
         expiresAt: new Date(Date.now() + CODE_TTL_S * 1000),
       },
     });
@@ -81,13 +82,7 @@ export async function finishHandoff(
   await assertOrganizationActive(row.orgId);
 
   const secure = isHttps(headers);
-  const name = secure ? '__Secure-authjs.session-token' : 'authjs.session-token';
-  const jwt = await encode({
-    token: { sub: user.id, uid: user.id, sv: user.sessionVersion, org: row.orgId, name: user.name, email: user.email },
-    secret: authSecret(),
-    salt: name,
-    maxAge: SESSION_MAX_AGE,
-  });
+  const session = await sessionSetCookie(user, row.orgId, headers, row.sso ?? undefined);
   await writePrimary((db) =>
     recordAudit(db, {
       action: 'auth.sign_in',
@@ -100,7 +95,7 @@ export async function finishHandoff(
   return {
     userId: user.id,
     cookies: [
-      `${name}=${jwt}; Path=/; Max-Age=${SESSION_MAX_AGE}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
+      session,
       `${HANDOFF_STATE_COOKIE}=; Path=${HANDOFF_PATH}; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
     ],
   };

@@ -159,6 +159,7 @@ export async function handleIssuePost(
         orgId: c.identity.org?.id ?? null,
         sessionVersion: user.sessionVersion,
         region: c.region,
+        sso: c.identity.sso,
       },
       c.input.state,
       c.next,

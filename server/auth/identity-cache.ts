@@ -28,7 +28,18 @@ export interface Pin {
   at: number;
   /** The primary's position once the change was announced: replicas past it have it. */
   untilLsn?: bigint;
+  /** Set by this process's own write: the backend that made it (its announcement comes from there). */
+  ownPid?: number;
 }
+
+/** This process's own change: where it committed and the backend that made it. */
+export interface OwnChange {
+  lsn: bigint | undefined;
+  pid?: number;
+}
+
+/** How long after its own change a process takes an announcement from that backend as the same change's. */
+const OWN_ANNOUNCEMENT_MS = 2_000;
 
 export interface State {
   cache: LRUCache<string, Entry>;
@@ -38,6 +49,8 @@ export interface State {
   listener?: Listener;
   connected: boolean;
   pinLsnPending?: Promise<void>;
+  /** The query after the pending one, for pins made while it was on its way. */
+  pinLsnNext?: Promise<void>;
   rechecks: { second: number; count: number };
 }
 
@@ -60,7 +73,7 @@ export const identityCacheState = () =>
 
 export function ensureListening(): void {
   const s = identityCacheState();
-  s.listener ??= listen(primaryUrl(), IDENTITY_CHANNEL, (payload) => changed(payload.split(',')), {
+  s.listener ??= listen(primaryUrl(), IDENTITY_CHANNEL, (payload, pid) => announced(payload.split(','), pid), {
     onListening: () => {
       // Whatever was announced while we weren't listening is unknown: start over.
       s.connected = true;
@@ -76,27 +89,70 @@ export function ensureListening(): void {
 /**
  * A subject changed on the primary: forget it here and read it from the primary for a while.
  * Heard from NOTIFY for every process; called directly by a write in this process, so its own
- * next request doesn't wait for the notification to come round.
+ * next request doesn't wait for the notification to come round. `own`, the write's bookmark (and
+ * backend) when the caller has them, says where a replica has the change: no position query then.
  */
-export function changed(subjects: string[]): void {
+export function changed(subjects: string[], own?: OwnChange): void {
   const s = identityCacheState();
   const now = Date.now();
   for (const subject of subjects) {
     for (const key of [...(s.bySubject.get(subject) ?? [])]) s.cache.delete(key);
-    s.pins.set(subject, { at: now });
+    s.pins.set(subject, { at: now, untilLsn: own?.lsn, ownPid: own?.lsn === undefined ? undefined : own.pid });
   }
-  // One position query for a burst of notifications.
-  // Not the request's: one position serves every pin of the burst, whoever asked first.
-  s.pinLsnPending ??= run(backgroundDb(), walInsertPosition)
+  for (const [subject, pin] of s.pins) if (now - pin.at > PIN_MAX_MS) s.pins.delete(subject);
+  if (own?.lsn === undefined) positionPins();
+}
+
+/**
+ * An announcement on the channel. One that comes from the backend of this process's own change
+ * moments ago is that change's (the pin already knows its position); any other pins anew.
+ */
+function announced(subjects: string[], pid: number): void {
+  const s = identityCacheState();
+  const now = Date.now();
+  const others = subjects.filter((subject) => {
+    const pin = s.pins.get(subject);
+    const own = pin?.ownPid === pid && pin.untilLsn !== undefined && now - pin.at < OWN_ANNOUNCEMENT_MS;
+    if (own) for (const key of [...(s.bySubject.get(subject) ?? [])]) s.cache.delete(key);
+    return !own;
+  });
+  if (others.length) changed(others);
+}
+
+/**
+ * One position query for a burst of notifications, for every pin without one. Not the
+ * request's: one position serves every pin of the burst, whoever asked first. A pin made while
+ * a query is on its way waits for the next one: the answer on its way may predate its change.
+ */
+function positionPins(): Promise<void> {
+  const s = identityCacheState();
+  if (s.pinLsnPending) {
+    return (s.pinLsnNext ??= s.pinLsnPending.then(() => {
+      s.pinLsnNext = undefined;
+      return positionPins();
+    }));
+  }
+  const waiting = [...s.pins.values()].filter((pin) => pin.untilLsn === undefined);
+  return (s.pinLsnPending = run(backgroundDb(), walInsertPosition)
     .then((rows) => {
-      const lsn = parseLsn(rows[0]!);
-      for (const pin of s.pins.values()) if (pin.untilLsn === undefined) pin.untilLsn = lsn;
+      const at = parseLsn(rows[0]!);
+      for (const pin of waiting) if (pin.untilLsn === undefined) pin.untilLsn = at;
     })
     .catch(() => {}) // the pins then hold for PIN_MAX_MS
     .finally(() => {
       s.pinLsnPending = undefined;
-    });
-  for (const [subject, pin] of s.pins) if (now - pin.at > PIN_MAX_MS) s.pins.delete(subject);
+    }));
+}
+
+/** The position of a pin being looked up now (the pending query's), once known. */
+export async function pinPosition(pin: Pin): Promise<bigint | undefined> {
+  const s = identityCacheState();
+  while (pin.untilLsn === undefined) {
+    const next = s.pinLsnNext ?? s.pinLsnPending;
+    if (!next) break;
+    await next;
+  }
+  return pin.untilLsn;
 }
 
 /** Whether any of `subjects` changed recently enough that `region`'s replica may not have it. */

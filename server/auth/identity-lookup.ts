@@ -1,14 +1,23 @@
 // A credential's identity through the cache (identity-cache.ts): fresh enough for the request's
 // bookmark, from the primary while a change may not have replicated, misses never cached.
 import { readFrom } from '../db/access';
+import { laterLsn } from '../db/bookmark';
 import type { Db } from '../db/client';
 import { isConnectionError, primaryUnavailable } from '../db/connection-errors';
 import { allReplicaHealth, primaryHealth, replicaHealth } from '../db/health';
 import { readPrimary } from '../db/primary-reads';
 import { readRegion } from '../db/read-plan';
+import { replicaRegions } from '../db/topology';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
-import { DISCONNECTED_TTL_MS, ensureListening, identityCacheState as state, pinned, TTL_MS } from './identity-cache';
+import {
+  DISCONNECTED_TTL_MS,
+  ensureListening,
+  identityCacheState as state,
+  pinned,
+  pinPosition,
+  TTL_MS,
+} from './identity-cache';
 
 /**
  * Replica misses re-asked of the primary, at most, per second and process: under lag a flood of
@@ -116,7 +125,18 @@ export async function cachedLookupFrom<T>(
   let value: T | null;
   let seenLsn: bigint;
   let from: LookupSource = 'primary';
-  if (pin) {
+  // Where the change is, once known (a pin's position query is one round trip, a primary read of
+  // the identity several): the region's replica answers once it has replayed that far (the read
+  // gate waits for it, or sends the read to the primary).
+  const pinnedAt =
+    pin && region !== undefined && replicaRegions().includes(region) ? await pinPosition(pin) : undefined;
+  if (pinnedAt !== undefined) {
+    const until = laterLsn(bookmark, pinnedAt)!;
+    const r = await readFrom({ ...req, consistency: { ...req.consistency, bookmark: until } }, spec.load, region);
+    value = r.value;
+    from = r.servedBy;
+    seenLsn = r.servedBy === 'primary' ? laterLsn(primaryHealth().lsn, until)! : until;
+  } else if (pin) {
     if (!primaryHealth().up) {
       throw new AppError('primary_unavailable', 'this credential changed moments ago and the primary is unreachable', {
         retryAfter: 5,

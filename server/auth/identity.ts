@@ -1,5 +1,6 @@
 // Who is calling: nobody, a browser session, or an API key. Permission comes only from here,
 // never from anything the client says about itself.
+import type { OrgRole } from '../members/roles';
 import type { OrgContext } from '../organizations/context';
 
 export type { OrgContext };
@@ -12,7 +13,12 @@ export type Identity =
       email: string;
       platformOperator: boolean;
       org: OrgContext | null;
-      orgRole: 'member' | 'admin' | null;
+      orgRole: OrgRole | null;
+      /**
+       * How the session was signed in: null (a password, or handed over from one), `platform`
+       * (the operators' single sign-on) or the ID of the organization whose single sign-on did.
+       */
+      sso: string | null;
       /** The project chosen in this session (it belongs to `org`), if any. */
       project: { id: string; name: string; defaultRegion: string | null } | null;
       /** The session's default regions, most specific first: the project's, then the user's own. */

@@ -21,6 +21,11 @@ class RateLimited extends CredentialsSignin {
   code = 'rate_limited';
 }
 
+/** The right password of a member of an organization that requires single sign-on. */
+class SsoRequired extends CredentialsSignin {
+  code = 'sso_required';
+}
+
 /** Passwords are typed only at a region's host: the global address hands sessions over (./handoff.ts). */
 class NotAtGlobalAddress extends CredentialsSignin {
   code = 'sign_in_at_region';
@@ -62,9 +67,13 @@ const nextAuth = NextAuth(() => ({
           await auditSignIn(raw, address, user);
           return user;
         } catch (e) {
-          if (isAppError(e) && e.code === 'rate_limited') {
+          if (isAppError(e) && (e.code === 'rate_limited' || e.code === 'sso_required')) {
             const seen = refusals.getStore();
             if (seen) seen.refused = e;
+            if (e.code === 'sso_required') {
+              await auditSignIn(raw, address, null, 'sso_required');
+              throw new SsoRequired();
+            }
             throw new RateLimited();
           }
           throw e;
@@ -83,7 +92,15 @@ const nextAuth = NextAuth(() => ({
           (await readPrimary((db) => membershipsOf(db, user.id!)))[0]?.org.id ??
           null;
       }
-      if (trigger === 'update' && typeof (session as { orgId?: unknown })?.orgId === 'string' && token.uid) {
+      // A session an organization's single sign-on made stays in that organization: its provider
+      // vouches for nothing else (docs/flows/single-sign-on.md#what-a-session-may-do).
+      const ssoBound = typeof token.sso === 'string' && token.sso !== 'platform';
+      if (
+        trigger === 'update' &&
+        !ssoBound &&
+        typeof (session as { orgId?: unknown })?.orgId === 'string' &&
+        token.uid
+      ) {
         const wanted = (session as { orgId: string }).orgId;
         const mine = await readPrimary((db) => membershipsOf(db, String(token.uid)));
         if (mine.some((m) => m.org.id === wanted) && wanted !== token.org) {
@@ -125,7 +142,10 @@ export const { auth, signIn, signOut, unstable_update } = nextAuth;
 
 type AuthRoute = (req: Parameters<typeof nextAuth.handlers.POST>[0]) => Promise<Response>;
 
-/** Auth.js's routes, a sign-in the rate limits refused answered 429 with Retry-After. */
+/**
+ * Auth.js's routes, a sign-in the rate limits refused answered 429 with Retry-After, and one that
+ * must use single sign-on 403 sso_required.
+ */
 export const handlers: { GET: AuthRoute; POST: AuthRoute } = {
   GET: (req) => nextAuth.handlers.GET(req),
   POST: async (req) => {
@@ -155,7 +175,12 @@ async function refusedSignIn(req: Request, err: AppError, authjs: Response): Pro
 }
 
 /** Every sign-in attempt, success or failure, is in the audit trail (no password, ever). */
-async function auditSignIn(raw: unknown, address: string, user: SignedInUser | null): Promise<void> {
+async function auditSignIn(
+  raw: unknown,
+  address: string,
+  user: SignedInUser | null,
+  refused?: 'sso_required',
+): Promise<void> {
   const email = typeof (raw as { email?: unknown })?.email === 'string' ? (raw as { email: string }).email : '';
   const known = user ?? (email ? await readPrimary((db) => findUserByEmail(db, email)) : null);
   await writePrimary((db) =>
@@ -165,7 +190,7 @@ async function auditSignIn(raw: unknown, address: string, user: SignedInUser | n
       targetId: known?.id ?? null,
       actorId: user?.id ?? null,
       // An email that belongs to nobody is not kept: it may be a person's address mistyped.
-      metadata: { address, ...(known ? { email: known.email } : {}) },
+      metadata: { address, ...(known ? { email: known.email } : {}), ...(refused ? { code: refused } : {}) },
     }),
   ).catch(() => {}); // the audit write never decides a sign-in
 }

@@ -96,6 +96,8 @@ export async function checkCredentials(raw: unknown, address: string): Promise<S
     await consumeOrRefuse(SIGN_IN_LIMITS.byEmailAndAddress, pair, TOO_MANY);
     const user = await verify(parsed.data);
     if (user) {
+      // Only once the password is right: a wrong one says nothing about the account's organizations.
+      await refuseWhereSsoIsRequired(user.id);
       await Promise.all([
         limiter(SIGN_IN_LIMITS.byAddress).reward(bucket, 1),
         limiter(SIGN_IN_LIMITS.byEmailAndAddress).delete(pair),
@@ -114,11 +116,35 @@ export async function checkCredentials(raw: unknown, address: string): Promise<S
   }
 }
 
+/**
+ * A member of an organization that requires single sign-on signs in through it, never with a
+ * password: 403 sso_required, naming the workspace (docs/flows/single-sign-on.md#require-sso).
+ */
+async function refuseWhereSsoIsRequired(userId: string): Promise<void> {
+  const bound = await readPrimary((db) =>
+    db.membership.findFirst({
+      where: { userId, organization: { sso: { is: { requireSso: true } } } },
+      select: { organization: { select: { slug: true } } },
+      orderBy: { createdAt: 'asc' },
+    }),
+  );
+  if (!bound) return;
+  throw new AppError(
+    'sso_required',
+    `${bound.organization.slug} signs in with single sign-on: use “Sign in with SSO”`,
+    {
+      extra: { workspace: bound.organization.slug },
+    },
+  );
+}
+
 /** The argon2id check and, for a sign-in that names a workspace, the membership there. */
 async function verify(creds: z.infer<typeof Credentials>): Promise<SignedInUser | null> {
   // On the primary: a password just changed, or an account just made, must count at once.
   const user = await readPrimary((db) => findUserByEmail(db, creds.email));
-  const ok = await verifyPassword(user?.passwordHash ?? (await dummy()), creds.password);
+  // No user, or one with no password yet (a first admin before their link): the same argon2 work
+  // against the dummy hash, and a failure whatever was typed.
+  const ok = (await verifyPassword(user?.passwordHash ?? (await dummy()), creds.password)) && !!user?.passwordHash;
   // A sign-in that names a workspace needs a membership there. Looked up whatever the password,
   // so a workspace that doesn't exist (a directory decoy) fails exactly like a wrong password.
   const membership = creds.workspace

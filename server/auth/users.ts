@@ -1,6 +1,7 @@
 // Users, memberships and the organization context a signed-in user acts in.
 import type { Db } from '../db/client';
 import { ORG_CONTEXT_INCLUDE, toOrgContext } from '../organizations/context';
+import { ORG_ROLES, type OrgRole } from '../members/roles';
 import type { OrgContext } from './identity';
 
 export async function findUserByEmail(db: Db, email: string) {
@@ -9,10 +10,10 @@ export async function findUserByEmail(db: Db, email: string) {
 
 export interface MembershipView {
   org: OrgContext;
-  role: 'member' | 'admin';
+  role: OrgRole;
 }
 
-/** Every organization the user belongs to, admin roles first, then by slug. */
+/** Every organization the user belongs to, strongest roles first, then by slug. */
 export async function membershipsOf(db: Db, userId: string): Promise<MembershipView[]> {
   const rows = await db.membership.findMany({
     where: { userId },
@@ -23,7 +24,9 @@ export async function membershipsOf(db: Db, userId: string): Promise<MembershipV
       role: m.role,
       org: toOrgContext(m.organization),
     }))
-    .sort((a, b) => (a.role === b.role ? a.org.slug.localeCompare(b.org.slug) : a.role === 'admin' ? -1 : 1));
+    .sort((a, b) =>
+      a.role === b.role ? a.org.slug.localeCompare(b.org.slug) : ORG_ROLES.indexOf(b.role) - ORG_ROLES.indexOf(a.role),
+    );
 }
 
 /** The user and their membership in `orgId` (null when not a member any more). */

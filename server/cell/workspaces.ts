@@ -62,7 +62,7 @@ export async function withReservedSlug<T>(region: string, slug: string, create: 
     await reserveSlug(region, slug);
   } catch (e) {
     if (e instanceof DirectoryCallError && e.status === 409)
-      throw new AppError('conflict', `the workspace "${slug}" is taken`);
+      throw new AppError('slug_taken', `the workspace "${slug}" is taken: choose another slug`);
     throw new AppError('directory_unavailable', 'the directory could not reserve the workspace name: try again', {
       retryAfter: 30,
       cause: e,

@@ -1,7 +1,6 @@
 // Accepting a cluster create in one statement on the primary (accept.sql.ts): what it checks,
 // how it races moves, removals and other creates: docs/flows/cluster-create.md#the-accept-statement.
-import type { Db } from '../db/client';
-import { runPrepared } from '../db/prepared';
+import type { SendOne } from '../db/access';
 import { IDEMPOTENCY_TTL_HOURS, type IdempotencyRecord, type PriorRecord } from '../db/idempotency';
 import { stepNames } from '../workflows/definition';
 import { queueName, RUN_STARTED_CHANNEL, stepJobCte } from '../workflows/queue';
@@ -56,7 +55,7 @@ export interface AcceptOutcome {
 const STEPS = stepNames(createClusterWorkflow);
 
 /** Runs the acceptance statement (docs/flows/cluster-create.md#the-accept-statement). */
-export async function acceptCluster(db: Db, a: Acceptance): Promise<AcceptOutcome> {
+export async function acceptCluster(send: SendOne, a: Acceptance): Promise<AcceptOutcome> {
   const job = await stepJobCte(a.region, 0, 'run', JOB_FIRST_PARAM);
   const params: unknown[] = [
     a.projectId, // $1
@@ -78,8 +77,8 @@ export async function acceptCluster(db: Db, a: Acceptance): Promise<AcceptOutcom
     a.record ? JSON.stringify({ hash: a.record.requestHash, status: a.record.status, body: a.record.body }) : null, // $17
     IDEMPOTENCY_TTL_HOURS, // $18
   ];
-  // Prepared: each connection parses and plans it once, not on every create.
-  const [r] = await runPrepared(db, acceptClusterStatement, ...params, ...job.values);
+  // Prepared (each connection parses and plans it once), and sent with the bookmark: one round trip.
+  const [r] = await send(acceptClusterStatement, ...params, ...job.values);
   if (!r) throw new Error('cluster accept returned no row');
   const created = r.clusters === 1;
   if (created && (r.steps !== STEPS.length || r.jobs !== 1 || r.records !== (a.record ? 1 : 0))) {
@@ -107,13 +106,14 @@ export async function acceptCluster(db: Db, a: Acceptance): Promise<AcceptOutcom
 }
 
 /**
- * The wake-up for the region's workers, sent after the commit with the bookmark (the caller sets
- * it as the request's commit hint), not inside the accept statement: PostgreSQL serializes the
- * commits of transactions that NOTIFY (a database-wide lock held through the WAL flush), so an
- * in-statement NOTIFY made concurrent creates wait for each other's fsync. It carries no data and
- * is only a hint: a lost one (the process dies right after the commit) costs the run at most one
- * queue poll, since its job is already committed.
+ * The wake-up for the region's workers, sent after the commit with the bookmark (in the same
+ * flight, and only if the run `runId` exists by then: the create was accepted), not inside the
+ * accept statement: PostgreSQL serializes the commits of transactions that NOTIFY (a
+ * database-wide lock held through the WAL flush), so an in-statement NOTIFY made concurrent
+ * creates wait for each other's fsync. It carries no data and is only a hint: a lost one (the
+ * process dies right after the commit) costs the run at most one queue poll, since its job is
+ * already committed.
  */
-export function workersWakeUp(region: string): CommitHint {
-  return { channel: RUN_STARTED_CHANNEL, payload: region };
+export function workersWakeUp(region: string, runId: string): CommitHint {
+  return { channel: RUN_STARTED_CHANNEL, payload: region, ifRunExists: runId };
 }

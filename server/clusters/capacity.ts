@@ -2,7 +2,8 @@
 // nodes already promised to clusters that have not allocated theirs yet.
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { read, type Tx } from '../db/access';
+import type { Tx } from '../db/access';
+import { sharedRead } from '../db/shared-reads';
 import type { DataRequest } from '../db/request-state';
 import { run } from '../db/sql';
 import { freeNodes } from './clusters.sql';
@@ -39,7 +40,10 @@ export async function templatesWithCapacity(
   req: DataRequest,
   allowedRegions: string[],
 ): Promise<{ data: z.infer<typeof templateCapacityView>[] }> {
-  const free = await read(req, (db) => capacity(db, allowedRegions));
+  // Shared by every caller for a few seconds (server/db/shared-reads.ts): counting a region's
+  // available servers is O(servers), and a create checks for real anyway.
+  const regions = [...allowedRegions].sort();
+  const free = await sharedRead(req, `free-nodes:${regions.join(',')}`, (db) => capacity(db, regions));
   return {
     data: TEMPLATES.map((t) => ({
       id: t.id,

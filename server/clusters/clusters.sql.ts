@@ -1,5 +1,6 @@
 // Hand-written SQL of clusters: the list (the hottest read there is), capacity, the locks a
-// server allocation takes, and the row lock that serializes a cluster's kubeconfig issues.
+// server allocation takes, the row lock that serializes a cluster's kubeconfig issues, and the
+// sweep of long-revoked kubeconfig credentials.
 import type { ClusterStatus } from '~/lib/cluster-status';
 import { command, statement, type RawRow } from '../db/sql';
 
@@ -42,7 +43,8 @@ function listSql(projectId: boolean, status: boolean, after: boolean): string {
   const where = ['org_id = $1', 'region = $2', "status <> 'deleted'"];
   let n = 3;
   if (projectId) where.push(`project_id = $${n++}`);
-  if (status) where.push(`status::text = $${n++}`);
+  // Compared as the enum (not as text), so the (org, region, status, created_at, id) index serves it in order.
+  if (status) where.push(`status = $${n++}::"ClusterStatus"`);
   if (after) where.push(`(created_at, id) < ($${n++}, $${n++}::text)`);
   return `
   SELECT id, name, region, project_id AS "projectId", template, node_count AS "nodeCount", version, status,
@@ -106,4 +108,21 @@ export const freeServersForUpdate = statement<{ id: string; zone: string }, [reg
    ORDER BY hostname
    FOR UPDATE`,
   (r) => ({ id: r.id as string, zone: r.zone as string }),
+);
+
+/**
+ * Deletes kubeconfig credentials revoked more than $1 days ago, except in an organization being
+ * moved (its export and verify must read the same rows); the organizations held FOR SHARE, so a
+ * move's switch to read-only waits for the delete to commit.
+ */
+export const deleteRevokedCredentials = command<[retentionDays: number]>(
+  'clusters.delete_revoked_kubeconfig_credentials',
+  `WITH live AS (
+    SELECT o.id FROM organizations o
+     WHERE o.status <> 'moving'
+       AND o.id IN (SELECT org_id FROM kubeconfig_credentials WHERE revoked_at < now() - make_interval(days => $1::int))
+     FOR SHARE OF o
+  )
+  DELETE FROM kubeconfig_credentials c USING live
+    WHERE c.org_id = live.id AND c.revoked_at < now() - make_interval(days => $1::int)`,
 );

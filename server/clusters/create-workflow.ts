@@ -5,6 +5,8 @@ import { StepFailure } from '../workflows/definition';
 import { allocateServers, runCluster } from './allocation';
 import { clusterRunFailed, clusterRunSucceeded } from './run-outcome';
 import { templateById } from './templates';
+import { toClusterView } from './repository';
+import { emitWebhook } from '../webhooks/events';
 
 export const createClusterWorkflow: WorkflowDefinition = {
   kind: 'create-cluster',
@@ -32,7 +34,16 @@ export const createClusterWorkflow: WorkflowDefinition = {
   ],
   async starting(tx, run) {
     if (!run.clusterId) return;
-    await tx.cluster.updateMany({ where: { id: run.clusterId, status: 'pending' }, data: { status: 'provisioning' } });
+    const n = await tx.cluster.updateMany({
+      where: { id: run.clusterId, status: 'pending' },
+      data: { status: 'provisioning' },
+    });
+    // cluster.created: the create itself is one statement on the hot path (accept.sql.ts), so its
+    // event goes out with the run's first step, once (only one attempt moves it off pending).
+    if (n.count === 1 && run.orgId) {
+      const row = await tx.cluster.findUniqueOrThrow({ where: { id: run.clusterId } });
+      await emitWebhook(tx, run.orgId, 'cluster.created', toClusterView(row));
+    }
   },
   succeeded: (tx, run) => clusterRunSucceeded(tx, run),
   ended: clusterRunFailed,

@@ -6,6 +6,7 @@ import { uniqueViolation } from '../db/errors';
 import { idempotentStatement, type PriorRecord } from '../db/idempotency';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
+import { notWritable } from '../organizations/writable';
 import { isId, newId } from '../ids';
 import { firstProject, getProject } from '../projects/repository';
 import { regionRegistry } from '../region/registry';
@@ -85,10 +86,10 @@ export async function createCluster(req: DataRequest, who: ClusterRequester, inp
       input: { ...input, project_id: projectId, template: template.id, node_count: nodeCount },
       region,
     },
-    async (db, record) => {
+    async (send, record) => {
       let outcome;
       try {
-        outcome = await acceptCluster(db, {
+        outcome = await acceptCluster(send, {
           clusterId: cluster.id,
           runId: body.run_id,
           orgId: org.id,
@@ -112,7 +113,6 @@ export async function createCluster(req: DataRequest, who: ClusterRequester, inp
       }
       if (outcome.prior) return { prior: outcome.prior as PriorRecord<typeof body> };
       if (outcome.created) {
-        req.consistency.commitHint = workersWakeUp(region);
         body.cluster.project_id = outcome.projectId!;
         return { status: 202, body };
       }
@@ -121,11 +121,7 @@ export async function createCluster(req: DataRequest, who: ClusterRequester, inp
           ? new AppError('not_found', `no project ${projectId}`)
           : new AppError('not_found', 'this organization has no project yet: create one, or send project_id');
       }
-      if (!outcome.orgWritable) {
-        throw new AppError('workspace_moving', `the workspace ${org.slug} is moving: it takes no new clusters`, {
-          retryAfter: 120,
-        });
-      }
+      if (!outcome.orgWritable) throw await notWritable(org.id, org.slug, 'new clusters');
       if (!outcome.regionAllowed) {
         throw new AppError('region_not_allowed', `${region} is no longer one of your organization’s regions`);
       }
@@ -139,6 +135,7 @@ export async function createCluster(req: DataRequest, who: ClusterRequester, inp
         { extra: { region, available: outcome.free } },
       );
     },
+    { hint: workersWakeUp(region, body.run_id) },
   );
 }
 

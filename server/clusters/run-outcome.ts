@@ -2,7 +2,9 @@
 import type { Tx } from '../db/access';
 import { notify } from '../notifications/repository';
 import type { RunEnd, StepRun } from '../workflows/definition';
+import { emitWebhook } from '../webhooks/events';
 import { releaseServers } from './allocation';
+import { toClusterView } from './repository';
 
 /** A create- or delete-cluster run failed (`ended`); a failed create gives its servers back. */
 export async function clusterRunFailed(tx: Tx, run: StepRun, end: RunEnd): Promise<void> {
@@ -47,4 +49,9 @@ async function announce(tx: Tx, run: StepRun, outcome: 'succeeded' | 'failed', r
         ? ['cluster.failed', `Cluster ${c.name} failed`, `${c.name} in ${c.region} could not be created: ${reason}`]
         : ['cluster.delete_failed', `Deleting ${c.name} failed`, `${c.name} in ${c.region}: ${reason}`];
   await notify(tx, { orgId: run.orgId, userId, kind, title, body, resourceId: run.clusterId });
+  // The organization's webhooks hear it in this same transaction (a failed delete has no event).
+  if (kind === 'cluster.ready' || kind === 'cluster.failed' || kind === 'cluster.deleted') {
+    const row = await tx.cluster.findUniqueOrThrow({ where: { id: run.clusterId } });
+    await emitWebhook(tx, run.orgId, kind, toClusterView(row));
+  }
 }

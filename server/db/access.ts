@@ -5,12 +5,14 @@ import { metrics } from '../telemetry/metrics';
 import { laterLsn } from './bookmark';
 import { poolOf, primary, type Db } from './client';
 import { isConnectionError, primaryUnavailable } from './connection-errors';
-import { ensureHealthMonitor, primaryHealth, reportDown } from './health';
+import { ensureHealthMonitor, primaryUpNow, reportDown } from './health';
 import { writeGate } from './read-gate';
 import { planRead, readRegion, recordServedBy, type ReadPlan } from './read-plan';
 import { noteDecision, type DataRequest } from './request-state';
 import { acknowledged } from './write-acks';
 import { ensureWritePositions } from './write-notices';
+import type { Statement } from './sql';
+import { flyWithBookmark, PrimarySilent } from './write-flight';
 import { commitPosition, noteOwnWrite, type CommitHint } from './write-positions';
 
 export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
@@ -60,40 +62,84 @@ async function primaryInsertLsn(
   hint: CommitHint | undefined,
 ): Promise<bigint | undefined> {
   try {
-    const lsn = await commitPosition(poolOf(primary()), principal, hint);
-    if (principal && lsn !== undefined) {
-      noteOwnWrite(principal, lsn);
-      // Answer only once every live gateway holds this position (write-positions.ts): what
-      // closes the race between this answer reaching the client and the notice reaching the
-      // gateway the client asks next.
-      const t = performance.now();
-      const acked = await acknowledged(lsn);
-      metrics.writeAckWaitSeconds.observe({ acknowledged: String(acked) }, (performance.now() - t) / 1000);
-    }
-    return lsn;
+    return await commitPosition(poolOf(primary()), principal, hint);
   } catch {
     return undefined;
   }
 }
 
-/** Runs `fn` in one transaction on the primary; on success the caller gets a newer bookmark. */
-export async function write<T>(req: DataRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return committed(req, () => primary().$transaction(fn, { maxWait: 2_000, timeout: 15_000 }));
+/**
+ * Answers only once this region's other gateways hold `principal`'s new position (write-acks.ts,
+ * told directly, not through the primary): the client's next request, wherever in the region it
+ * lands, sees its write. Other regions hear it on the channel, unwaited for.
+ */
+async function announced(principal: string | undefined, lsn: bigint | undefined): Promise<void> {
+  if (!principal || lsn === undefined) return;
+  noteOwnWrite(principal, lsn);
+  const t = performance.now();
+  const acked = await acknowledged(principal, lsn);
+  metrics.writeAckWaitSeconds.observe({ acknowledged: String(acked) }, (performance.now() - t) / 1000);
 }
 
 /**
- * `write` for a change made by ONE statement on the primary (atomic by itself, so no
- * interactive transaction: no BEGIN and COMMIT round trips). `fn` must send exactly one
- * statement; on success the caller gets a newer bookmark.
+ * Runs `fn` in one transaction on the primary; on success the caller gets a newer bookmark.
+ * `hint`, a notification that carries no data (waking workers), goes with the bookmark.
  */
-export async function writeStatement<T>(req: DataRequest, fn: (db: Db) => Promise<T>): Promise<T> {
-  return committed(req, () => fn(primary()));
+export async function write<T>(
+  req: DataRequest,
+  fn: (tx: Tx) => Promise<T>,
+  opts: { hint?: CommitHint } = {},
+): Promise<T> {
+  return committed(req, opts.hint, async () => {
+    const value = await primary().$transaction(fn, { maxWait: 2_000, timeout: 15_000 });
+    return { value, bookmarked: false, lsn: undefined };
+  });
 }
 
-async function committed<T>(req: DataRequest, run: () => Promise<T>): Promise<T> {
+/** Sends a write's one statement: its rows come back with the bookmark, in the same round trip. */
+export type SendOne = <Row, Params extends readonly unknown[]>(
+  s: Statement<Row, Params>,
+  ...params: Params
+) => Promise<Row[]>;
+
+/**
+ * `write` for a change made by ONE statement (atomic by itself: no BEGIN and COMMIT), which goes
+ * out with the bookmark statement in one flight: the write costs one round trip to the primary.
+ * `fn` calls `send` once; `hint` is sent with the bookmark whatever the statement decided (it
+ * carries no data: docs/flows/reads-and-writes.md#one-round-trip-per-write).
+ */
+export async function writeStatement<T>(
+  req: DataRequest,
+  fn: (send: SendOne) => Promise<T>,
+  opts: { hint?: CommitHint } = {},
+): Promise<T> {
+  return committed(req, opts.hint, async () => {
+    let lsn: bigint | undefined;
+    let sent = false;
+    const send: SendOne = async (s, ...params) => {
+      if (sent) throw new Error(`writeStatement sends one statement; ${s.name} was a second`);
+      sent = true;
+      const flown = await flyWithBookmark(s, params, req.principal, opts.hint);
+      lsn = flown.lsn;
+      return flown.rows;
+    };
+    const value = await fn(send);
+    return { value, bookmarked: sent, lsn };
+  });
+}
+
+interface Landed<T> {
+  value: T;
+  /** Whether the bookmark statement already ran (in the write's flight). */
+  bookmarked: boolean;
+  lsn: bigint | undefined;
+}
+
+/** Runs `run` on the primary (or refuses, when it is down) and takes the bookmark after it. */
+async function committed<T>(req: DataRequest, hint: CommitHint | undefined, run: () => Promise<Landed<T>>): Promise<T> {
   await ensureHealthMonitor();
   if (req.principal) void ensureWritePositions();
-  const gate = writeGate(primaryHealth().up);
+  const gate = writeGate(await primaryUpNow());
   const decide = (ok: boolean) =>
     noteDecision(req, {
       kind: 'write',
@@ -106,25 +152,24 @@ async function committed<T>(req: DataRequest, run: () => Promise<T>): Promise<T>
     decide(false);
     throw primaryUnavailable();
   }
-  let out: T;
+  let landed: Landed<T>;
   try {
-    out = await run();
+    landed = await run();
   } catch (e) {
     if (isConnectionError(e)) {
       reportDown('primary', (e as Error).message);
       decide(false);
-      throw primaryUnavailable(e);
+      throw primaryUnavailable(e, e instanceof PrimarySilent);
     }
     decide(true);
     throw e;
   }
   decide(true);
   // Committed. From here on nothing may report failure.
-  const hint = req.consistency.commitHint;
-  req.consistency.commitHint = undefined;
-  const lsn = await primaryInsertLsn(req.principal, hint);
+  const lsn = landed.bookmarked ? landed.lsn : await primaryInsertLsn(req.principal, hint);
+  await announced(req.principal, lsn);
   req.consistency.newBookmark = laterLsn(req.consistency.newBookmark, lsn);
   req.consistency.bookmark = laterLsn(req.consistency.bookmark, lsn); // later reads in this request see it too
   req.consistency.servedBy ??= 'primary';
-  return out;
+  return landed.value;
 }

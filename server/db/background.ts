@@ -1,7 +1,8 @@
 // The database for work that belongs to no request (workers, samplers, alerts, listeners):
 // always the primary. Requests use access.ts. docs/architecture.md
-import pg from 'pg';
+import type pg from 'pg';
 import { poolOf, primary, replica, type Db } from './client';
+import { newClient } from './pg-connections';
 import { primaryUrl } from './topology';
 
 /** A node-postgres pool on the primary (the same connections `backgroundDb()` uses). */
@@ -69,7 +70,7 @@ export interface SessionOptions {
  * caller connects it, listens for its `error` event and ends it.
  */
 export function backgroundSession(opts: SessionOptions): BackgroundSession {
-  return new pg.Client({
+  return newClient({
     connectionString: primaryUrl(),
     application_name: opts.applicationName,
     connectionTimeoutMillis: opts.connectTimeoutMs,

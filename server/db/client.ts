@@ -1,12 +1,15 @@
 // Prisma clients: one for the primary, one per region's replica, as process singletons; every
 // query runs in a span naming the database role that served it.
 import { PrismaPg } from '@prisma/adapter-pg';
-import pg from 'pg';
+import type pg from 'pg';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { PrismaClient } from './generated/client';
 import { logger } from '../telemetry/logger';
 import { primaryUrl, replicaUrl } from './topology';
+import { newPool } from './pg-connections';
 import { processSingleton } from '../process-singletons';
+import { countPoolRoundTrips } from './round-trips';
+import { endWriteFlights } from './write-flight';
 
 const tracer = trace.getTracer('meridian.db');
 
@@ -20,10 +23,12 @@ const pools = () => processSingleton('db-pools', () => new WeakMap<object, pg.Po
 
 /** A Prisma client on `url` whose queries are traced under `role`. */
 export function connect(url: string, max: number, role: DbRole) {
-  const pool = new pg.Pool({ connectionString: url, max });
-  // An idle connection the server closed (a restart, a failover) is dropped by the pool; without
-  // a listener the event would end the process. The health monitor reports the database itself.
-  pool.on('error', (e) => logger.warn({ db_role: role, err: e.message }, 'idle database connection lost'));
+  // An idle connection the server closed (a restart, a failover) is dropped by the pool. The
+  // health monitor reports the database itself.
+  const pool = newPool({ connectionString: url, max }, (e) =>
+    logger.warn({ db_role: role, err: e.message }, 'idle database connection lost'),
+  );
+  countPoolRoundTrips(pool, role);
   const base = new PrismaClient({ adapter: new PrismaPg(pool) });
   const client = base.$extends({
     name: 'db-role-span',
@@ -93,6 +98,7 @@ export async function disconnectAll(): Promise<void> {
   await Promise.all([
     clients().primary?.$disconnect(),
     ...[...clients().replicas.values()].map((c) => c.$disconnect()),
+    endWriteFlights(),
   ]);
   clients().primary = undefined;
   clients().replicas.clear();

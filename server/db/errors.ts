@@ -20,3 +20,12 @@ export function uniqueViolation(e: unknown, depth = 0): string | undefined {
   }
   return uniqueViolation(err.cause, depth + 1) ?? uniqueViolation(err.meta?.driverAdapterError, depth + 1);
 }
+
+/** The SQLSTATE of a failed statement (e.g. one a trigger raised), at whichever layer it sits. */
+export function sqlState(e: unknown, depth = 0): string | undefined {
+  if (!e || typeof e !== 'object' || depth > 5) return undefined;
+  const err = e as { code?: unknown; originalCode?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+  if (typeof err.originalCode === 'string') return err.originalCode;
+  if (typeof err.code === 'string' && /^[0-9A-Z]{5}$/.test(err.code)) return err.code;
+  return sqlState(err.cause, depth + 1) ?? sqlState(err.meta?.driverAdapterError, depth + 1);
+}

@@ -1,10 +1,13 @@
 // Health of the primary and of every region's replica as this gateway sees them: probes and lag.
 // How lag is measured: docs/flows/reads-and-writes.md#replica-health
-import pg from 'pg';
+import type pg from 'pg';
 import { env } from '../env';
 import { metrics } from '../telemetry/metrics';
 import { logger } from '../telemetry/logger';
 import { parseLsn } from './lsn';
+import { newPool } from './pg-connections';
+import { primaryLocation } from './primary-locator';
+import { RttWindow, type RttSummary } from './rtt-window';
 import { primaryUrl, replicaRegions, replicaUrl } from './topology';
 import { processSingleton } from '../process-singletons';
 
@@ -20,6 +23,8 @@ export interface ReplicaHealth {
   error?: string;
   /** Since when (ms) the replica has continuously held received-but-unreplayed WAL. */
   behindSince?: number;
+  /** The timeline of the WAL it last received (kept while its WAL receiver is not running). */
+  timeline?: number;
 }
 
 export interface PrimaryHealth {
@@ -28,8 +33,19 @@ export interface PrimaryHealth {
   /** pg_current_wal_flush_lsn(): replicas can only have received WAL up to here, so lag is counted
    * against it (WAL written but not yet flushed, e.g. without a commit, is no replica's lag). */
   flushLsn?: bigint;
+  /** The primary's timeline: it grows by one at every promotion (a failover, a switchover). */
+  timeline?: number;
   checkedAt?: number;
   error?: string;
+  /** Since when (ms) the probes have found it unreachable, while they do. */
+  downSince?: number;
+  /** The last time it was unreachable, from the first probe that failed to the first that answered. */
+  lastOutage?: { from: number; to: number };
+}
+
+/** This process's recent round trip to the primary, with when the last probe measured it. */
+export interface PrimaryRtt extends RttSummary {
+  measuredAt: number;
 }
 
 /** Called after every probe of a replica (Atlas debounces lag from it). */
@@ -47,6 +63,9 @@ interface State {
   flushHistory?: FlushMark[];
   listeners?: Set<ReplicaProbeListener>;
   primary: PrimaryHealth;
+  /** Round trips of the primary probes since the primary last answered (cleared when it does not). */
+  rtt?: RttWindow;
+  rttAt?: number;
   replicas: Map<string, ReplicaHealth>;
   pools: Map<string, pg.Pool>;
   timer?: NodeJS.Timeout;
@@ -65,18 +84,40 @@ const state = () =>
 export function probePool(url: string): pg.Pool {
   let pool = state().pools.get(url);
   if (!pool) {
-    pool = new pg.Pool({
-      connectionString: url,
-      max: 3,
-      idleTimeoutMillis: 30_000,
-      connectionTimeoutMillis: 1_000,
-      statement_timeout: 1_000,
-      query_timeout: 1_500,
-    });
-    pool.on('error', () => {}); // a dying server must not crash the process; probes report it
+    pool = newPool(
+      {
+        connectionString: url,
+        max: 3,
+        idleTimeoutMillis: 30_000,
+        connectionTimeoutMillis: 1_000,
+        statement_timeout: 1_000,
+        query_timeout: 1_500,
+      },
+      () => {}, // the probes report a dying server
+    );
     state().pools.set(url, pool);
   }
   return pool;
+}
+
+/**
+ * A multi-host primary (an HA pair) whose locator found a host after the last probe said the
+ * primary was down: a failover's new primary, which a probe now would confirm.
+ */
+export function primaryFoundSinceProbe(): boolean {
+  const at = primaryLocation(primaryUrl());
+  return !!at?.current && (at.locatedAt ?? 0) > (state().primary.checkedAt ?? 0);
+}
+
+/**
+ * Whether a write may go to the primary now: as the last probe said, except that a failover's new
+ * primary, already found, is confirmed by one probe now rather than at the next interval.
+ */
+export async function primaryUpNow(): Promise<boolean> {
+  if (state().primary.up) return true;
+  if (!primaryFoundSinceProbe()) return false;
+  await probeNow();
+  return state().primary.up;
 }
 
 export function primaryHealth(): PrimaryHealth {
@@ -98,7 +139,8 @@ export function uptimeSeconds(): number {
 /** Called when a query proves a server unreachable, so the next request doesn't wait for a probe. */
 export function reportDown(target: 'primary' | string, error: string): void {
   if (target === 'primary') {
-    state().primary = { ...state().primary, up: false, error, checkedAt: Date.now() };
+    const p = state().primary;
+    state().primary = { ...p, up: false, error, checkedAt: Date.now(), downSince: p.downSince ?? Date.now() };
     metrics.primaryUp.set(0);
   } else {
     state().replicas.set(target, { ...replicaHealth(target), status: 'down', error, checkedAt: Date.now() });
@@ -107,22 +149,67 @@ export function reportDown(target: 'primary' | string, error: string): void {
   void probeNow();
 }
 
+/**
+ * This process's round trip to the primary as its recent probes measured it (undefined before
+ * the first answer, and from a failed probe until the next answer).
+ */
+export function primaryRtt(): PrimaryRtt | undefined {
+  const s = state();
+  const summary = s.rtt?.summary();
+  return summary && s.rttAt !== undefined ? { ...summary, measuredAt: s.rttAt } : undefined;
+}
+
+/** The region label of this process's round-trip gauge: the region it serves, or `global`. */
+const rttLabel = () => ({ region: env().MERIDIAN_GATEWAY_REGION });
+
 async function probePrimary(): Promise<void> {
+  const s = state();
   try {
-    const r = await probePool(primaryUrl()).query<{ lsn: string; flush: string }>(
-      'SELECT pg_current_wal_lsn()::text AS lsn, pg_current_wal_flush_lsn()::text AS flush',
-    );
+    // The round trip is the query alone, on a connection already open: a connect (several round
+    // trips, TLS) would be the link's cost times four, and only when the pool had none idle.
+    const client = await probePool(primaryUrl()).connect();
+    let r: pg.QueryResult<{ lsn: string; flush: string; timeline: number }>;
+    const started = performance.now();
+    try {
+      r = await client.query<{ lsn: string; flush: string; timeline: number }>(
+        `SELECT pg_current_wal_lsn()::text AS lsn, pg_current_wal_flush_lsn()::text AS flush,
+                ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int AS timeline`,
+      );
+    } catch (e) {
+      client.release(true);
+      throw e;
+    }
+    const ms = performance.now() - started;
+    client.release();
+    (s.rtt ??= new RttWindow()).add(ms);
+    s.rttAt = Date.now();
+    metrics.primaryRttSeconds.set(rttLabel(), s.rtt.summary()!.medianMs / 1000);
     if (!state().primary.up) logger.warn('primary reachable again');
+    const was = state().primary;
     state().primary = {
+      lastOutage: was.downSince !== undefined ? { from: was.downSince, to: Date.now() } : was.lastOutage,
       up: true,
       lsn: parseLsn(r.rows[0]!.lsn),
       flushLsn: parseLsn(r.rows[0]!.flush),
+      timeline: r.rows[0]!.timeline,
       checkedAt: Date.now(),
     };
     recordFlush(state().primary.checkedAt!, state().primary.flushLsn!);
   } catch (e) {
     if (state().primary.up) logger.error({ err: (e as Error).message }, 'primary unreachable');
-    state().primary = { up: false, lsn: state().primary.lsn, checkedAt: Date.now(), error: (e as Error).message };
+    state().primary = {
+      up: false,
+      downSince: state().primary.downSince ?? Date.now(),
+      lastOutage: state().primary.lastOutage,
+      lsn: state().primary.lsn,
+      timeline: state().primary.timeline,
+      checkedAt: Date.now(),
+      error: (e as Error).message,
+    };
+    // No round trip to report: the next answer (maybe over another path) starts a new window.
+    s.rtt?.clear();
+    s.rttAt = undefined;
+    metrics.primaryRttSeconds.remove(rttLabel());
   }
   metrics.primaryUp.set(state().primary.up ? 1 : 0);
 }
@@ -155,24 +242,53 @@ async function probeReplica(region: string): Promise<void> {
   const before = replicaHealth(region).status;
   let next: ReplicaHealth;
   try {
-    const r = await probePool(url).query<{ replay: string | null; ts_lag: number | null; recovery: boolean }>(
+    const r = await probePool(url).query<{
+      replay: string | null;
+      ts_lag: number | null;
+      recovery: boolean;
+      tli: number | null;
+    }>(
       `SELECT pg_last_wal_replay_lsn()::text AS replay,
               EXTRACT(EPOCH FROM (now() - pg_last_xact_replay_timestamp()))::float8 AS ts_lag,
-              pg_is_in_recovery() AS recovery`,
+              pg_is_in_recovery() AS recovery,
+              (SELECT received_tli FROM pg_stat_wal_receiver) AS tli`,
     );
     const row = r.rows[0]!;
+    const timeline = row.tli ?? replicaHealth(region).timeline;
+    const primaryTimeline = state().primary.timeline;
     const replayLsn = row.replay ? parseLsn(row.replay) : undefined;
     const primaryLsn = state().primary.up ? state().primary.flushLsn : undefined;
     const behind = primaryLsn !== undefined && replayLsn !== undefined ? primaryLsn - replayLsn : 0n;
     const lagBytes = behind > 0n ? Number(behind) : 0;
     const lagSeconds =
       lagBytes > 0 && replayLsn !== undefined ? (secondsBehind(replayLsn) ?? Math.max(0, row.ts_lag ?? 0)) : 0;
+    // After a promotion, a replica still on the old timeline may hold WAL the new primary never
+    // had (written, never acknowledged): it serves no read until it follows the new timeline.
+    const oldTimeline =
+      row.recovery && timeline !== undefined && primaryTimeline !== undefined && timeline < primaryTimeline;
     const lagging = !row.recovery
       ? false
-      : lagBytes > e.REPLICA_MAX_LAG_BYTES || lagSeconds > e.REPLICA_MAX_LAG_SECONDS;
-    next = { region, status: lagging ? 'lagging' : 'healthy', replayLsn, lagBytes, lagSeconds, checkedAt: Date.now() };
+      : oldTimeline || lagBytes > e.REPLICA_MAX_LAG_BYTES || lagSeconds > e.REPLICA_MAX_LAG_SECONDS;
+    next = {
+      region,
+      status: lagging ? 'lagging' : 'healthy',
+      replayLsn,
+      lagBytes,
+      lagSeconds,
+      timeline,
+      checkedAt: Date.now(),
+      ...(oldTimeline
+        ? { error: `on timeline ${timeline}, the primary on ${primaryTimeline}: not following the new primary yet` }
+        : {}),
+    };
   } catch (err) {
-    next = { region, status: 'down', checkedAt: Date.now(), error: (err as Error).message };
+    next = {
+      region,
+      status: 'down',
+      timeline: replicaHealth(region).timeline,
+      checkedAt: Date.now(),
+      error: (err as Error).message,
+    };
   }
   if (next.status !== before && before !== 'unknown')
     logger.warn({ region, from: before, to: next.status }, 'replica status changed');
@@ -227,6 +343,8 @@ export async function resetHealth(): Promise<void> {
   state().timer = undefined;
   state().primary = { up: true };
   state().flushHistory = undefined;
+  state().rtt = undefined;
+  state().rttAt = undefined;
   state().replicas.clear();
   await Promise.all([...state().pools.values()].map((p) => p.end().catch(() => {})));
   state().pools.clear();
@@ -258,11 +376,20 @@ export function healthReport(gatewayRegion: string, withErrors: boolean) {
   const replicas = Object.fromEntries(allReplicaHealth().map((r) => [r.region, view(r)]));
   const own = replicas[gatewayRegion] ?? null;
   const p = primaryHealth();
+  // Several primary hosts (an HA pair): down means a failover is under way, or about to be.
+  const at = primaryLocation(primaryUrl());
   return {
     region: gatewayRegion,
     status: p.up && (own === null || own.serving_reads) ? 'ok' : 'degraded',
     replica: own,
-    primary: { reachable: p.up, error: error(p.error) },
+    primary: {
+      reachable: p.up,
+      error: error(p.error),
+      failover_under_way: !!at && (!p.up || at.searching),
+      ...(at && withErrors
+        ? { hosts: at.hosts, current: at.current ?? null, timeline: at.timeline ?? null, moves: at.moves }
+        : {}),
+    },
     uptime_seconds: Math.round(uptimeSeconds()),
     replicas,
   };

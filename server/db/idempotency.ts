@@ -2,11 +2,13 @@
 // docs/flows/reads-and-writes.md#reads-writes-and-failures
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors';
-import { write, writeStatement, type Tx } from './access';
+import { write, writeStatement, type SendOne, type Tx } from './access';
 import { isConnectionError, primaryUnavailable } from './connection-errors';
 import { uniqueViolation } from './errors';
 import { primary, type Db } from './client';
-import { ensureHealthMonitor, primaryHealth, reportDown } from './health';
+import { command } from './sql';
+import type { CommitHint } from './write-positions';
+import { ensureHealthMonitor, primaryUpNow, reportDown } from './health';
 import type { DataRequest } from './request-state';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -62,7 +64,7 @@ async function replayed<T>(req: DataRequest, k: Keyed): Promise<{ body: T } | { 
 /** Looks for an earlier outcome, on the primary (a replica may not have it yet). */
 async function lookUp<T>(req: DataRequest, k: Keyed): Promise<{ body: T } | { expired: boolean }> {
   await ensureHealthMonitor();
-  if (!primaryHealth().up) throw primaryUnavailable();
+  if (!(await primaryUpNow())) throw primaryUnavailable();
   try {
     return await replayed<T>(req, k);
   } catch (e) {
@@ -122,36 +124,46 @@ export async function idempotentWrite<T>(
 }
 
 /**
- * `idempotentWrite` for a change made by ONE statement (`writeStatement`), in one round trip
- * with the key's look-up. With an Idempotency-Key, `fn` gets `record` and its statement must:
- * read the key's record if it is fresh (`created_at >= now() - IDEMPOTENCY_TTL_HOURS`) and then
- * change nothing but answer `{ prior }`; otherwise make its change and insert the record (a plain
- * INSERT: a concurrent request with the key, or an expired record, makes it fail on the primary
- * key, and then nothing of the statement is kept). Without a key, `record` is undefined.
+ * `idempotentWrite` for a change made by ONE statement (`writeStatement`): one round trip with
+ * the key's look-up and the bookmark. With an Idempotency-Key, `fn` gets `record` and its
+ * statement must: read the key's record if it is fresh (`created_at >= now() -
+ * IDEMPOTENCY_TTL_HOURS`) and then change nothing but answer `{ prior }`; otherwise make its
+ * change and insert the record (a plain INSERT: a concurrent request with the key, or an expired
+ * record, makes it fail on the primary key, and then nothing of the statement is kept). Without a
+ * key, `record` is undefined.
  */
 export async function idempotentStatement<T>(
   req: DataRequest,
   request: unknown,
-  fn: (db: Db, record: IdempotencyRecord | undefined) => Promise<IdempotentResult<T> | { prior: PriorRecord<T> }>,
+  fn: (
+    send: SendOne,
+    record: IdempotencyRecord | undefined,
+  ) => Promise<IdempotentResult<T> | { prior: PriorRecord<T> }>,
+  opts: { hint?: CommitHint } = {},
 ): Promise<T> {
   const k = keyed(req, request);
   const attempt = async () => {
-    const r = await writeStatement(req, (db) =>
-      fn(db, k ? { orgId: k.orgId, key: k.key, requestHash: k.hash } : undefined),
+    const r = await writeStatement(
+      req,
+      (send) => fn(send, k ? { orgId: k.orgId, key: k.key, requestHash: k.hash } : undefined),
+      opts,
     );
     if ('prior' in r) {
-      if (r.prior.requestHash !== k?.hash) {
-        throw new AppError('conflict', 'this Idempotency-Key was used with a different request');
-      }
+      if (r.prior.requestHash !== k?.hash) return { reused: true as const };
       req.response.status = r.prior.status;
       req.consistency.replayed = true;
-      return r.prior.body;
+      return { body: r.prior.body };
     }
     req.response.status = r.status;
-    return r.body;
+    return { body: r.body };
   };
+  const answer = (a: { body: T } | { reused: true }) => {
+    if ('reused' in a) throw new AppError('conflict', 'this Idempotency-Key was used with a different request');
+    return a.body;
+  };
+  let first: Awaited<ReturnType<typeof attempt>>;
   try {
-    return await attempt();
+    first = await attempt();
   } catch (e) {
     // The primary is away (the statement's own failure, already a 503): looking for a record
     // there would only fail again, as a 500.
@@ -162,12 +174,19 @@ export async function idempotentStatement<T>(
     if ('body' in prior) return prior.body;
     if (prior.expired && uniqueViolation(e) === RECORD_CONSTRAINT) {
       // Only an expired record was in the way: it no longer counts.
-      await writeStatement(req, (db) => deleteExpired(db, k));
-      return attempt();
+      await writeStatement(req, (send) => send(deleteExpiredRecord, k.orgId, k.key, IDEMPOTENCY_TTL_HOURS));
+      return answer(await attempt());
     }
     throw e;
   }
+  return answer(first);
 }
+
+const deleteExpiredRecord = command<[orgId: string, key: string, ttlHours: number]>(
+  'idempotency.delete_expired_record',
+  `DELETE FROM idempotency_keys WHERE org_id = $1::text AND key = $2::text
+    AND created_at < now() - make_interval(hours => $3::int)`,
+);
 
 /** A fresh record found under the key by a single-statement write (see `idempotentStatement`). */
 export interface PriorRecord<T> {

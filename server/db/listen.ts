@@ -1,5 +1,6 @@
 // LISTEN on a channel of the primary, reconnecting after a delay when the connection goes.
 import pg from 'pg';
+import { newClient } from './pg-connections';
 
 export interface Listener {
   stop(): Promise<void>;
@@ -19,7 +20,8 @@ export interface Listener {
 export function listen(
   url: string,
   channel: string,
-  onNotify: (payload: string) => void,
+  /** `pid`: the notifying backend's process ID (a writer can recognize its own announcement). */
+  onNotify: (payload: string, pid: number) => void,
   opts: {
     onListening?: () => void;
     onDisconnect?: () => void;
@@ -33,7 +35,7 @@ export function listen(
   let timer: NodeJS.Timeout | undefined;
   const connect = () => {
     if (stopped) return;
-    const c = new pg.Client({
+    const c = newClient({
       connectionString: url,
       application_name: opts.applicationName ?? `meridian-listen-${channel}`,
     });
@@ -47,7 +49,7 @@ export function listen(
     };
     c.on('error', retry);
     c.on('end', retry);
-    c.on('notification', (m) => onNotify(m.payload ?? ''));
+    c.on('notification', (m) => onNotify(m.payload ?? '', m.processId));
     c.connect()
       .then(() => c.query(`LISTEN ${pg.escapeIdentifier(channel)}`))
       .then(() => opts.onListening?.())

@@ -3,7 +3,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
+import { newClient } from './pg-connections';
 
 /** Prisma's lock id for migrate deploy, so the two never run at once. */
 const ADVISORY_LOCK = 72707369;
@@ -45,7 +45,7 @@ export interface MigrateResult {
 
 /** Applies every pending migration, each in its own transaction. Safe to run concurrently. */
 export async function migrate(databaseUrl: string, migrations = readMigrations()): Promise<MigrateResult> {
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = newClient({ connectionString: databaseUrl });
   await client.connect();
   const result: MigrateResult = { applied: [], alreadyApplied: [] };
   try {

@@ -1,7 +1,7 @@
 // A small node-postgres pool of its own on the primary, for a store that must not share or starve
 // the app's connections (the rate limits'). Owned by the process.
-import pg from 'pg';
 import type { BackgroundPool } from './background';
+import { newPool } from './pg-connections';
 import { primaryUrl } from './topology';
 
 export interface OwnPoolOptions {
@@ -13,13 +13,16 @@ export interface OwnPoolOptions {
   statementTimeoutMs?: number;
 }
 
-/** A new pool on the primary; the caller listens for its `error` event. */
-export function ownPrimaryPool(opts: OwnPoolOptions): BackgroundPool {
-  return new pg.Pool({
-    connectionString: primaryUrl(),
-    max: opts.max,
-    application_name: opts.applicationName,
-    connectionTimeoutMillis: opts.connectTimeoutMs,
-    statement_timeout: opts.statementTimeoutMs,
-  });
+/** A new pool on the primary; `onIdleError` hears connections lost while idle. */
+export function ownPrimaryPool(opts: OwnPoolOptions, onIdleError: (e: Error) => void): BackgroundPool {
+  return newPool(
+    {
+      connectionString: primaryUrl(),
+      max: opts.max,
+      application_name: opts.applicationName,
+      connectionTimeoutMillis: opts.connectTimeoutMs,
+      statement_timeout: opts.statementTimeoutMs,
+    },
+    onIdleError,
+  );
 }

@@ -1,10 +1,7 @@
 // The hottest statements, run as named prepared statements on the node-postgres pool behind a
 // Prisma client. docs/decisions/0002-raw-sql-on-the-hot-path.md
 import { poolOf, type Db } from './client';
-import type { RawRow, Statement } from './sql';
-
-/** The name a statement is prepared under on each connection. */
-const preparedName = (s: Statement<unknown, readonly unknown[]>) => `meridian_${s.name.replace(/\W/g, '_')}`;
+import { preparedName, type RawRow, type Statement } from './sql';
 
 /** Runs `s` as a named prepared statement on `db`'s pool and maps every row. */
 export async function runPrepared<Row, Params extends readonly unknown[]>(

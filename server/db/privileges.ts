@@ -1,6 +1,7 @@
 // The app role's rights on the database (data, never DDL), run as the owner after migrations.
 // Idempotent. docs/operations.md#database-roles
 import pg from 'pg';
+import { connectionConfig, newClient } from './pg-connections';
 
 /** Schemas the app reads and writes: Prisma's models, the directory, and pg-boss's queue. */
 export const APP_SCHEMAS = ['public', 'directory', 'pgboss'] as const;
@@ -10,7 +11,7 @@ const SEQUENCE_RIGHTS = 'USAGE, SELECT';
 
 /** The login role of a connection URL (the app's DATABASE_URL names the app role). */
 export function roleOf(url: string): string {
-  const user = decodeURIComponent(new URL(url).username);
+  const user = decodeURIComponent(new URL(connectionConfig(url).connectionString).username);
   if (!user) throw new Error('the database URL names no user');
   return user;
 }
@@ -21,7 +22,7 @@ export function roleOf(url: string): string {
  * the setup defeats the point (the app role missing, or a member of the owner role).
  */
 export async function grantAppRole(ownerUrl: string, appRole: string): Promise<string[]> {
-  const c = new pg.Client({ connectionString: ownerUrl, application_name: 'meridian-grants' });
+  const c = newClient({ connectionString: ownerUrl, application_name: 'meridian-grants' });
   await c.connect();
   try {
     const [me] = (

@@ -202,6 +202,34 @@ describe('read gate', () => {
     expect(serving(steps)).toEqual(['replica:ams1', 'primary_down_replica', 'primary_down']);
   });
 
+  describe('local_only', () => {
+    const local: ReadRules = { ...fixed, mode: 'local_only' };
+    it.each([
+      ['a fresh own replica serves', { sfo1: fresh(0.1), lax1: fresh() }, true, ['replica:sfo1', 'replica_ok', null]],
+      ['own replica lagging: nothing, though the primary is up', { sfo1: behind(5), lax1: fresh() }, true, null],
+      ['own replica signal stale: nothing', { sfo1: stale }, true, null],
+      ['own replica down, the primary down too: nothing, no other region', { sfo1: down, lax1: fresh() }, false, null],
+      ['the region has no replica: nothing', { lax1: fresh() }, true, null],
+      [
+        'the primary down: the fresh own replica serves',
+        { sfo1: fresh() },
+        false,
+        ['replica:sfo1', 'replica_ok', null],
+      ],
+    ] as const)('%s', (_name, replicas, primaryUp, expected) => {
+      const steps = gate(local, replicas as Record<string, ReplicaFacts>, { primaryUp });
+      expect(serving(steps)).toEqual(expected);
+      // The primary is listed, dropped for the mode (explain says why it did not serve), and no other region is.
+      expect(steps.at(-1)).toMatchObject({ target: 'primary', ok: false, dropped: 'local_only' });
+      expect(steps.every((x) => x.target === 'primary' || x.target === 'replica:sfo1')).toBe(true);
+    });
+
+    it('stateless reads draw no weights; a request with no read region reads as fixed does', () => {
+      expect(serving(gate(local, { sfo1: behind(5), lax1: fresh() }, { stateless: true }))).toBeNull();
+      expect(serving(gate(local, { lax1: fresh() }, { region: undefined }))).toEqual(['primary', 'no_replica', null]);
+    });
+  });
+
   describe('weighted_reads', () => {
     it('a stateless read draws by weight among allowed replicas that pass (ams1 is not allowed)', () => {
       const counts: Record<string, number> = {};

@@ -2,7 +2,8 @@
 // access.ts walks the answer. Modes and reasons: docs/flows/routing-policy.md#where-it-is-enforced
 import type { ReplicaStatus } from './health';
 
-export type FailoverMode = 'fixed' | 'active_standby' | 'weighted_reads';
+/** `fixed` is seed 003's prefer-local; `local_only` never reads outside the request's region. */
+export type FailoverMode = 'fixed' | 'active_standby' | 'weighted_reads' | 'local_only';
 
 /** Why the data layer served a request where it did (part of server/routing/decision.ts' set). */
 export const GATE_REASONS = [
@@ -19,6 +20,7 @@ export const GATE_REASONS = [
   'write_primary',
   'primary_down',
   'no_candidate',
+  'local_only',
 ] as const;
 export type GateReason = (typeof GATE_REASONS)[number];
 
@@ -129,6 +131,7 @@ function weightedPick(input: GateInput): GateStep | undefined {
  */
 export function readGate(input: GateInput): GateStep[] {
   const { rules, region, replicas, primaryUp, now } = input;
+  if (rules.mode === 'local_only' && region) return localOnly(input, region);
   const steps: GateStep[] = [];
   if (rules.mode === 'weighted_reads' && input.stateless) {
     const pick = weightedPick(input);
@@ -163,6 +166,19 @@ export function readGate(input: GateInput): GateStep[] {
     }
   }
   return steps;
+}
+
+/**
+ * `local_only`: the region's own replica within the route's limits, or nothing (the caller answers
+ * a retryable 503): never the primary, never another region, whatever their state. The primary is
+ * listed, dropped, so explain and the decision record say why it did not serve.
+ */
+function localOnly({ rules, replicas, now }: GateInput, region: string): GateStep[] {
+  const own = judge(region, replicas.get(region), rules, now);
+  return [
+    ...(own ? [{ ...own, reason: 'replica_ok' as const }] : []),
+    { target: 'primary', ok: false, dropped: 'local_only', reason: own?.dropped ?? 'no_replica' },
+  ];
 }
 
 /** Writes: the primary while its signal says it is up; else refused (503), never elsewhere. */

@@ -6,7 +6,7 @@ import { metrics } from '../telemetry/metrics';
 import { laterLsn } from './bookmark';
 import { primary, replica, type Db } from './client';
 import { primaryUnavailable } from './connection-errors';
-import { ensureHealthMonitor, primaryHealth, replicaHealth } from './health';
+import { ensureHealthMonitor, primaryHealth, probeNow, replicaHealth } from './health';
 import {
   DEFAULT_READ_RULES,
   readGate,
@@ -63,7 +63,7 @@ function replicaFacts(): Map<string, ReplicaFacts> {
  * Walks the read gate's steps (read-gate.ts) for this request: the first that passes and, for a
  * replica, has replayed the caller's bookmark (bounded wait) serves.
  */
-export async function planRead(req: DataRequest, region: string | undefined): Promise<ReadPlan> {
+export async function planRead(req: DataRequest, region: string | undefined, probed = false): Promise<ReadPlan> {
   await ensureHealthMonitor();
   if (req.principal) void ensureWritePositions();
   const primaryUp = primaryHealth().up;
@@ -140,9 +140,27 @@ export async function planRead(req: DataRequest, region: string | undefined): Pr
       degraded,
     };
   }
-  // Nothing can serve. A caller that asked to read at least its own write, which only the
-  // primary (down) holds, gets primary_unavailable: a stale answer would break that promise.
+  // Nothing can serve. Under local_only that is the region's replica not serving (or not yet
+  // having the caller's write): a retryable 503 from the region, never a read across the WAN.
+  if (tried.some((c) => c.dropped === 'local_only')) {
+    noteDecision(req, { kind: 'read', region, target: null, reason: 'local_only', candidates: tried });
+    throw new AppError(
+      'region_unavailable',
+      `reads stay in ${region} under this organization’s routing policy (local_only), and its replica ` +
+        `cannot serve this read right now (${firstDrop ?? 'no_replica'}): retry shortly`,
+      { retryAfter: 1, extra: { region, reason: firstDrop ?? 'no_replica' } },
+    );
+  }
+  // A caller that asked to read at least its own write, which only the primary (down) holds,
+  // gets primary_unavailable: a stale answer would break that promise.
   const needsPrimary = tried.some((c) => c.dropped === 'bookmark_not_replayed');
+  if (!primaryUp && !probed && (needsPrimary || bookmark !== undefined)) {
+    // Before refusing: the primary may be back, or another one found (a failover), since it was
+    // last seen down (by a probe, or by a request's failed query). One probe now, shared by every
+    // request waiting on it, then plan again.
+    await probeNow();
+    if (primaryHealth().up) return planRead(req, region, true);
+  }
   noteDecision(req, {
     kind: 'read',
     region,

@@ -1,8 +1,9 @@
 // Waiting for a replica to replay a causal bookmark: one poller per region, on a connection of its
 // own, serves every waiting read. docs/flows/reads-and-writes.md
-import pg from 'pg';
+import type pg from 'pg';
 import { processSingleton } from '../process-singletons';
 import { parseLsn } from './lsn';
+import { newClient } from './pg-connections';
 import { replicaUrl } from './topology';
 
 const POLL_INTERVAL_MS = 2;
@@ -36,8 +37,8 @@ function watchOf(region: string): RegionWatch {
 async function connection(region: string, w: RegionWatch): Promise<pg.Client> {
   if (w.client) return w.client;
   w.connecting ??= (async () => {
-    const c = new pg.Client({
-      connectionString: replicaUrl(region),
+    const c = newClient({
+      connectionString: replicaUrl(region) ?? '',
       application_name: 'meridian-replay-watch',
       connectionTimeoutMillis: 1_000,
       statement_timeout: 1_000,

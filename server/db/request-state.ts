@@ -1,7 +1,6 @@
 // What the data layer knows about the request it serves and records for the response; the API
 // context extends it. Nothing here knows about HTTP, tRPC or authentication.
 import type { GateDecision, ReadRules } from './read-gate';
-import type { CommitHint } from './write-positions';
 
 /** Causal consistency for one request: what it must read, and where its answers came from. */
 export interface ConsistencyState {
@@ -16,11 +15,6 @@ export interface ConsistencyState {
   idempotencyKey?: string;
   /** The response is the first outcome of an earlier request with the same Idempotency-Key. */
   replayed?: boolean;
-  /**
-   * Set by a write that wants a notification sent once it has committed (a hint carrying no
-   * data, such as waking a region's workers): sent with the bookmark, in the same round trip.
-   */
-  commitHint?: CommitHint;
 }
 
 /** The response as it is being built: shared by reference with every middleware and adapter. */

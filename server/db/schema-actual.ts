@@ -1,6 +1,6 @@
 // What a migrated database holds in the managed schemas, read from PostgreSQL's catalogs.
-import pg from 'pg';
 import { MANAGED_SCHEMAS, sortShape, type SchemaShape } from './schema-drift';
+import { newClient } from './pg-connections';
 
 const PG_ACTIONS: Record<string, string> = {
   c: 'CASCADE',
@@ -12,11 +12,23 @@ const PG_ACTIONS: Record<string, string> = {
 
 /** What the database at `url` actually holds in the managed schemas. */
 export async function actualShape(url: string): Promise<SchemaShape> {
-  const c = new pg.Client({ connectionString: url });
+  const c = newClient({ connectionString: url });
   await c.connect();
   try {
     const schemas = MANAGED_SCHEMAS;
     const notPrisma = `'_prisma_migrations'`;
+    // A partitioned table's partitions (made and dropped at run time) are not part of the shape.
+    const partitions = new Set(
+      (
+        await c.query<{ t: string }>(
+          `SELECT n.nspname || '.' || c.relname t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE c.relispartition AND n.nspname = ANY($1)`,
+          [schemas],
+        )
+      ).rows.map((r) => r.t),
+    );
+    const whole = <R extends { s: string; t: string }>(rows: R[]) =>
+      rows.filter((r) => !partitions.has(`${r.s}.${r.t}`));
     const tables = await c.query<{ s: string; t: string }>(
       `SELECT schemaname s, tablename t FROM pg_tables WHERE schemaname = ANY($1) AND tablename <> ${notPrisma}`,
       [schemas],
@@ -103,13 +115,13 @@ export async function actualShape(url: string): Promise<SchemaShape> {
       }
     };
     return sortShape({
-      tables: tables.rows.map((r) => `${r.s}.${r.t}`),
-      columns: columns.rows.map(
+      tables: whole(tables.rows).map((r) => `${r.s}.${r.t}`),
+      columns: whole(columns.rows).map(
         (r) =>
           `${r.s}.${r.t}.${r.c} ${type(r)} ${r.is_nullable === 'YES' ? 'NULL' : 'NOT NULL'}${r.column_default !== null ? ' DEFAULT' : ''}`,
       ),
       enums: enums.rows.map((r) => `${r.s}.${r.name} (${r.vals.join(',')})`),
-      indexes: indexes.rows.map(
+      indexes: whole(indexes.rows).map(
         (r) =>
           `${r.s}.${r.t} ${r.pk ? 'PRIMARY KEY' : r.uniq ? 'UNIQUE' : 'INDEX'} (${r.cols.join(',')})${r.pred ? ` WHERE ${r.pred}` : ''}`,
       ),

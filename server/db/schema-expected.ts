@@ -1,7 +1,7 @@
 // What schema.prisma says the database must look like, read with Prisma's own parser (its DMMF).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { INDEXES_OUTSIDE_PRISMA, sortShape, type SchemaShape } from './schema-drift';
+import { INDEXES_OUTSIDE_PRISMA, sortShape, TABLES_OUTSIDE_PRISMA, type SchemaShape } from './schema-drift';
 
 interface DmmfField {
   name: string;
@@ -135,5 +135,6 @@ export function expectedShape(schemaText = fs.readFileSync('prisma/schema.prisma
     shape.indexes.push(`${table(m)} ${kind} (${cols})`);
   }
   shape.indexes.push(...INDEXES_OUTSIDE_PRISMA);
+  for (const k of Object.keys(shape) as (keyof SchemaShape)[]) shape[k].push(...TABLES_OUTSIDE_PRISMA[k]);
   return sortShape(shape);
 }

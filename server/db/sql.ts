@@ -42,6 +42,9 @@ export function statement<Row, Params extends readonly unknown[] = unknown[]>(
   return s;
 }
 
+/** The name a statement is prepared under on each connection. */
+export const preparedName = (s: Statement<unknown, readonly unknown[]>) => `meridian_${s.name.replace(/\W/g, '_')}`;
+
 /** A statement that returns no rows (or whose rows nobody reads): run it with `execute`. */
 export function command<Params extends readonly unknown[] = unknown[]>(
   name: string,

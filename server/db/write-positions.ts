@@ -45,6 +45,11 @@ export function requiredPosition(principal: string | undefined): bigint | 'unkno
 export interface CommitHint {
   channel: string;
   payload: string;
+  /**
+   * Sent only if this workflow run exists by then: a hint that goes out with a single-statement
+   * write's flight, before anyone knows whether the statement created the run it announces.
+   */
+  ifRunExists?: string;
 }
 
 /**
@@ -53,15 +58,32 @@ export interface CommitHint {
  * hint, if any: one round trip, its own tiny transaction, committed asynchronously (it carries
  * no data: a notice lost to a crash costs a read on the primary, a hint one queue poll).
  * Parameters: the principal or null, the time sent (ms since the epoch), this gateway's ID, the
- * hint's channel and payload or nulls. Named: each connection parses and plans it once.
+ * hint's channel and payload or nulls, and the run the hint needs (or null). Named: each
+ * connection parses and plans it once.
  */
 const BOOKMARK_STATEMENT = {
   name: 'meridian_bookmark',
   text:
     "SELECT set_config('synchronous_commit', 'off', true) AS _sc, l::text AS lsn, " +
     `CASE WHEN $1::text IS NOT NULL THEN pg_notify('${WRITES_CHANNEL}', 'w ' || $1 || ' ' || l::text || ' ' || $2 || ' ' || $3) END AS _n, ` +
-    'CASE WHEN $4::text IS NOT NULL THEN pg_notify($4, $5) END AS _h FROM pg_current_wal_insert_lsn() l',
+    'CASE WHEN $4::text IS NOT NULL AND ($6::text IS NULL OR EXISTS (SELECT 1 FROM workflow_runs WHERE id = $6)) ' +
+    'THEN pg_notify($4, $5) END AS _h FROM pg_current_wal_insert_lsn() l',
 };
+
+/** BOOKMARK_STATEMENT with its parameters, for `principal` and `hint` (either may be absent). */
+export function bookmarkQuery(principal: string | undefined, hint: CommitHint | undefined) {
+  return {
+    ...BOOKMARK_STATEMENT,
+    values: [
+      principal ?? null,
+      String(Date.now()),
+      state().id,
+      hint?.channel ?? null,
+      hint?.payload ?? null,
+      hint?.ifRunExists ?? null,
+    ],
+  };
+}
 
 /** Runs BOOKMARK_STATEMENT on `pool` (the primary's): the position after the caller's commit. */
 export async function commitPosition(
@@ -69,10 +91,7 @@ export async function commitPosition(
   principal: string | undefined,
   hint: CommitHint | undefined,
 ): Promise<bigint | undefined> {
-  const { rows } = await pool.query<{ lsn: string }>({
-    ...BOOKMARK_STATEMENT,
-    values: [principal ?? null, String(Date.now()), state().id, hint?.channel ?? null, hint?.payload ?? null],
-  });
+  const { rows } = await pool.query<{ lsn: string }>(bookmarkQuery(principal, hint));
   return parseLsn(rows[0]!.lsn);
 }
 

@@ -8,7 +8,7 @@ import { env, globalUrl } from '../env';
 import { AppError, isAppError } from '../errors';
 import { isRegionCode } from '../region/code';
 import { addressProblem, type AddressRules } from './addresses';
-import { DIRECTORY_MAX_BODY_BYTES } from '../net/body-limits';
+import { directoryBodyLimit } from '../net/body-limits';
 import { parseJsonBody, readBodyText } from '../net/body';
 import { assertDirectoryHere } from './roles';
 import { clientAddress } from '../net/client-address';
@@ -26,6 +26,9 @@ import {
   reserveWorkspace,
   SLUG,
   suspendWorkspace,
+  SYNC_BATCH_MAX,
+  SyncBody,
+  syncWorkspaces,
   withdrawOffer,
 } from './workspaces';
 import type { Tx } from '../db/access';
@@ -53,7 +56,8 @@ function addressRules(): AddressRules {
 
 /**
  * The call's operation, from its route and body (400/404 before the signature; nothing read):
- * PUT regions/{region} {name, address, status}; POST workspaces/{slug}/reserve, /activate,
+ * PUT regions/{region} {name, address, status}; POST regions/{region}/workspaces {workspaces:
+ * [{slug, status}]} (the heartbeat's batch); POST workspaces/{slug}/reserve, /activate,
  * /suspend; DELETE workspaces/{slug}; POST workspaces/{slug}/offer {to, offer_id} (the owner, a
  * move's first half), /accept {offer_id} (the named target); DELETE workspaces/{slug}/offer.
  */
@@ -80,6 +84,11 @@ function route(method: string, path: string, body: unknown): Op {
       }
       return registerRegion(tx, cell, id, entry.data);
     };
+  }
+  if (kind === 'regions' && parts.length === 5 && action === 'workspaces' && method === 'POST') {
+    if (!isRegionCode(id)) throw new AppError('invalid_region', `"${id}" is not a region code`);
+    const b = parseBody(SyncBody, body, `a batch is {workspaces: [{slug, status}]}, at most ${SYNC_BATCH_MAX}`);
+    return (tx, cell) => syncWorkspaces(tx, cell, id, b);
   }
   if (kind === 'workspaces' && id !== undefined) {
     if (!SLUG.test(id)) throw new AppError('invalid_request', `"${id}" is not a workspace slug`);
@@ -136,7 +145,7 @@ export async function handleInternalCall(req: Request, gatewayRegion: string): P
  */
 async function handleSigned(req: Request): Promise<Response> {
   const url = new URL(req.url);
-  const text = await readBodyText(req, { limit: DIRECTORY_MAX_BODY_BYTES });
+  const text = await readBodyText(req, { limit: directoryBodyLimit(url.pathname) });
   const op = route(req.method, url.pathname, parseJsonBody(text));
   const call = verifySignature({
     method: req.method,

@@ -126,6 +126,56 @@ export async function releaseWorkspace(tx: Tx, cell: string, slug: string) {
   return { slug, released: true };
 }
 
+/** A heartbeat's batch: the slugs a cell serves and whether each is active or suspended. */
+export const SYNC_BATCH_MAX = 500;
+export const SyncBody = z.object({
+  workspaces: z
+    .array(z.object({ slug: slugSchema, status: z.enum(['active', 'suspended']) }).strict())
+    .max(SYNC_BATCH_MAX),
+});
+
+/**
+ * Brings the directory in line with a batch of `cell`'s workspaces (the registration heartbeat):
+ * one read for the batch, and the usual reserve + activate/suspend only for a slug not yet as
+ * asked, so a steady heartbeat writes nothing but its nonce. A slug held by another region is
+ * reported as taken, not changed (a moved workspace's old home must not take it back).
+ */
+export async function syncWorkspaces(tx: Tx, cell: string, region: string, body: z.infer<typeof SyncBody>) {
+  ownRegionOnly(cell, region);
+  const slugs = body.workspaces.map((w) => w.slug);
+  const rows = await tx.directoryWorkspace.findMany({ where: { slug: { in: slugs } } });
+  const existing = new Map(rows.map((w) => [w.slug, w]));
+  const out = { unchanged: 0, changed: [] as string[], taken: [] as string[] };
+  for (const { slug, status } of body.workspaces) {
+    const w = existing.get(slug);
+    if (w && w.region !== cell) {
+      out.taken.push(slug);
+      continue;
+    }
+    const want = status === 'active' ? 'active' : 'reserved';
+    // Offered to another region: a move is under way, and the move's own calls decide.
+    if (w && (w.offeredTo !== null || w.status === want)) {
+      out.unchanged++;
+      continue;
+    }
+    if (!w) {
+      try {
+        await reserveWorkspace(tx, cell, slug);
+      } catch (e) {
+        // Another cell's insert won the slug between the read and now.
+        if (e instanceof AppError && e.code === 'conflict') {
+          out.taken.push(slug);
+          continue;
+        }
+        throw e;
+      }
+    }
+    await (status === 'active' ? activateWorkspace(tx, cell, slug) : suspendWorkspace(tx, cell, slug));
+    out.changed.push(slug);
+  }
+  return out;
+}
+
 // Workspace moves (server/moves), the handover in two halves: the owning region offers the
 // workspace to one named target (the slug still resolves to the owner, marked `moving`), and
 // only that target may accept it (the slug then resolves to the target). The owner may withdraw

@@ -2,13 +2,14 @@
 // scoped to the region a request names itself (docs/atlas.md#servers).
 import type { z } from 'zod';
 import { read } from '../db/access';
+import { sharedRead } from '../db/shared-reads';
 import type { DataRequest } from '../db/request-state';
 import { run } from '../db/sql';
 import { AppError } from '../errors';
 import { regionRegistry } from '../region/registry';
 import {
-  countServers,
-  listServersStatements,
+  countServersStatement,
+  listServersStatement,
   SERVER_STATUSES,
   serverRacks,
   serverZones,
@@ -80,12 +81,17 @@ export async function listServers(
     throw new AppError('invalid_request', 'malformed cursor: not a cursor this list gave out');
   }
   const filter = filterParams(scope, f);
-  const list = listServersStatements[f.sort][f.order];
-  const { rows, total } = await read(req, async (db) => {
-    const rows = await run(db, list, ...filter, after?.value ?? null, after?.id ?? null, f.limit + 1);
-    const [n] = await run(db, countServers, ...filter);
-    return { rows, total: n ?? 0 };
-  });
+  const list = listServersStatement(f.sort, f.order, f.allocation ?? null);
+  // The total counts every matching server (O(matches)): shared for a few seconds, so paging
+  // through one filter counts once (server/db/shared-reads.ts).
+  const [rows, total] = await Promise.all([
+    read(req, (db) => run(db, list, ...filter, after?.value ?? null, after?.id ?? null, f.limit + 1)),
+    sharedRead(
+      req,
+      `servers-total:${JSON.stringify(filter)}`,
+      async (db) => (await run(db, countServersStatement(f.allocation ?? null), ...filter))[0] ?? 0,
+    ),
+  ]);
   const page = rows.slice(0, f.limit);
   const last = page.at(-1);
   return {
@@ -101,7 +107,7 @@ export async function listServers(
 /** What the filter bar offers: every region, and the zones and racks within the request's scope. */
 export async function serverFacets(req: DataRequest, scope: string | null): Promise<z.infer<typeof serverFacetsView>> {
   const regions = (await regionRegistry()).all().map((r) => r.code);
-  const [zones, racks] = await read(req, (db) =>
+  const [zones, racks] = await sharedRead(req, `server-facets:${scope ?? '*'}`, (db) =>
     Promise.all([run(db, serverZones, scope), run(db, serverRacks, scope)]),
   );
   return { scope_region: scope, regions, zones, racks };

@@ -18,6 +18,10 @@ export const ID_PREFIXES = [
   'mov',
   'alr',
   'kcr',
+  'inv',
+  'whk',
+  'msg',
+  'whd',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -140,7 +140,8 @@ export async function listMoves(
     const rows = await db.workspaceMove.findMany({
       where: {
         ...(f.status ? { status: f.status } : {}),
-        ...(f.org ? { OR: [{ orgId: f.org }, { organization: { slug: f.org } }] } : {}),
+        // The organization by ID or slug, found first: an OR across the join would scan every move.
+        ...(f.org ? { organization: { OR: [{ id: f.org }, { slug: f.org }] } } : {}),
         // Newest first; the cursor is the last move's ID (IDs are random: ordered by time, then ID).
         ...(f.cursor && isId(f.cursor, 'mov') ? await after(db, f.cursor) : {}),
       },

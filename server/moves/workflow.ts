@@ -217,17 +217,29 @@ const MOVE_WORK = {
   },
 } satisfies Record<string, StepWork>;
 
+/**
+ * The bulk steps' expiry (MOVE_BULK_STEP_TIMEOUT_SECONDS, 15 minutes): a 1,000,000-row export
+ * took up to 59 s on a busy 2-core machine, against the queue's 60 s. A worker that dies
+ * mid-export is replaced after this long (the workspace stays read-only meanwhile):
+ * docs/flows/moves.md. A getter: read when the step is enqueued, so the environment decides.
+ */
+const bulk = <T extends object>(step: T): T & { readonly timeoutSeconds: number } =>
+  Object.defineProperty(step, 'timeoutSeconds', {
+    get: () => env().MOVE_BULK_STEP_TIMEOUT_SECONDS,
+    enumerable: true,
+  }) as T & { readonly timeoutSeconds: number };
+
 export const moveWorkspaceWorkflow: WorkflowDefinition = {
   kind: 'move-workspace',
   steps: [
     { name: 'offer', work: MOVE_WORK.offer },
     { name: 'read_only', work: MOVE_WORK.read_only },
     { name: 'drain_runs', work: MOVE_WORK.drain_runs },
-    { name: 'export', work: MOVE_WORK.export },
-    { name: 'verify', work: MOVE_WORK.verify, region: atTarget },
+    bulk({ name: 'export', work: MOVE_WORK.export }),
+    bulk({ name: 'verify', work: MOVE_WORK.verify, region: atTarget }),
     // Past the point of no return: they retry through anything transient (docs/flows/moves.md).
     { name: 'handover', work: MOVE_WORK.handover, region: atTarget, retriesForever: true },
-    { name: 'purge', work: MOVE_WORK.purge, retriesForever: true },
+    bulk({ name: 'purge', work: MOVE_WORK.purge, retriesForever: true }),
   ],
 
   async ended(tx, run, { outcome, reason, now, prepared }) {

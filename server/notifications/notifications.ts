@@ -1,9 +1,11 @@
 // Arc notifications as one person (or, for an API key, the organization) sees them: the
 // organization's broadcasts plus their own.
-import { read, write } from '../db/access';
+import { read, writeStatement } from '../db/access';
 import type { DataRequest } from '../db/request-state';
+import { decodeTimeCursor } from '../db/cursor';
 import { AppError } from '../errors';
-import { listNotifications, markAllRead, markRead } from './repository';
+import { markAllReadStatement, markReadStatement } from './notifications.sql';
+import { listNotifications, view } from './repository';
 
 /** Whose notifications: the organization, and the signed-in person (null for an API key). */
 export interface Reader {
@@ -16,16 +18,21 @@ export function notificationsFor(
   who: Reader,
   opts: { unreadOnly: boolean; limit: number; cursor?: string },
 ) {
-  return read(req, (db) => listNotifications(db, who.orgId, who.userId, opts));
+  const after = opts.cursor !== undefined ? decodeTimeCursor(opts.cursor, 'ntf') : undefined;
+  if (opts.cursor !== undefined && !after) {
+    throw new AppError('invalid_request', 'cursor: not one this API returned; start again without it');
+  }
+  return read(req, (db) => listNotifications(db, who.orgId, who.userId, { ...opts, after }));
 }
 
 export async function markNotificationRead(req: DataRequest, who: Reader, id: string) {
-  const n = await write(req, (tx) => markRead(tx, who.orgId, who.userId, id));
+  // One statement, sent with the bookmark: one round trip (docs/flows/reads-and-writes.md).
+  const [n] = await writeStatement(req, (send) => send(markReadStatement, id, who.orgId, who.userId));
   if (!n) throw new AppError('not_found', `no notification ${id}`);
-  return n;
+  return view(n);
 }
 
 export async function markAllNotificationsRead(req: DataRequest, who: Reader) {
-  const updated = await write(req, (tx) => markAllRead(tx, who.orgId, who.userId));
+  const [updated = 0] = await writeStatement(req, (send) => send(markAllReadStatement, who.orgId, who.userId));
   return { updated, unread_count: 0 };
 }

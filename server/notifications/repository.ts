@@ -2,7 +2,9 @@
 import { z } from 'zod';
 import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
+import { encodeTimeCursor, type TimeCursor } from '../db/cursor';
 import { newId } from '../ids';
+import type { NotificationRow } from './notifications.sql';
 
 /** A notification as the API shows it. */
 export const notificationView = z.object({
@@ -17,18 +19,7 @@ export const notificationView = z.object({
 });
 export type NotificationView = z.infer<typeof notificationView>;
 
-type Row = {
-  id: string;
-  kind: string;
-  title: string;
-  body: string;
-  resourceId: string | null;
-  read: boolean;
-  readAt: Date | null;
-  createdAt: Date;
-};
-
-const view = (n: Row): NotificationView => ({
+export const view = (n: NotificationRow): NotificationView => ({
   id: n.id,
   kind: n.kind,
   title: n.title,
@@ -49,41 +40,27 @@ export async function listNotifications(
   db: Db,
   orgId: string,
   userId: string | null,
-  opts: { unreadOnly: boolean; limit: number; cursor?: string },
+  opts: { unreadOnly: boolean; limit: number; after?: TimeCursor },
 ) {
+  const a = opts.after;
   const rows = await db.notification.findMany({
     where: {
       ...scope(orgId, userId),
       ...(opts.unreadOnly ? { read: false } : {}),
-      ...(opts.cursor ? { id: { lt: opts.cursor } } : {}),
+      // After the cursor in (created_at, id) order: IDs are random, so never by the ID alone.
+      ...(a ? { AND: [{ OR: [{ createdAt: { lt: a.at } }, { createdAt: a.at, id: { lt: a.id } }] }] } : {}),
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: opts.limit + 1,
   });
   const unread = await db.notification.count({ where: { ...scope(orgId, userId), read: false } });
   const page = rows.slice(0, opts.limit);
-  return { data: page.map(view), next_cursor: rows.length > opts.limit ? page.at(-1)!.id : null, unread_count: unread };
-}
-
-export async function markRead(
-  tx: Tx,
-  orgId: string,
-  userId: string | null,
-  id: string,
-): Promise<NotificationView | null> {
-  const row = await tx.notification.findFirst({ where: { id, ...scope(orgId, userId) } });
-  if (!row) return null;
-  if (row.read) return view(row);
-  return view(await tx.notification.update({ where: { id: row.id }, data: { read: true, readAt: new Date() } }));
-}
-
-/** Marks every notification the user sees as read; returns how many changed. */
-export async function markAllRead(tx: Tx, orgId: string, userId: string | null): Promise<number> {
-  const r = await tx.notification.updateMany({
-    where: { ...scope(orgId, userId), read: false },
-    data: { read: true, readAt: new Date() },
-  });
-  return r.count;
+  const last = page.at(-1);
+  return {
+    data: page.map(view),
+    next_cursor: rows.length > opts.limit && last ? encodeTimeCursor({ at: last.createdAt, id: last.id }) : null,
+    unread_count: unread,
+  };
 }
 
 export interface NewNotification {

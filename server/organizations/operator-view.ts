@@ -17,12 +17,15 @@ export const organizationSummaryView = z.object({
   id: z.string(),
   slug: z.string(),
   name: z.string(),
-  status: z.enum(['active', 'moving', 'suspended']),
+  status: z.enum(['active', 'moving', 'suspended', 'offboarding']),
   allowed_regions: z.array(z.string()),
   default_region: z.string().nullable(),
   members: z.number(),
   active_api_keys: z.number(),
   clusters: clusterCountsView,
+  /** Offboarding: since when, and when its data is purged (cancellable until then). */
+  offboarding_started_at: z.string().nullable(),
+  purge_after: z.string().nullable(),
   created_at: z.string(),
 });
 type OrganizationSummary = z.infer<typeof organizationSummaryView>;
@@ -54,6 +57,8 @@ const toSummary = (r: OrganizationRow): OrganizationSummary => ({
   members: r.members,
   active_api_keys: r.active_api_keys,
   clusters: clusterCounts(r.clusters),
+  offboarding_started_at: r.offboarding_started_at?.toISOString() ?? null,
+  purge_after: r.purge_after?.toISOString() ?? null,
   created_at: r.created_at.toISOString(),
 });
 

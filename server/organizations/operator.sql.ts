@@ -6,8 +6,10 @@ export interface OrganizationRow {
   id: string;
   slug: string;
   name: string;
-  status: 'active' | 'moving' | 'suspended';
+  status: 'active' | 'moving' | 'suspended' | 'offboarding';
   default_region: string | null;
+  offboarding_started_at: Date | null;
+  purge_after: Date | null;
   created_at: Date;
   updated_at: Date;
   allowed_regions: string[];
@@ -24,6 +26,8 @@ const organizationRow = (r: RawRow): OrganizationRow => ({
   name: r.name as string,
   status: r.status as OrganizationRow['status'],
   default_region: (r.default_region as string | null) ?? null,
+  offboarding_started_at: r.offboarding_started_at == null ? null : date(r.offboarding_started_at),
+  purge_after: r.purge_after == null ? null : date(r.purge_after),
   created_at: date(r.created_at),
   updated_at: date(r.updated_at),
   allowed_regions: r.allowed_regions as string[],
@@ -51,6 +55,7 @@ export const selectOrganizations = statement<
   'organizations.operator_list',
   `
     SELECT o.id, o.slug, o.name, o.status::text AS status, o.default_region, o.created_at, o.updated_at,
+           o.offboarding_started_at, o.purge_after,
            r.allowed_regions, m.members, k.active_api_keys, c.clusters
     FROM organizations o
     CROSS JOIN LATERAL (

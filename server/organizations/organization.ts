@@ -1,5 +1,6 @@
 // The caller's organization as its members see it (GET /v1/organization).
 import { z } from 'zod';
+import { ORG_ROLES } from '../members/roles';
 import { read } from '../db/access';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
@@ -9,6 +10,11 @@ export const memberOrganizationView = z.object({
   id: z.string(),
   slug: z.string(),
   name: z.string(),
+  status: z.enum(['active', 'moving', 'suspended', 'offboarding']),
+  purge_after: z
+    .string()
+    .nullable()
+    .describe('Being offboarded: when its data is purged (an admin may cancel until then)'),
   default_region: z.string().nullable(),
   allowed_regions: z.array(z.object({ code: z.string(), label: z.string(), country: z.string() })),
   members: z.array(
@@ -16,7 +22,7 @@ export const memberOrganizationView = z.object({
       user_id: z.string(),
       email: z.string(),
       name: z.string(),
-      role: z.enum(['member', 'admin']),
+      role: z.enum(ORG_ROLES),
       joined_at: z.string(),
     }),
   ),

@@ -14,6 +14,8 @@ export async function organizationView(db: Db, orgId: string) {
     id: org.id,
     slug: org.slug,
     name: org.name,
+    status: org.status,
+    purge_after: org.purgeAfter?.toISOString() ?? null,
     default_region: org.defaultRegion,
     allowed_regions: org.allowedRegions
       .map((r) => ({ code: r.regionRef.code, label: r.regionRef.label, country: r.regionRef.country }))

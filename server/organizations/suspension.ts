@@ -45,6 +45,7 @@ export async function setOrganizationSuspended(
   actorId: string | null,
   orgId: string,
   suspended: boolean,
+  reason?: string,
 ): Promise<{ id: string; slug: string; status: 'active' | 'suspended' }> {
   const org = await write(req, async (tx) => {
     const before = await tx.organization.findUnique({
@@ -54,6 +55,8 @@ export async function setOrganizationSuspended(
     if (!before) throw new AppError('not_found', `no organization ${orgId}`);
     if (before.status === 'moving')
       throw new AppError('conflict', 'the organization is moving: try when the move ends');
+    if (before.status === 'offboarding')
+      throw new AppError('conflict', 'the organization is being offboarded: cancel the offboarding first');
     const status = suspended ? ('suspended' as const) : ('active' as const);
     if (before.status !== status) {
       await tx.organization.update({ where: { id: orgId }, data: { status } });
@@ -64,12 +67,12 @@ export async function setOrganizationSuspended(
         orgId,
         actorId,
         requestId: req.requestId,
-        metadata: { before: before.status, after: status },
+        metadata: { before: before.status, after: status, ...(reason ? { reason } : {}) },
       });
     }
     return { ...before, status };
   });
-  identityChanged([`org:${orgId}`]);
+  identityChanged([`org:${orgId}`], { lsn: req.consistency.newBookmark });
   const registry = await regionRegistry();
   const home = homeRegionOf(
     { ...org, allowedRegions: org.allowedRegions.map((r) => r.region) },

@@ -2,15 +2,33 @@
 // change the default region. Every function acts in one organization.
 import type { OrgContext } from '../auth/identity';
 import { read, write } from '../db/access';
-import { idempotentWrite } from '../db/idempotency';
+import { IDEMPOTENCY_TTL_HOURS, idempotentStatement } from '../db/idempotency';
+import { isId, newId } from '../ids';
+import { decodeCursor } from '../db/cursor';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
+import { notWritable } from '../organizations/writable';
+import { sqlState } from '../db/errors';
 import { changed as identityChanged } from '../auth/identity-cache';
 import { allowedRegionOrNull } from '../region/allowed';
-import { createProject, getProject, listProjects, projectNamed, setProjectRegion } from './repository';
+import { createProjectStatement } from './projects.sql';
+import { getProject, listProjects, setProjectRegion, toView, type ProjectView } from './repository';
+
+/**
+ * Projects an organization may hold: far beyond what people organize by hand, and a bound on what
+ * one script (or a stolen key) can add to every list and move. The database enforces it (the
+ * `projects_cap` trigger, migration 20261215000000_list_pages_and_caps, holds the same number).
+ */
+export const MAX_PROJECTS = 1000;
+/** The SQLSTATE the trigger raises at the cap. */
+const PROJECTS_CAP_STATE = 'MLIM1';
 
 export function projectsOf(req: DataRequest, orgId: string, page: { limit: number; cursor?: string }) {
-  return read(req, (db) => listProjects(db, orgId, page));
+  const [afterId] = page.cursor !== undefined ? (decodeCursor(page.cursor, 1) ?? []) : [];
+  if (page.cursor !== undefined && !isId(afterId, 'prj')) {
+    throw new AppError('invalid_request', 'cursor: not one this API returned; start again without it');
+  }
+  return read(req, (db) => listProjects(db, orgId, { limit: page.limit, afterId }));
 }
 
 export async function projectOf(req: DataRequest, orgId: string, id: string) {
@@ -25,18 +43,58 @@ export async function createProjectIn(
   input: { name: string; default_region?: string | null },
 ) {
   const defaultRegion = allowedRegionOrNull(org.allowedRegions, input.default_region ?? null);
-  return idempotentWrite(req, { op: 'projects.create', input }, async (tx) => {
-    if (await projectNamed(tx, org.id, input.name)) {
-      throw new AppError('conflict', `a project named ${input.name} exists already`);
+  const createdAt = new Date();
+  const body = toView({ id: newId('prj'), name: input.name, defaultRegion, createdAt });
+  // One statement, sent with the bookmark: one round trip (docs/flows/reads-and-writes.md).
+  return idempotentStatement<ProjectView>(req, { op: 'projects.create', input }, async (send, record) => {
+    const [r] = await sendCapped(() =>
+      send(
+        createProjectStatement,
+        org.id,
+        body.id,
+        input.name,
+        defaultRegion,
+        record?.key ?? null,
+        record?.requestHash ?? null,
+        record ? JSON.stringify(body) : null,
+        IDEMPOTENCY_TTL_HOURS,
+        createdAt,
+      ),
+    );
+    if (!r) throw new Error('project create returned no row');
+    if (r.prior) {
+      return {
+        prior: {
+          requestHash: r.prior.request_hash,
+          status: r.prior.response_status,
+          body: r.prior.response_body as ProjectView,
+        },
+      };
     }
-    return { status: 201, body: await createProject(tx, org.id, { name: input.name, defaultRegion }) };
+    if (r.created) return { status: 201, body };
+    if (!r.writable) throw await notWritable(org.id, org.slug, 'new projects');
+    throw new AppError('conflict', `a project named ${input.name} exists already`);
   });
+}
+
+/** The create's statement, its refusal at the cap answered as 409 limit_exceeded. */
+async function sendCapped<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (e) {
+    if (sqlState(e) !== PROJECTS_CAP_STATE) throw e;
+    throw new AppError(
+      'limit_exceeded',
+      `this organization holds ${MAX_PROJECTS} projects, the most it may: use an existing project for new clusters`,
+      { extra: { limit: MAX_PROJECTS }, cause: e },
+    );
+  }
 }
 
 export async function setProjectDefaultRegion(req: DataRequest, org: OrgContext, id: string, region: string | null) {
   const checked = allowedRegionOrNull(org.allowedRegions, region);
   const project = await write(req, (tx) => setProjectRegion(tx, org.id, id, checked));
   if (!project) throw new AppError('not_found', `no project ${id}`);
-  identityChanged([`project:${id}`]); // a session's project default is part of the session
+  identityChanged([`project:${id}`], { lsn: req.consistency.newBookmark }); // a session's project default is part of the session
   return project;
 }

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import type { Tx } from '../db/access';
-import { newId } from '../ids';
+import { encodeCursor } from '../db/cursor';
 
 /** A project as the API shows it. */
 export const projectView = z.object({
@@ -20,14 +20,16 @@ export function toView(p: Row): ProjectView {
   return { id: p.id, name: p.name, default_region: p.defaultRegion, created_at: p.createdAt.toISOString() };
 }
 
-export async function listProjects(db: Db, orgId: string, opts: { limit: number; cursor?: string }) {
+/** One page of the organization's projects by ID (`afterId`: the last ID of the page before). */
+export async function listProjects(db: Db, orgId: string, opts: { limit: number; afterId?: string }) {
   const rows = await db.project.findMany({
-    where: { orgId, ...(opts.cursor ? { id: { gt: opts.cursor } } : {}) },
+    where: { orgId, ...(opts.afterId ? { id: { gt: opts.afterId } } : {}) },
     orderBy: { id: 'asc' },
     take: opts.limit + 1,
   });
   const page = rows.slice(0, opts.limit);
-  return { data: page.map(toView), next_cursor: rows.length > opts.limit ? page.at(-1)!.id : null };
+  const last = page.at(-1);
+  return { data: page.map(toView), next_cursor: rows.length > opts.limit && last ? encodeCursor([last.id]) : null };
 }
 
 export async function getProject(db: Db | Tx, orgId: string, id: string) {
@@ -39,17 +41,6 @@ export async function getProject(db: Db | Tx, orgId: string, id: string) {
 export async function firstProject(db: Db, orgId: string) {
   const row = await db.project.findFirst({ where: { orgId }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
   return row ? toView(row) : null;
-}
-
-export async function projectNamed(tx: Tx, orgId: string, name: string) {
-  return tx.project.findFirst({ where: { orgId, name }, select: { id: true } });
-}
-
-export async function createProject(tx: Tx, orgId: string, input: { name: string; defaultRegion: string | null }) {
-  const row = await tx.project.create({
-    data: { id: newId('prj'), orgId, name: input.name, defaultRegion: input.defaultRegion },
-  });
-  return toView(row);
 }
 
 /** Sets a project's default region (null clears it); null when the project is not the org's. */

@@ -43,15 +43,17 @@ export function memoryLimiter(policy: LimitPolicy): RateLimiterMemory {
 function pool(): BackgroundPool {
   const s = store();
   if (!s.pool) {
-    s.pool = ownPrimaryPool({
-      applicationName: 'meridian-rate-limits',
-      max: 4,
-      // Also how long a check waits for a free connection: a burst (40 sign-ins at once) queues
-      // here rather than splitting one client's budget between the store and the fallback.
-      connectTimeoutMs: 2_500,
-      statementTimeoutMs: 1_000,
-    });
-    s.pool.on('error', () => {}); // the insurance limiter covers an unreachable primary
+    s.pool = ownPrimaryPool(
+      {
+        applicationName: 'meridian-rate-limits',
+        max: 4,
+        // Also how long a check waits for a free connection: a burst (40 sign-ins at once) queues
+        // here rather than splitting one client's budget between the store and the fallback.
+        connectTimeoutMs: 2_500,
+        statementTimeoutMs: 1_000,
+      },
+      () => {}, // the insurance limiter covers an unreachable primary
+    );
   }
   return s.pool;
 }

@@ -2,9 +2,9 @@
 // null (with the reason) when no database answers (docs/atlas.md).
 import { clusterCounts } from '../clusters/counts';
 import { TEMPLATES } from '../clusters/templates';
-import { read } from '../db/access';
 import type { Db } from '../db/client';
 import type { DataRequest } from '../db/request-state';
+import { sharedRead } from '../db/shared-reads';
 import { run } from '../db/sql';
 import { isAppError } from '../errors';
 import { SERVER_STATUSES } from '../fleet/fleet.sql';
@@ -43,7 +43,8 @@ async function regionCounts(db: Db, region: string) {
 export async function regionDetail(req: DataRequest, code: string): Promise<RegionDetail> {
   const overview = await regionOverview(code);
   try {
-    const counts = await read(req, (db) => regionCounts(db, code), code);
+    // O(servers + clusters) of the region: shared by every operator for a few seconds.
+    const counts = await sharedRead(req, `region-counts:${code}`, (db) => regionCounts(db, code), code);
     return { ...overview, ...counts, counts_error: null };
   } catch (e) {
     if (!isAppError(e) || e.status !== 503) throw e;

@@ -1,5 +1,5 @@
 // Atlas' view of each region, from in-memory state only (registry, health monitor, debounced lag,
-// traffic), so it answers with a server down (docs/atlas.md#with-a-server-down).
+// traffic, the links' last readings), so it answers with a server down (docs/atlas.md#with-a-server-down).
 import { env } from '../env';
 import { ensureHealthMonitor, primaryHealth, replicaHealth } from '../db/health';
 import { replicaRegions } from '../db/topology';
@@ -9,6 +9,7 @@ import type { DataRequest } from '../db/request-state';
 import type { RegionRow } from '../region/repository';
 import { regionTraffic, WINDOW_SECONDS, type TrafficSummary } from '../telemetry/region-traffic';
 import { ensureLagDebounce, lagRun } from '../replication/lag-debounce';
+import { linkView } from '../replication/primary-link';
 import type { RegionHealthView, RegionOverview, ReplicaState } from './region-views';
 
 /** A probe older than this many intervals says nothing about now: the state is unknown. */
@@ -113,7 +114,7 @@ function overview(r: RegionRow, now: number): RegionOverview {
     writes: regionTraffic(r.code, 'write', WINDOW_SECONDS, now),
   };
   const reasons = degradedReasons(r, health, traffic, limits);
-  return { ...r, health, degraded: reasons.length > 0, reasons, traffic, limits };
+  return { ...r, health, link: linkView(r.code, now), degraded: reasons.length > 0, reasons, traffic, limits };
 }
 
 async function ready(): Promise<void> {

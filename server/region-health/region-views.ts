@@ -27,6 +27,17 @@ const regionHealthView = z.object({
   error: z.string().nullable(),
 });
 export type RegionHealthView = z.infer<typeof regionHealthView>;
+
+const linkView = z.object({
+  rtt_ms: z
+    .number()
+    .nullable()
+    .describe(
+      "The region's round trip to the primary (ms): the lowest of its gateway processes' recent readings (each the median of its health probes); null when none is fresh",
+    ),
+  gateways: z.number().describe('Gateway processes of the region with a fresh reading'),
+  measured_at: z.string().nullable(),
+});
 export type ReplicaState = RegionHealthView['replica_state'];
 
 export const regionOverviewView = z.object({
@@ -39,6 +50,8 @@ export const regionOverviewView = z.object({
   baseUrl: z.string(),
   isPrimary: z.boolean(),
   health: regionHealthView,
+  /** The region's link to the primary (docs/atlas.md#the-link-to-the-primary). */
+  link: linkView,
   degraded: z.boolean(),
   /** Why the card is degraded, one sentence each; empty when all is well. */
   reasons: z.array(z.string()),

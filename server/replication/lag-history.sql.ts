@@ -17,6 +17,7 @@ export interface HistoryRow {
   covered: number;
   read_p95_ms: number | null;
   write_p95_ms: number | null;
+  primary_rtt_ms: number | null;
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -36,6 +37,7 @@ const historyRow = (r: RawRow): HistoryRow => ({
   covered: Number(r.covered),
   read_p95_ms: num(r.read_p95_ms),
   write_p95_ms: num(r.write_p95_ms),
+  primary_rtt_ms: num(r.primary_rtt_ms),
 });
 
 type HistoryParams = [stepSeconds: number, from: Date, to: Date, region: string | null];
@@ -48,7 +50,8 @@ const binned = (rows: string) => `
          max(replay_lag_seconds) AS replay_lag_seconds,
          sum(reads)::bigint AS reads, sum(writes)::bigint AS writes, sum(errors)::bigint AS errors,
          sum(COALESCE(covered_seconds, resolution_seconds))::int AS covered,
-         max(read_p95_ms) AS read_p95_ms, max(write_p95_ms) AS write_p95_ms
+         max(read_p95_ms) AS read_p95_ms, max(write_p95_ms) AS write_p95_ms,
+         max(primary_rtt_ms) AS primary_rtt_ms
     FROM lag_samples
    WHERE sampled_at >= $2::timestamptz AND sampled_at < $3::timestamptz
          AND ($4::text IS NULL OR region = $4::text)

@@ -1,4 +1,4 @@
-// The lag and traffic history Atlas charts: lag_samples over a window, binned to a fixed step;
+// The lag, traffic and link history Atlas charts: lag_samples over a window, binned to a fixed step;
 // a bin without a measurement is null, a gap (docs/atlas.md#lag-history).
 import { z } from 'zod';
 import { read } from '../db/access';
@@ -27,6 +27,7 @@ const historyPoint = z.object({
   error_rate: n,
   read_p95_ms: n,
   write_p95_ms: n,
+  primary_rtt_ms: n.describe("The region's round trip to the primary (ms; the bin's worst)"),
 });
 type HistoryPoint = z.infer<typeof historyPoint>;
 
@@ -86,6 +87,7 @@ export async function lagHistory(
               : null,
         read_p95_ms: r?.read_p95_ms ?? null,
         write_p95_ms: r?.write_p95_ms ?? null,
+        primary_rtt_ms: r?.primary_rtt_ms ?? null,
       });
     }
     return { region, points };

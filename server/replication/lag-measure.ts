@@ -1,5 +1,6 @@
-// One sample of every region: the replica's lag as the primary and the replica itself see it, and
-// this gateway's traffic for the region over the interval (docs/atlas.md#lag-history).
+// One sample of every region: the replica's lag as the primary and the replica itself see it,
+// this gateway's traffic for the region over the interval, and the region's round trip to the
+// primary as its gateways last published it (docs/atlas.md#lag-history).
 import type { BackgroundClient } from '../db/background';
 import { probePool, recordFlush, secondsBehind } from '../db/health';
 import { formatLsn, parseLsn } from '../db/lsn';
@@ -8,6 +9,8 @@ import { replicaRegions, replicaUrl } from '../db/topology';
 import { env } from '../env';
 import { loadedRegionRegistry } from '../region/registry';
 import { regionTraffic } from '../telemetry/region-traffic';
+import { freshSeconds } from './primary-link';
+import { regionLinks } from './primary-link.sql';
 import {
   insertSamples,
   primaryFlushLsn,
@@ -39,6 +42,8 @@ export interface SampleRow {
   writeP50Ms: number | null;
   writeP95Ms: number | null;
   writeP99Ms: number | null;
+  /** The region's round trip to the primary (ms, its gateways' lowest fresh reading); null: none. */
+  primaryRttMs: number | null;
 }
 
 function sampleRegions(): string[] {
@@ -71,6 +76,7 @@ export async function measure(
   const senders = await run(client, replicationSenders, formatLsn(primaryLsn));
   const byName = new Map(senders.map((r) => [r.application_name, r]));
   if (senders.length > 0 && senders.every((r) => r.state === null)) onHiddenStats();
+  const links = new Map((await run(client, regionLinks, freshSeconds())).map((l) => [l.region, l.rtt_ms]));
   const seconds = interval / 1000;
   return Promise.all(
     sampleRegions().map(async (region): Promise<SampleRow> => {
@@ -115,6 +121,7 @@ export async function measure(
         writeP50Ms: writes.p50_ms,
         writeP95Ms: writes.p95_ms,
         writeP99Ms: writes.p99_ms,
+        primaryRttMs: links.get(region) ?? null,
       };
     }),
   );
@@ -149,5 +156,6 @@ export async function store(client: BackgroundClient, rows: SampleRow[]): Promis
     column((r) => r.writeP50Ms),
     column((r) => r.writeP95Ms),
     column((r) => r.writeP99Ms),
+    column((r) => r.primaryRttMs),
   );
 }

@@ -1,7 +1,8 @@
 // Retention of lag_samples: raw rows folded into minute rows, minute rows into 5/30-minute rollups,
-// then deleted past retention (docs/atlas.md#lag-history).
+// then deleted past retention (docs/atlas.md#lag-history); and primary_links rows of gateways gone.
 import { inTransaction, type BackgroundClient } from '../db/background';
 import { execute } from '../db/sql';
+import { deleteStaleLinks } from './primary-link.sql';
 import {
   deleteResolutionsBefore,
   deleteSamplesBefore,
@@ -22,5 +23,6 @@ export async function compact(client: BackgroundClient, now = Date.now()): Promi
     await execute(c, deleteSamplesBefore, RAW_RESOLUTION, cutoff);
     for (const size of ROLLUP_RESOLUTIONS) await execute(c, rollUpMinutes, size, cutoff);
     await execute(c, deleteResolutionsBefore, [60, ...ROLLUP_RESOLUTIONS], new Date(now - MINUTE_RETENTION_MS));
+    await execute(c, deleteStaleLinks, RAW_RETENTION_MS / 1000); // gateways gone for an hour
   });
 }

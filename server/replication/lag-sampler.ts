@@ -9,6 +9,7 @@ import { logger } from '../telemetry/logger';
 import { reconcileAlerts } from './alert-reconcile';
 import { measure, store } from './lag-measure';
 import { compact } from './lag-retention';
+import { recordPromotions } from '../database-cluster/promotions';
 
 /** pg_try_advisory_lock key: "MLAG" (any constant the app uses nowhere else). */
 export const SAMPLER_LOCK_KEY = 0x4d4c4147;
@@ -83,6 +84,10 @@ export function sampleTick(now = Date.now()): Promise<boolean> {
           logger.warn(c, `alert ${c.kind} ${c.change} in ${c.region}`);
         }
       }
+      // The HA manager's promotions, as audit events (its own failure is no gap in the history).
+      await recordPromotions().catch((e: unknown) =>
+        logger.warn({ err: (e as Error).message }, 'lag sampler: promotions not recorded; retrying next tick'),
+      );
       if (!s.lastCompaction || now - s.lastCompaction >= 60_000) {
         s.lastCompaction = now;
         await compact(client, now);

@@ -1,5 +1,6 @@
 // Hand-written SQL of the lag sampler: the primary's and each replica's positions, storing a
-// tick's samples, and retention (raw → minute rows → 5/30-minute rollups, then deletion).
+// tick's samples, and retention (raw → minute rows → 5/30-minute rollups, then deletion). Lag,
+// latencies and the round trip to the primary keep the worst of what they fold; counts add up.
 import { command, statement } from '../db/sql';
 
 /** Seconds per raw sample row (the sampler's interval as stored). */
@@ -89,6 +90,7 @@ export const SAMPLE_COLUMNS = [
   ['write_p50_ms', 'float8'],
   ['write_p95_ms', 'float8'],
   ['write_p99_ms', 'float8'],
+  ['primary_rtt_ms', 'float8'],
 ] as const;
 
 /** A tick's samples, one row per region; a sample already stored (same key) is kept. */
@@ -105,12 +107,12 @@ export const foldRawIntoMinutes = command<[rawResolution: number, cutoff: Date]>
   `INSERT INTO lag_samples (sampled_at, region, resolution_seconds, replica_up, sender_state,
           write_lag_seconds, flush_lag_seconds, replay_lag_seconds, sender_lag_bytes, replay_lsn, replay_at,
           lag_bytes, lag_seconds, reads, writes, errors, read_p50_ms, read_p95_ms, read_p99_ms,
-          write_p50_ms, write_p95_ms, write_p99_ms)
+          write_p50_ms, write_p95_ms, write_p99_ms, primary_rtt_ms)
    SELECT date_trunc('minute', sampled_at), region, 60, bool_or(replica_up), max(sender_state),
           max(write_lag_seconds), max(flush_lag_seconds), max(replay_lag_seconds), max(sender_lag_bytes),
           max(replay_lsn), max(replay_at), max(lag_bytes), max(lag_seconds),
           sum(reads), sum(writes), sum(errors), max(read_p50_ms), max(read_p95_ms), max(read_p99_ms),
-          max(write_p50_ms), max(write_p95_ms), max(write_p99_ms)
+          max(write_p50_ms), max(write_p95_ms), max(write_p99_ms), max(primary_rtt_ms)
      FROM lag_samples
     WHERE resolution_seconds = $1::int AND sampled_at < $2::timestamptz
     GROUP BY 1, 2
@@ -134,13 +136,13 @@ export const rollUpMinutes = command<[size: number, cutoff: Date]>(
    INSERT INTO lag_samples (sampled_at, region, resolution_seconds, covered_seconds, replica_up, sender_state,
           write_lag_seconds, flush_lag_seconds, replay_lag_seconds, sender_lag_bytes, replay_lsn, replay_at,
           lag_bytes, lag_seconds, reads, writes, errors, read_p50_ms, read_p95_ms, read_p99_ms,
-          write_p50_ms, write_p95_ms, write_p99_ms)
+          write_p50_ms, write_p95_ms, write_p99_ms, primary_rtt_ms)
    SELECT date_bin(make_interval(secs => $1::int), sampled_at, TIMESTAMPTZ '2000-01-01') AS bucket, region, $1::int,
           sum(COALESCE(covered_seconds, resolution_seconds)), bool_or(replica_up), max(sender_state),
           max(write_lag_seconds), max(flush_lag_seconds), max(replay_lag_seconds), max(sender_lag_bytes),
           max(replay_lsn), max(replay_at), max(lag_bytes), max(lag_seconds),
           sum(reads), sum(writes), sum(errors), max(read_p50_ms), max(read_p95_ms), max(read_p99_ms),
-          max(write_p50_ms), max(write_p95_ms), max(write_p99_ms)
+          max(write_p50_ms), max(write_p95_ms), max(write_p99_ms), max(primary_rtt_ms)
      FROM lag_samples, done
     WHERE resolution_seconds = 60 AND sampled_at >= COALESCE(done.after, '-infinity')
       AND sampled_at < date_bin(make_interval(secs => $1::int), $2::timestamptz, TIMESTAMPTZ '2000-01-01')

@@ -1,15 +1,14 @@
-// Where decision records go: a bounded buffer, batched to `request_decisions` off the request path,
-// and their retention. docs/flows/routing-policy.md#decision-records-and-explain
+// Where decision records go: a bounded buffer, compressed batches to `request_decision_batches` off
+// the request path, and retention by hourly partition. docs/flows/routing-policy.md#decision-records-and-explain
 import { env } from '../env';
-import { backgroundPool, type BackgroundPool, type BackgroundPoolClient } from '../db/background';
-import { advisoryUnlock, tryAdvisoryLock } from '../db/locks.sql';
+import { backgroundPool, type BackgroundPool } from '../db/background';
 import { execute, runOne } from '../db/sql';
 import { processSingleton, resetProcessSingleton } from '../process-singletons';
 import { logger } from '../telemetry/logger';
 import { metrics } from '../telemetry/metrics';
 import type { DecisionRecord } from './decision';
-import { parameters } from './decision-row';
-import { deleteOldDecisions, insertDecisions, WRITE_TIMEOUT_MS } from './decisions.sql';
+import { BATCH_SPAN_MS, batchKey, toBatches } from './decision-batch';
+import { batchParameters, insertBatches, maintainPartitions, NO_PARTITION, WRITE_TIMEOUT_MS } from './decisions.sql';
 import { RecordRing } from './record-ring';
 
 /** How long records are kept (the explain API's promise: any request of the last 24 hours). */
@@ -22,15 +21,21 @@ export const BATCH_ROWS = 500;
 const MAX_STATEMENT_ROWS = 2_000;
 /** Records held at most: ~10 s at 1,000 requests/s; past it the oldest are dropped. */
 export const MAX_BUFFERED = 10_000;
-/** A write that takes longer is given up (its rows kept for the next one; ON CONFLICT makes a late duplicate harmless). */
 /** After a failed write, the next waits this long (an unreachable primary is not hammered). */
 const RETRY_MS = 1_000;
+/** How often partitions are made ahead and the old ones dropped. */
 export const RETENTION_INTERVAL_MS = 60_000;
-const DELETE_BATCH = 5_000;
-/** Batches one retention run deletes at most (the rest waits for the next run). */
-const DELETE_BATCHES_PER_RUN = 20;
-/** pg_try_advisory_lock key for retention: "MDEC". */
+/** Hourly partitions made ahead of the clock (a gateway's clock a little ahead still finds one). */
+const HOURS_AHEAD = 2;
+/** The advisory lock meridian_decision_partitions() takes: "MDEC". */
 export const RETENTION_LOCK_KEY = 0x4d444543;
+/**
+ * Refusals kept per second and process (401, 429, and any anonymous 4xx), with a burst: junk
+ * traffic is counted (dropped, reason `sampled`) and sampled, so nobody grows the log at the
+ * rate they can send requests.
+ */
+export const REFUSALS_PER_S = 20;
+export const REFUSAL_BURST = 200;
 
 interface State {
   /** Records not yet written, oldest first; full, a new one drops the oldest (constant time). */
@@ -43,6 +48,9 @@ interface State {
   pruning?: Promise<number>;
   retryAt: number;
   soonScheduled: boolean;
+  /** The refusal sampler's tokens, and when they were last topped up. */
+  refusalTokens: number;
+  refusalsAt: number;
 }
 
 const state = () =>
@@ -51,6 +59,8 @@ const state = () =>
     writing: [],
     retryAt: 0,
     soonScheduled: false,
+    refusalTokens: REFUSAL_BURST,
+    refusalsAt: Date.now(),
   }));
 
 /** Whether this process keeps decision records (MERIDIAN_DECISION_LOG). */
@@ -66,6 +76,10 @@ export function recordDecision(record: DecisionRecord): void {
   try {
     if (!decisionLogEnabled()) return;
     const s = state();
+    if (isRefusal(record) && !takeRefusalToken(s)) {
+      metrics.decisionRecordsDropped.inc({ reason: 'sampled' });
+      return;
+    }
     countDropped(s.buffer.push(record));
     startTimers(s);
     if (s.buffer.length >= BATCH_ROWS && !s.flushing && !s.soonScheduled) {
@@ -80,6 +94,21 @@ export function recordDecision(record: DecisionRecord): void {
     metrics.decisionRecordsDropped.inc({ reason: 'error' });
     logger.warn({ err: (e as Error).message }, 'decision record not kept');
   }
+}
+
+/** Traffic anyone can send as fast as they like: unauthenticated or rate-limited refusals. */
+function isRefusal(r: DecisionRecord): boolean {
+  return r.status === 401 || r.status === 429 || (r.identity.kind === 'anonymous' && r.status >= 400);
+}
+
+/** A token bucket: REFUSALS_PER_S a second, REFUSAL_BURST at most. */
+function takeRefusalToken(s: State): boolean {
+  const now = Date.now();
+  s.refusalTokens = Math.min(REFUSAL_BURST, s.refusalTokens + ((now - s.refusalsAt) / 1000) * REFUSALS_PER_S);
+  s.refusalsAt = now;
+  if (s.refusalTokens < 1) return false;
+  s.refusalTokens -= 1;
+  return true;
 }
 
 /** The oldest buffered records that went to make room for newer ones. */
@@ -110,6 +139,40 @@ function rejected(e: unknown): boolean {
   return typeof code === 'string' && /^(22|23|42)/.test(code);
 }
 
+const hourIso = (ms: number) => new Date(ms).toISOString();
+
+/** The hourly partitions for records of [fromMs, toMs], now (a new database, a clock past the last one made). */
+async function makePartitionsFor(pool: BackgroundPool, fromMs: number, toMs: number): Promise<void> {
+  const made = await runOne(
+    pool,
+    maintainPartitions,
+    hourIso(fromMs),
+    hourIso(toMs),
+    hourIso(retentionCutoff(Date.now())),
+  );
+  // Another process is making them right now: give it a moment.
+  if (made === null) await new Promise((r) => setTimeout(r, 200));
+}
+
+/** Partitions wholly before this are dropped: a batch spans up to BATCH_SPAN_MS past its partition's start. */
+function retentionCutoff(now: number): number {
+  return now - RETENTION_MS - BATCH_SPAN_MS;
+}
+
+/** One INSERT of the records as batches; a missing partition is made and the INSERT tried once more. */
+async function writeRecords(pool: BackgroundPool, records: DecisionRecord[]): Promise<void> {
+  const batches = await toBatches(records);
+  const write = () => withTimeout(execute(pool, insertBatches, ...batchParameters(batches)), WRITE_TIMEOUT_MS + 500);
+  try {
+    await write();
+  } catch (e) {
+    if ((e as { code?: unknown }).code !== NO_PARTITION) throw e;
+    const times = batches.map((b) => b.firstAt);
+    await makePartitionsFor(pool, Math.min(...times), Math.max(...times));
+    await write();
+  }
+}
+
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
@@ -125,7 +188,13 @@ function flushOnce(): Promise<void> {
   const s = state();
   if (s.flushing) return s.flushing;
   if (s.buffer.length === 0 || Date.now() < s.retryAt) return Promise.resolve();
-  const batch = s.buffer.take(MAX_STATEMENT_ROWS);
+  const taken = s.buffer.take(MAX_STATEMENT_ROWS);
+  // Past retention there is nothing to keep them for (and no partition to hold them).
+  const cutoff = Date.now() - RETENTION_MS;
+  const batch = taken.filter((r) => batchKey(r).ms >= cutoff);
+  if (batch.length < taken.length)
+    metrics.decisionRecordsDropped.inc({ reason: 'expired' }, taken.length - batch.length);
+  if (batch.length === 0) return Promise.resolve();
   s.writing = batch;
   s.flushing = (async () => {
     try {
@@ -135,7 +204,7 @@ function flushOnce(): Promise<void> {
       } catch (e) {
         throw Object.assign(new Error((e as Error).message), { code: 'no_primary' });
       }
-      await withTimeout(execute(pool, insertDecisions, ...parameters(batch)), WRITE_TIMEOUT_MS + 500);
+      await writeRecords(pool, batch);
       metrics.decisionRecordsWritten.inc(batch.length);
     } catch (e) {
       if (rejected(e)) {
@@ -231,39 +300,32 @@ export function decisionLogStats(): { buffered: number; flushing: boolean } {
 }
 
 /**
- * Deletes records older than RETENTION_MS (before `now`), DELETE_BATCH at a time, if this
- * process takes the retention lock (another one deleting now: nothing to do). Returns the rows
- * deleted. Never throws (an unreachable primary: the next run catches up).
+ * Retention and upkeep: makes the hourly partitions from an hour ago to HOURS_AHEAD ahead and
+ * drops those wholly older than RETENTION_MS (before `now`), unless another process is at it
+ * (RETENTION_LOCK_KEY). Whole partitions: no row-by-row DELETE, nothing left to vacuum. Returns
+ * the partitions dropped. Never throws (an unreachable primary: the next run catches up).
  */
 export function pruneDecisions(now = Date.now()): Promise<number> {
   const s = state();
   return (s.pruning ??= (async () => {
-    let client: BackgroundPoolClient | undefined;
-    let deleted = 0;
     try {
-      client = await withTimeout(backgroundPool().connect(), WRITE_TIMEOUT_MS);
-      if (!(await runOne(client, tryAdvisoryLock, RETENTION_LOCK_KEY))) return 0;
-      try {
-        const cutoff = new Date(now - RETENTION_MS).toISOString();
-        for (let i = 0; i < DELETE_BATCHES_PER_RUN; i++) {
-          // By ctid: a batch is found through the `at` index and deleted without a second look-up.
-          const n = await execute(client, deleteOldDecisions, cutoff, DELETE_BATCH);
-          deleted += n;
-          if (n < DELETE_BATCH) break;
-        }
-      } finally {
-        await runOne(client, advisoryUnlock, RETENTION_LOCK_KEY);
-      }
-      if (deleted > 0) logger.info({ deleted }, 'decision records past retention deleted');
-      return deleted;
+      const hour = 3_600_000;
+      const dropped = await withTimeout(
+        runOne(
+          backgroundPool(),
+          maintainPartitions,
+          hourIso(now - hour),
+          hourIso(now + HOURS_AHEAD * hour),
+          hourIso(retentionCutoff(now)),
+        ),
+        WRITE_TIMEOUT_MS * 2,
+      );
+      if (dropped) logger.info({ dropped }, 'decision record partitions past retention dropped');
+      return dropped ?? 0;
     } catch (e) {
-      logger.warn({ err: (e as Error).message, deleted }, 'decision record retention failed; retrying later');
-      // A connection that failed mid-way may still hold the lock: destroy it (the lock goes with it).
-      client?.release(e as Error);
-      client = undefined;
-      return deleted;
+      logger.warn({ err: (e as Error).message }, 'decision record retention failed; retrying later');
+      return 0;
     } finally {
-      client?.release();
       s.pruning = undefined;
     }
   })());

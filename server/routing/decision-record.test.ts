@@ -26,6 +26,7 @@ const facts = (over: Partial<RequestFacts> = {}): RequestFacts => ({
   status: 200,
   errorCode: undefined,
   latencyMs: 1.234,
+  roundTrips: { primary: 0, replicas: {}, connects: 0 },
   ...over,
 });
 
@@ -51,6 +52,7 @@ describe("a request's decision record", () => {
           userId: 'usr_1',
           email: 'a@b.test',
           platformOperator: true,
+          sso: null,
           org: null,
           orgRole: null,
           project: null,

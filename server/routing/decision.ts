@@ -74,4 +74,6 @@ export interface DecisionRecord {
   status: number;
   error_code: string | null;
   latency_ms: number;
+  /** Statements the request sent to the primary and to each region's replica, and connections it opened. */
+  round_trips: { primary: number; replicas: Record<string, number>; connects: number };
 }

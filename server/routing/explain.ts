@@ -5,22 +5,25 @@ import { isConnectionError, primaryUnavailable } from '../db/connection-errors';
 import { backgroundPool } from '../db/background';
 import { run, runOne } from '../db/sql';
 import type { DataRequest } from '../db/request-state';
-import { parseRequestId } from '../ids';
+import { parseRequestId, type ParsedRequestId } from '../ids';
 import type { DecisionRecord } from './decision';
 import { consumeOrRefuse, type LimitPolicy } from '../rate-limits/limiters';
-import { bufferedDecision, bufferedDecisions, RETENTION_MS } from './decision-log';
-import { fromRow } from './decision-row';
-import { primaryStartTime, traceDecisions, visibleDecision } from './decisions.sql';
+import { BATCH_SPAN_MS, decodeBatch } from './decision-batch';
+import { bufferedDecision, bufferedDecisions, REFUSALS_PER_S, RETENTION_MS } from './decision-log';
+import { batchesAt, batchesOfTrace, primaryStartTime, type StoredBatch } from './decisions.sql';
 import { toExplanation, type Explanation } from './explanation';
 
 /** How many of a trace's other requests an explanation lists. */
 export const TRACE_LIMIT = 50;
+/** A trace's batches decoded at most (each up to a flush of one gateway's records). */
+export const TRACE_BATCHES = 100;
 /** An ID younger than this may belong to a record still in some gateway's buffer: look again. */
 const RECENT_MS = 5_000;
 const LOOK_AGAIN_MS = [250, 250, 250, 300];
 
 const NOT_FOUND =
-  'no decision record for this request ID: records are kept 24 hours and appear about a second after the response';
+  'no decision record for this request ID: records are kept 24 hours and appear about a second after the response' +
+  `; refusals anyone can send (401, 429, unauthenticated) are sampled, ${REFUSALS_PER_S} a second per gateway`;
 
 export interface Viewer {
   /** A platform operator sees every request; anyone else only `orgId`'s. */
@@ -41,11 +44,25 @@ function visible(record: DecisionRecord, viewer: Viewer): boolean {
   return viewer.operator || (viewer.orgId !== null && record.org_id === viewer.orgId);
 }
 
+/** Every record of `batches` (a batch written twice by a retried flush: its records once). */
+function decoded(batches: StoredBatch[]): DecisionRecord[] {
+  const seen = new Set<string>();
+  return batches
+    .flatMap((b) => decodeBatch(b.payload, b.firstAt))
+    .filter((r) => !seen.has(r.request_id) && seen.add(r.request_id));
+}
+
 /** The record of `requestId` if it exists and `viewer` may see it: one answer for missing and invisible. */
-async function stored(requestId: string, viewer: Viewer): Promise<DecisionRecord | undefined> {
+async function stored(
+  requestId: string,
+  region: string,
+  ms: number,
+  viewer: Viewer,
+): Promise<DecisionRecord | undefined> {
   // The primary's, on purpose: no replica has the records (UNLOGGED).
-  const row = await runOne(backgroundPool(), visibleDecision, requestId, viewer.operator, viewer.orgId);
-  return row ? fromRow(row) : undefined;
+  const at = new Date(ms).toISOString();
+  const batches = await run(backgroundPool(), batchesAt, region, at, BATCH_SPAN_MS, viewer.operator, viewer.orgId);
+  return decoded(batches).find((r) => r.request_id === requestId && visible(r, viewer));
 }
 
 /**
@@ -69,16 +86,15 @@ const byTime = (a: DecisionRecord, b: DecisionRecord) =>
 async function siblings(record: DecisionRecord): Promise<{ rows: DecisionRecord[]; truncated: boolean }> {
   const traceId = record.trace_id;
   if (!traceId) return { rows: [], truncated: false };
-  const rows = await run(
-    backgroundPool(),
-    traceDecisions,
-    traceId,
-    record.request_id,
-    record.org_id,
-    record.identity.user_id ?? null,
-    TRACE_LIMIT + 1,
+  const since = new Date(Date.now() - RETENTION_MS - BATCH_SPAN_MS).toISOString();
+  const batches = await run(backgroundPool(), batchesOfTrace, traceId, since, record.org_id, TRACE_BATCHES);
+  const mine = (r: DecisionRecord) =>
+    r.trace_id === traceId && r.request_id !== record.request_id && sameTenant(r, record);
+  const all = new Map(
+    decoded(batches)
+      .filter(mine)
+      .map((r) => [r.request_id, r]),
   );
-  const all = new Map(rows.map((r) => [r.request_id, fromRow(r)]));
   for (const r of bufferedDecisions(
     (r) => r.trace_id === traceId && r.request_id !== record.request_id && sameTenant(r, record),
   )) {
@@ -93,13 +109,14 @@ async function siblings(record: DecisionRecord): Promise<{ rows: DecisionRecord[
  * a missing one (the same look-ups, the same waits): how long a 404 takes says nothing about
  * whether, or whose, a record exists.
  */
-async function find(requestId: string, issuedAt: number, viewer: Viewer): Promise<DecisionRecord | undefined> {
+async function find(requestId: string, id: ParsedRequestId, viewer: Viewer): Promise<DecisionRecord | undefined> {
   const mine = (r: DecisionRecord) => visible(r, viewer);
-  const found = bufferedDecision(requestId, mine) ?? (await stored(requestId, viewer));
-  if (found || Date.now() - issuedAt > RECENT_MS) return found;
+  const look = async () => bufferedDecision(requestId, mine) ?? (await stored(requestId, id.region, id.ms, viewer));
+  const found = await look();
+  if (found || Date.now() - id.ms > RECENT_MS) return found;
   for (const wait of LOOK_AGAIN_MS) {
     await new Promise((r) => setTimeout(r, wait));
-    const again = bufferedDecision(requestId, mine) ?? (await stored(requestId, viewer));
+    const again = await look();
     if (again) return again;
   }
   return undefined;
@@ -161,7 +178,7 @@ export async function explainRequest(
   if (Date.now() - parsed.ms > RETENTION_MS) throw new AppError('not_found', NOT_FOUND);
   req.consistency.servedBy = 'primary';
   try {
-    const record = await find(requestId, parsed.ms, viewer);
+    const record = await find(requestId, parsed, viewer);
     if (!record) throw new AppError('not_found', await notFoundMessage(parsed.ms));
     const trace = await siblings(record);
     return toExplanation(record, trace.rows, trace.truncated);

@@ -26,6 +26,8 @@ export const REASON_TEXT: Record<ReasonCode, string> = {
     "Answered without a database: by the route alone, or from the gateway's memory (a cached identity, a replayed outcome).",
   primary_down: 'The primary was down and only it could serve this request: refused with 503.',
   no_candidate: "No database passed the policy's gates: refused with 503 (fail closed).",
+  local_only:
+    "Local only: reads never leave the request's region, so neither the primary nor another region's replica was asked; without the region's own replica, refused with a retryable 503.",
   hint_outside_candidates:
     'The region the verified request resolved to is not one its unauthenticated hints left: refused with 400.',
   region_not_allowed: "The region is outside the organization policy's allowed regions: refused with 403.",
@@ -90,6 +92,13 @@ export const explanationView = z.object({
   status: z.number(),
   error_code: z.string().nullable(),
   latency_ms: z.number(),
+  round_trips: z
+    .object({
+      primary: z.number().describe('Statements sent to the primary'),
+      replicas: z.record(z.string(), z.number()).describe("Statements sent to each region's replica"),
+      connects: z.number().describe('Database connections opened on the way (each several round trips)'),
+    })
+    .describe('What the request cost in round trips to each database (docs/performance.md)'),
   trace: z
     .array(
       z.object({
@@ -152,6 +161,7 @@ export function toExplanation(r: DecisionRecord, trace: DecisionRecord[], trunca
     status: r.status,
     error_code: r.error_code,
     latency_ms: r.latency_ms,
+    round_trips: r.round_trips,
     trace: trace.map((t) => ({
       request_id: t.request_id,
       at: new Date(t.at).toISOString(),

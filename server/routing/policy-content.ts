@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { isRegionCode } from '../region/code';
 
-export const FAILOVER_MODES = ['fixed', 'active_standby', 'weighted_reads'] as const;
+export const FAILOVER_MODES = ['fixed', 'active_standby', 'weighted_reads', 'local_only'] as const;
 export type FailoverMode = (typeof FAILOVER_MODES)[number];
 
 export const ROUTE_CLASSES = ['read', 'list', 'write'] as const;

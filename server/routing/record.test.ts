@@ -24,6 +24,7 @@ const base: RecordInput = {
   status: 200,
   errorCode: undefined,
   latencyMs: 3.14159,
+  roundTrips: { primary: 0, replicas: { sfo1: 1 }, connects: 0 },
 };
 
 const lagged: GateDecision = {

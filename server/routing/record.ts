@@ -1,6 +1,7 @@
 // Builds a request's decision record (decision.ts) from what the middleware and the data layer's
 // gates noted while it ran. Pure: the middleware passes everything in.
 import type { GateDecision } from '../db/read-gate';
+import type { RoundTrips } from '../db/round-trips';
 import type { CascadeTraceStep } from '../region/cascade';
 import type { Candidate, DecisionRecord, ReasonCode } from './decision';
 import type { RouteClass } from './policy-content';
@@ -31,6 +32,7 @@ export interface RecordInput {
   /** The refusal came from point 2's recheck of the hints. */
   hintRefused?: boolean;
   latencyMs: number;
+  roundTrips: RoundTrips;
 }
 
 const REFUSALS: Partial<Record<string, ReasonCode>> = {
@@ -107,5 +109,10 @@ export function buildDecisionRecord(i: RecordInput): DecisionRecord {
     status: i.status,
     error_code: i.errorCode ?? null,
     latency_ms: Math.round(i.latencyMs * 100) / 100,
+    round_trips: {
+      primary: i.roundTrips.primary,
+      replicas: { ...i.roundTrips.replicas },
+      connects: i.roundTrips.connects,
+    },
   };
 }

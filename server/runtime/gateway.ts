@@ -3,6 +3,7 @@
 import { flushKeyUse, stopKeyUse } from '../api-keys/usage';
 import { resetLagDebounce } from '../replication/lag-debounce';
 import { startLagSampler, stopLagSampler } from '../replication/lag-sampler';
+import { startPrimaryLinks, stopPrimaryLinks } from '../replication/primary-link';
 import { resetIdentityCache } from '../auth/identity-cache';
 import { resetCellRegistration, startCellRegistration, stopCellRegistration } from '../cell/registration';
 import { disconnectAll } from '../db/client';
@@ -43,6 +44,8 @@ export function gatewayRuntime(): Runtime {
     service({ name: 'lag-debounce', reset: resetLagDebounce }),
     // Every gateway tries; the one holding the advisory lock samples.
     service({ name: 'lag-sampler', start: startLagSampler, stop: stopLagSampler }),
+    // Every gateway publishes its round trip to the primary and reads every region's.
+    service({ name: 'primary-links', start: startPrimaryLinks, stop: stopPrimaryLinks }),
     service({ name: 'region-traffic', reset: resetRegionTraffic }),
     // Once the server can take the directory's answers (and it serves on without it).
     ...(isCell()

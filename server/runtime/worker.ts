@@ -1,25 +1,22 @@
 // The workflow worker's services, in start order (stopped in reverse): the regions' step workers
-// and the housekeeping every worker does.
+// and the housekeeping every worker does (housekeeping.ts), and the regions' webhook deliveries.
 import { disconnectAll } from '../db/client';
-import { purgeExpiredIdempotencyKeys } from '../db/idempotency';
-import { logger } from '../telemetry/logger';
+import { sweepOnce } from './housekeeping';
 import { startWorkers, type Workers } from '../worker/workers';
+import { startWebhookWorkers, type WebhookWorkers } from '../webhooks/delivery';
 import { Runtime, service } from './service';
 
 const PURGE_EVERY_MS = 15 * 60_000;
 
 export function workerRuntime(opts: { connectionString: string; regions: string[] }): Runtime {
   let workers: Workers | undefined;
+  let webhooks: WebhookWorkers | undefined;
   let housekeeping: NodeJS.Timeout | undefined;
-  // A DELETE by index: harmless when several workers run it.
-  const purge = () =>
-    void purgeExpiredIdempotencyKeys()
-      .then((n) => n > 0 && logger.info({ purged: n }, 'expired idempotency records deleted'))
-      .catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'idempotency purge failed; will retry'));
+  const purge = () => void sweepOnce();
   return new Runtime('worker', [
     service({ name: 'db-clients', stop: disconnectAll }),
     service({
-      name: 'idempotency-purge',
+      name: 'housekeeping',
       start: () => {
         if (housekeeping) return;
         purge();
@@ -32,6 +29,12 @@ export function workerRuntime(opts: { connectionString: string; regions: string[
       name: 'workflow-workers',
       start: async () => void (workers ??= await startWorkers(opts)),
       stop: () => workers?.stop({ graceful: true }),
+    }),
+    // Webhooks of the workspaces these regions serve; an attempt in hand finishes before it stops.
+    service({
+      name: 'webhook-workers',
+      start: () => void (webhooks ??= startWebhookWorkers(opts)),
+      stop: () => webhooks?.stop(),
     }),
   ]);
 }

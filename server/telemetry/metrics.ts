@@ -10,6 +10,8 @@ interface Metrics {
   errors: client.Counter<'code' | 'transport'>;
   requestSeconds: client.Histogram<'route' | 'method' | 'status'>;
   primaryUp: client.Gauge;
+  primaryRttSeconds: client.Gauge<'region'>;
+  primaryMoves: client.Counter;
   replicaUp: client.Gauge<'region'>;
   replicaServing: client.Gauge<'region'>;
   replicaLagBytes: client.Gauge<'region'>;
@@ -63,6 +65,17 @@ function create(): Metrics {
     primaryUp: new client.Gauge({
       name: 'meridian_primary_up',
       help: '1 when this gateway reaches the primary.',
+      registers: [registry],
+    }),
+    primaryRttSeconds: new client.Gauge({
+      name: 'meridian_primary_rtt_seconds',
+      help: 'This gateway’s round trip to the primary: the median of its recent health probes (a trivial query on an open connection), by the region it serves (`global` at the global address). Absent while the primary is unreachable.',
+      labelNames: ['region'],
+      registers: [registry],
+    }),
+    primaryMoves: new client.Counter({
+      name: 'meridian_primary_moves_total',
+      help: 'Times this process found the writable primary on another host of a multi-host DATABASE_URL (a failover or switchover).',
       registers: [registry],
     }),
     replicaUp: new client.Gauge({

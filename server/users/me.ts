@@ -7,6 +7,7 @@ import { read } from '../db/access';
 import type { DataRequest } from '../db/request-state';
 import { settingsOf, settingsView } from './settings';
 import { GLOBAL_KEY_REGION } from '../api-keys/format';
+import { ORG_ROLES } from '../members/roles';
 
 const callerOrgView = z.object({
   id: z.string(),
@@ -14,7 +15,7 @@ const callerOrgView = z.object({
   default_region: z.string().nullable(),
   allowed_regions: z.array(z.string()),
 });
-const ROLES = ['member', 'admin'] as const;
+const ROLES = ORG_ROLES;
 
 /** The caller as GET /v1/me shows it. */
 export const callerView = z.object({

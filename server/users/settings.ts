@@ -1,14 +1,13 @@
 // A signed-in person's own settings: theme and default region (which comes before the
 // organization's in the region cascade).
 import { z } from 'zod';
-import { write, type Tx } from '../db/access';
+import { writeStatement } from '../db/access';
 import type { Db } from '../db/client';
 import type { DataRequest } from '../db/request-state';
-import { run } from '../db/sql';
 import { changed as identityChanged } from '../auth/identity-cache';
 import { AppError } from '../errors';
 import { allowedRegionOrNull } from '../region/allowed';
-import { membershipOrgsForShare } from './settings.sql';
+import { upsertSettingsStatement } from './settings.sql';
 
 export const THEMES = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
@@ -25,25 +24,17 @@ export async function settingsOf(db: Db, userId: string): Promise<SettingsView> 
 /**
  * A person's settings row is part of every one of their workspaces' move bundles (server/moves/
  * tables.ts), whichever workspace the session acts in: while any of them moves, a change would
- * fail that move's verify, so it waits like the workspace's own writes. FOR SHARE: a move's
- * switch to read-only waits for a change already past this check, so none lands after its export.
+ * fail that move's verify, so it waits like the workspace's own writes. The statement holds those
+ * organizations FOR SHARE: a move's switch to read-only waits for a change already past its check,
+ * so none lands after its export.
  */
-async function assertNoWorkspaceMoving(tx: Tx, userId: string): Promise<void> {
-  const orgs = await run(tx, membershipOrgsForShare, userId);
-  const moving = orgs.find((o) => o.status === 'moving');
-  if (!moving) return;
-  throw new AppError(
+function workspaceMoving(slug: string): AppError {
+  return new AppError(
     'workspace_moving',
-    `the workspace ${moving.slug} you belong to is moving to another region: your personal settings are ` +
+    `the workspace ${slug} you belong to is moving to another region: your personal settings are ` +
       'read-only for a few minutes',
     { retryAfter: 120 }, // as the workspace's own writes say (server/api/middleware/stages/workspace-writable.ts)
   );
-}
-
-async function upsertSettings(tx: Tx, userId: string, data: { theme?: Theme; defaultRegion?: string | null }) {
-  await assertNoWorkspaceMoving(tx, userId);
-  const row = await tx.userSettings.upsert({ where: { userId }, create: { userId, ...data }, update: data });
-  return { theme: row.theme, default_region: row.defaultRegion };
 }
 
 /** Changes what the user sent; a default region must be one of their organization's. */
@@ -54,12 +45,22 @@ export async function updateSettings(
 ): Promise<SettingsView> {
   const region = input.default_region;
   if (region) allowedRegionOrNull(user.allowedRegions, region);
-  const saved = await write(req, (tx) =>
-    upsertSettings(tx, user.userId, {
-      ...(input.theme ? { theme: input.theme } : {}),
-      ...(region !== undefined ? { defaultRegion: region } : {}),
-    }),
-  );
-  identityChanged([`user:${user.userId}`]); // the default region is part of the session
+  // One statement, sent with the bookmark: one round trip (docs/flows/reads-and-writes.md).
+  let pid: number | undefined;
+  const saved = await writeStatement(req, async (send) => {
+    const [r] = await send(
+      upsertSettingsStatement,
+      user.userId,
+      input.theme ?? null,
+      region !== undefined,
+      region ?? null,
+    );
+    if (!r) throw new Error('settings upsert returned no row');
+    if (r.moving) throw workspaceMoving(r.moving);
+    pid = r.pid;
+    return { theme: r.theme as Theme, default_region: r.default_region };
+  });
+  // The default region is part of the session.
+  identityChanged([`user:${user.userId}`], { lsn: req.consistency.newBookmark, pid });
   return saved;
 }

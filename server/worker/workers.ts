@@ -8,6 +8,7 @@ import { env } from '../env';
 import { logger } from '../telemetry/logger';
 import { executeStep, failRun as failRunOf, type EngineOptions } from '../workflows/engine';
 import { parseFaults } from '../workflows/faults';
+import { guardCompletions } from '../workflows/pgboss-completions';
 import { boss, deadLetterName, queueName, RUN_STARTED_CHANNEL, updateQueues, type StepJob } from '../workflows/queue';
 import { WORKFLOWS } from './registry';
 
@@ -23,6 +24,12 @@ export interface Workers {
 export async function startWorkers(opts: { connectionString: string; regions: string[] }): Promise<Workers> {
   const e = env();
   const log = logger.child({ component: 'workflow-worker' });
+  guardCompletions((op, err) =>
+    log.warn(
+      { err: err.message, op },
+      'queue: a finished job could not be marked (database lost); it is fetched again after its expiry',
+    ),
+  );
   // The app's role: start() checks pg-boss's schema instead of installing it (no DDL rights).
   const b: PgBoss = boss(opts.connectionString, { supervise: true });
   b.on('error', (err) => log.warn({ err: (err as Error).message }, 'queue error'));

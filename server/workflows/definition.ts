@@ -50,6 +50,11 @@ export interface StepDefinition {
   region?: (run: StepRun) => string;
   /** Past a point of no return giving up would leave the run half done: retried without limit. */
   retriesForever?: boolean;
+  /**
+   * How long its worker may go quiet before another takes the step, when longer than the queue's
+   * WORKFLOW_STEP_TIMEOUT_SECONDS: a step that works in bulk (a move's export) runs for minutes.
+   */
+  timeoutSeconds?: number;
 }
 
 /** How a run ended other than by succeeding, and what `beforeEnded` prepared. */

@@ -99,7 +99,7 @@ export async function executeStep(db: Db, job: JobAttempt, opts: EngineOptions):
       });
       if (position + 1 < workflow.steps.length) {
         const next = stepRegion(workflow, run, position + 1);
-        await enqueueStep(tx, next, { runId, position: position + 1 });
+        await enqueueStep(tx, next, { runId, position: position + 1 }, 0, workflow.steps[position + 1]!.timeoutSeconds);
         // Another region's workers take the next step: wake them (at commit) rather than wait for a poll.
         if (next !== stepRegion(workflow, run, position)) {
           await execute(tx, wakeRegionWorkers, next);
@@ -165,7 +165,13 @@ async function waitStep(
       where: { runId: run.id, position, status: 'running' },
       data: { attempts: { decrement: 1 }, error: note ?? null },
     });
-    await enqueueStep(tx, stepRegion(workflow, run, position), { runId: run.id, position }, seconds);
+    await enqueueStep(
+      tx,
+      stepRegion(workflow, run, position),
+      { runId: run.id, position },
+      seconds,
+      workflow.steps[position]?.timeoutSeconds,
+    );
   });
 }
 

@@ -3,6 +3,7 @@
 import PgBoss from 'pg-boss';
 import type { Tx } from '../db/access';
 import { libraryExecutor } from '../db/library-sql';
+import { connectionConfig } from '../db/pg-connections';
 import { env } from '../env';
 
 export const QUEUE_SCHEMA = 'pgboss';
@@ -38,7 +39,8 @@ function queueOptions(region: string) {
 export function boss(connectionString: string, opts: { supervise?: boolean; install?: boolean } = {}): PgBoss {
   const e = env();
   return new PgBoss({
-    connectionString,
+    // A multi-host URL: pg-boss's pool connects to the primary of the moment, as the app's do.
+    ...(connectionConfig(connectionString) as { connectionString: string }),
     schema: QUEUE_SCHEMA,
     max: 4,
     application_name: 'meridian-workflows',
@@ -116,15 +118,26 @@ function senderBoss(): PgBoss {
 
 const sqlValue = (v: unknown) => (v !== null && typeof v === 'object' && !(v instanceof Date) ? JSON.stringify(v) : v);
 
-/** Enqueues one step of a run in the caller's transaction (it commits or rolls back with it). */
-export async function enqueueStep(tx: Tx, region: string, job: StepJob, startAfterSeconds = 0): Promise<void> {
+/**
+ * Enqueues one step of a run in the caller's transaction (it commits or rolls back with it).
+ * `timeoutSeconds`, the step's own expiry, replaces the queue's when it is longer.
+ */
+export async function enqueueStep(
+  tx: Tx,
+  region: string,
+  job: StepJob,
+  startAfterSeconds = 0,
+  timeoutSeconds?: number,
+): Promise<void> {
   const db = libraryExecutor(tx, sqlValue);
+  const expire = timeoutSeconds && timeoutSeconds > env().WORKFLOW_STEP_TIMEOUT_SECONDS ? timeoutSeconds : undefined;
   await senderBoss().send(
     queueName(region),
     { ...job },
     {
       db,
       ...(startAfterSeconds > 0 ? { startAfter: startAfterSeconds } : {}),
+      ...(expire ? { expireInSeconds: expire } : {}),
     },
   );
 }

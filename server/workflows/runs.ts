@@ -38,7 +38,7 @@ export async function startRun(tx: Tx, r: StartRun): Promise<string> {
       steps: { create: stepNames(r.workflow).map((name, position) => ({ position, name })) },
     },
   });
-  await enqueueStep(tx, r.region, { runId: id, position: 0 });
+  await enqueueStep(tx, r.region, { runId: id, position: 0 }, 0, r.workflow.steps[0]?.timeoutSeconds);
   // Delivered at commit: the region's workers fetch the job now rather than at their next poll.
   await execute(tx, wakeRegionWorkers, r.region);
   return id;

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { mintKubeToken } from '../../server/clusters/kubeconfig';
 import { primary } from '../../server/db/client';
 import { newId } from '../../server/ids';
+import { sealSecret } from '../../server/secrets/sealed';
 import type { DemoCredentials } from '../../dev/demo/seed';
 import { callerFor, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
 import { topology, waitForReplay } from '../../dev/testing/db';
@@ -26,6 +27,9 @@ interface Fixture {
     notificationId: string;
     runId: string;
     requestId: string;
+    invitationId: string;
+    webhookId: string;
+    deliveryId: string;
   };
   globex: { orgId: string; adminId: string };
 }
@@ -186,6 +190,46 @@ const CASES: Record<string, (api: Caller) => Promise<void>> = {
       .catch((e: unknown) => e);
     expect((theirs as Error).message).toBe((unknown as Error).message);
   },
+  'members.list': async (api) => {
+    const list = await api.members.list({ limit: 200 });
+    expect(list.data.map((m) => m.user_id)).not.toContain(fx.acme.adminId);
+  },
+  'members.setRole': async (api) => {
+    const err = await api.members.setRole({ user_id: fx.acme.adminId, role: 'viewer' }).catch((e: unknown) => e);
+    expect(['not_found', 'forbidden']).toContain(code(err));
+    const alice = await primary().membership.findUniqueOrThrow({
+      where: { userId_orgId: { userId: fx.acme.adminId, orgId: fx.acme.orgId } },
+    });
+    expect(alice.role).toBe('admin');
+  },
+  'members.remove': async (api) => {
+    const err = await api.members.remove({ user_id: fx.acme.adminId }).catch((e: unknown) => e);
+    expect(['not_found', 'forbidden']).toContain(code(err));
+    expect(await primary().membership.count({ where: { userId: fx.acme.adminId, orgId: fx.acme.orgId } })).toBe(1);
+  },
+  'invitations.list': async (api) => {
+    const list = await api.invitations.list({ limit: 200 }).catch((e: Error) => e);
+    if (list instanceof Error) return void expect(code(list)).toBe('forbidden'); // a write-scoped key
+    expect(list.data.map((i) => i.id)).not.toContain(fx.acme.invitationId);
+  },
+  'invitations.create': async (api) => {
+    const made = await api.invitations
+      .create({ email: `bola-${Date.now()}@example.test`, role: 'admin' })
+      .catch((e: Error) => e);
+    if (made instanceof Error) return void expect(code(made)).toBe('forbidden');
+    expect((await primary().invitation.findUniqueOrThrow({ where: { id: made.id } })).orgId).toBe(fx.globex.orgId);
+  },
+  'invitations.resend': async (api) => {
+    const err = await api.invitations.resend({ id: fx.acme.invitationId }).catch((e: unknown) => e);
+    expect(['not_found', 'forbidden']).toContain(code(err));
+  },
+  'invitations.revoke': async (api) => {
+    const err = await api.invitations.revoke({ id: fx.acme.invitationId }).catch((e: unknown) => e);
+    expect(['not_found', 'forbidden']).toContain(code(err));
+    expect(
+      (await primary().invitation.findUniqueOrThrow({ where: { id: fx.acme.invitationId } })).revokedAt,
+    ).toBeNull();
+  },
   'apiKeys.list': async (api) => {
     const list = await api.apiKeys.list({});
     expect(list.data.map((k) => k.id)).not.toContain(fx.acme.keyId);
@@ -203,7 +247,120 @@ const CASES: Record<string, (api: Caller) => Promise<void>> = {
     expect(code(await api.apiKeys.revoke({ id: fx.acme.keyId }).catch((e: unknown) => e))).toBe('not_found');
     expect((await primary().apiKey.findUniqueOrThrow({ where: { id: fx.acme.keyId } })).revokedAt).toBeNull();
   },
+  // Webhooks: globex's admin aims at acme's endpoint and delivery; none is seen, changed or sent.
+  'webhooks.list': async (api) => {
+    const list = await api.webhooks.list({}).catch((e: unknown) => e);
+    if (list instanceof TRPCError) return void expect(code(list)).toBe('forbidden');
+    expect((list as { data: { id: string }[] }).data.map((e) => e.id)).not.toContain(fx.acme.webhookId);
+  },
+  'webhooks.create': async (api) => {
+    const made = await api.webhooks
+      .create({ url: 'https://hooks.example.com/bola', event_types: ['cluster.ready'] })
+      .catch((e: unknown) => e);
+    if (made instanceof TRPCError) return void expect(code(made)).toBe('forbidden');
+    const row = await primary().webhookEndpoint.findUniqueOrThrow({ where: { id: (made as { id: string }).id } });
+    expect(row.orgId).toBe(fx.globex.orgId);
+  },
+  'webhooks.update': async (api) => {
+    const err = await api.webhooks.update({ id: fx.acme.webhookId, enabled: false }).catch((e: unknown) => e);
+    expect(['not_found', 'forbidden']).toContain(code(err));
+    expect((await primary().webhookEndpoint.findUniqueOrThrow({ where: { id: fx.acme.webhookId } })).enabled).toBe(
+      true,
+    );
+  },
+  'webhooks.delete': async (api) => {
+    const err = await api.webhooks.delete({ id: fx.acme.webhookId }).catch((e: unknown) => e);
+    expect(['not_found', 'forbidden']).toContain(code(err));
+    expect(await primary().webhookEndpoint.count({ where: { id: fx.acme.webhookId } })).toBe(1);
+  },
+  'webhooks.rotateSecret': async (api) => {
+    const before = (await primary().webhookEndpoint.findUniqueOrThrow({ where: { id: fx.acme.webhookId } }))
+      .secretSealed;
+    const err = await api.webhooks.rotateSecret({ id: fx.acme.webhookId }).catch((e: unknown) => e);
+    expect(['not_found', 'forbidden']).toContain(code(err));
+    const after = await primary().webhookEndpoint.findUniqueOrThrow({ where: { id: fx.acme.webhookId } });
+    expect(after.secretSealed).toBe(before);
+  },
+  'webhooks.test': async (api) => {
+    const err = await api.webhooks.test({ id: fx.acme.webhookId }).catch((e: unknown) => e);
+    expect(['not_found', 'forbidden']).toContain(code(err));
+    expect(await primary().webhookDelivery.count({ where: { endpointId: fx.acme.webhookId } })).toBe(1);
+  },
+  'webhooks.deliveries': async (api) => {
+    const err = await api.webhooks.deliveries({ id: fx.acme.webhookId }).catch((e: unknown) => e);
+    expect(['not_found', 'forbidden']).toContain(code(err));
+  },
+  'webhooks.redeliver': async (api) => {
+    const err = await api.webhooks.redeliver({ id: fx.acme.deliveryId }).catch((e: unknown) => e);
+    expect(['not_found', 'forbidden']).toContain(code(err));
+    expect((await primary().webhookDelivery.findUniqueOrThrow({ where: { id: fx.acme.deliveryId } })).status).toBe(
+      'failed',
+    );
+  },
+  // Offboarding acts on the caller's own organization only: acme's slug as confirmation is refused
+  // (it is not the caller's), and acme is untouched. (An API key is refused as not an admin session.)
+  'organization.offboard': async (api) => {
+    const err = await api.organization.offboard({ confirm: 'acme' }).catch((e: unknown) => e);
+    expect(['invalid_request', 'forbidden']).toContain(code(err));
+    expect((await primary().organization.findUniqueOrThrow({ where: { id: fx.acme.orgId } })).status).toBe('active');
+    expect((await primary().organization.findUniqueOrThrow({ where: { id: fx.globex.orgId } })).status).toBe('active');
+  },
+  'organization.cancelOffboard': async (api) => {
+    const err = await api.organization.cancelOffboard({}).catch((e: unknown) => e);
+    expect(['conflict', 'forbidden']).toContain(code(err)); // globex is not being offboarded; acme is out of reach
+    expect((await primary().organization.findUniqueOrThrow({ where: { id: fx.acme.orgId } })).status).toBe('active');
+  },
+  // Single sign-on: globex's admin sees and changes globex's alone (an API key: admins only, signed in).
+  'organization.sso.get': async (api) => {
+    await withAcmeSso(async () => {
+      const got = await api.organization.sso.get().catch((e: unknown) => e);
+      if (got instanceof TRPCError) expect(code(got)).toBe('forbidden');
+      else expect(got).toBeNull();
+    });
+  },
+  'organization.sso.update': async (api) => {
+    await withAcmeSso(async () => {
+      const input = {
+        issuer: 'https://idp.invalid',
+        client_id: 'x',
+        client_secret: 'y',
+        allowed_domains: ['acme.test'],
+      };
+      expect(['forbidden', 'invalid_request']).toContain(
+        code(await api.organization.sso.update(input).catch((e: unknown) => e)),
+      );
+      expect((await primary().organizationSso.findUniqueOrThrow({ where: { orgId: fx.acme.orgId } })).clientId).toBe(
+        'acme-client',
+      );
+    });
+  },
+  'organization.sso.remove': async (api) => {
+    await withAcmeSso(async () => {
+      const out = await api.organization.sso.remove().catch((e: unknown) => e);
+      if (out instanceof TRPCError) expect(code(out)).toBe('forbidden');
+      else expect(out).toEqual({ removed: false });
+      expect(await primary().organizationSso.findUnique({ where: { orgId: fx.acme.orgId } })).not.toBeNull();
+    });
+  },
 };
+
+/** Runs `fn` while acme has single sign-on set up (a row written here: no provider needed). */
+async function withAcmeSso(fn: () => Promise<void>): Promise<void> {
+  await primary().organizationSso.create({
+    data: {
+      orgId: fx.acme.orgId,
+      issuer: 'https://idp.acme.example',
+      clientId: 'acme-client',
+      clientSecretSealed: sealSecret('acme-secret', `organization_sso:${fx.acme.orgId}:client_secret`),
+      allowedDomains: ['acme.test'],
+    },
+  });
+  try {
+    await fn();
+  } finally {
+    await primary().organizationSso.deleteMany({ where: { orgId: fx.acme.orgId } });
+  }
+}
 
 function appRouterProcedures() {
   return appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>;
@@ -234,9 +391,49 @@ beforeAll(async () => {
       runId: (await db.workflowRun.findFirstOrThrow({ where: { orgId: acme.id } })).id,
       adminId: alice.id,
       requestId: '',
+      webhookId: '',
+      deliveryId: '',
+      invitationId: (
+        await db.invitation.create({
+          data: {
+            id: newId('inv'),
+            orgId: acme.id,
+            email: 'pending@acme.test',
+            role: 'member',
+            prefix: 'tenancy00001',
+            secretHash: '0'.repeat(64),
+            expiresAt: new Date(Date.now() + 86_400_000),
+          },
+        })
+      ).id,
     },
     globex: { orgId: globex.id, adminId: bob.id },
   };
+  // An endpoint of acme's with one finished delivery (written directly: nothing is sent).
+  const hook = await db.webhookEndpoint.create({
+    data: {
+      id: newId('whk'),
+      orgId: acme.id,
+      url: 'https://hooks.example.com/acme',
+      eventTypes: ['cluster.ready'],
+      secretSealed: 'v1.not-opened-here',
+    },
+  });
+  const event = await db.webhookEvent.create({
+    data: { id: newId('msg'), orgId: acme.id, type: 'cluster.ready', region: 'sfo1', payload: {} },
+  });
+  const delivery = await db.webhookDelivery.create({
+    data: {
+      id: newId('whd'),
+      eventId: event.id,
+      endpointId: hook.id,
+      orgId: acme.id,
+      region: 'sfo1',
+      status: 'failed',
+    },
+  });
+  fx.acme.webhookId = hook.id;
+  fx.acme.deliveryId = delivery.id;
   const decision = sampleDecision({ org_id: acme.id });
   recordDecision(decision);
   await flushDecisions();
@@ -295,6 +492,25 @@ const OPERATOR_INPUTS: Record<string, unknown> = {
   'atlas.organizations.list': { q: 'acme', region: 'sfo1' },
   'atlas.organizations.get': () => ({ id: fx.acme.orgId }),
   'atlas.organizations.updateRegions': () => ({ id: fx.acme.orgId, allowed_regions: ['sfo1', 'lax1'] }),
+  'atlas.organizations.create': {
+    slug: 'bola-new',
+    name: 'Not made',
+    home_region: 'sfo1',
+    admin_email: 'alice@acme.test',
+  },
+  'atlas.organizations.suspend': () => ({ id: fx.acme.orgId, reason: 'a customer tries' }),
+  'atlas.organizations.reactivate': () => ({ id: fx.acme.orgId, reason: 'a customer tries' }),
+  'atlas.organizations.offboard': () => ({ id: fx.globex.orgId, confirm: 'globex' }),
+  'atlas.organizations.cancelOffboard': () => ({ id: fx.acme.orgId }),
+  'atlas.organizations.sso': () => ({ id: fx.acme.orgId }),
+  'atlas.organizations.updateSso': () => ({
+    id: fx.acme.orgId,
+    issuer: 'https://idp.invalid',
+    client_id: 'x',
+    client_secret: 'y',
+    allowed_domains: ['acme.test'],
+  }),
+  'atlas.organizations.removeSso': () => ({ id: fx.acme.orgId }),
   'atlas.clusters.list': { region: 'sfo1', status: 'ready' },
   'atlas.moves.list': { status: 'completed', limit: 10 },
   'atlas.moves.get': { id: 'mov_00000000000000000000000000' },
@@ -307,6 +523,8 @@ const OPERATOR_INPUTS: Record<string, unknown> = {
   'atlas.policies.takeover': {},
   'atlas.policies.gateways': {},
   'atlas.requests.get': () => ({ request_id: fx.acme.requestId }),
+  'atlas.database.get': {},
+  'atlas.database.switchover': { reason: 'a customer tries' },
 };
 
 describe('Atlas refuses customers', () => {
@@ -325,6 +543,12 @@ describe('Atlas refuses customers', () => {
     const input = typeof given === 'function' ? (given as () => unknown)() : given;
     const err = await (fn as (i: unknown) => Promise<unknown>)(input).catch((e: unknown) => e);
     expect(code(err)).toBe('forbidden');
+  });
+
+  it('a customer’s refused lifecycle changes changed nothing', async () => {
+    expect(await primary().organization.count({ where: { slug: 'bola-new' } })).toBe(0);
+    const statuses = await primary().organization.findMany({ where: { slug: { in: ['acme', 'globex'] } } });
+    expect(statuses.map((o) => o.status)).toEqual(['active', 'active']);
   });
 
   it('a customer’s refused region change changed nothing', async () => {

@@ -1,17 +1,19 @@
 // The statement after every commit (server/db/write-positions.ts, BOOKMARK_STATEMENT) against a
 // real primary: it returns a position covering the commit, tells the gateways the principal's
 // new position with the sender's ID, and carries the write's hint in the same round trip, none of
-// it for a caller without a principal or a hint. And the acknowledgement rule: a gateway
-// acknowledges other gateways' notices at once and never its own (nobody waits for those). And
-// membership: a gateway announced on the channel is waited for only when a session of the app's
-// own role listens under that ID (pg_stat_activity), never on an announcement alone.
+// it for a caller without a principal or a hint. And the peers (write-acks.ts): a write waits for
+// the other gateways of its own region only, told directly over signed UDP, never through the
+// primary's channel; a gateway is a peer only when a session of the app's own role listens under
+// its name (pg_stat_activity), never on a datagram alone, and a forged datagram is ignored.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, query } from '../../dev/testing/db';
 import { eventually } from '../../dev/testing/eventually';
 import { resetEnvCache } from '../../server/env';
 import { formatLsn, parseLsn } from '../../server/db/lsn';
-import { acknowledged } from '../../server/db/write-acks';
+import dgram from 'node:dgram';
+import { acknowledged, memberName } from '../../server/db/write-acks';
+import { encodePeerMessage, openPeerSocket, type PeerMessage, type PeerSocket } from '../../server/db/write-peers';
 import { ensureWritePositions, resetWritePositions, writePositionStats } from '../../server/db/write-notices';
 import { gatewayId, MEMBER_APP_PREFIX, WRITES_CHANNEL } from '../../server/db/write-position-state';
 import { commitPosition, requiredPosition } from '../../server/db/write-positions';
@@ -76,84 +78,122 @@ describe('the statement after a commit', () => {
   });
 });
 
-describe('acknowledgements', () => {
-  const acksOf = (from: number) =>
-    heard.slice(from).filter((h) => h.channel === WRITES_CHANNEL && h.payload.startsWith(`a ${gatewayId()} `)).length;
+/** The peer port of this process's gateway, as its listening session's name announces it. */
+async function gatewayPort(): Promise<number> {
+  const [row] = await query<{ n: string }>(
+    url,
+    `SELECT application_name AS n FROM pg_stat_activity WHERE left(application_name, length($1)) = $1`,
+    [`${MEMBER_APP_PREFIX}${gatewayId()} `],
+  );
+  return Number(row!.n.slice(row!.n.lastIndexOf(':') + 1));
+}
 
-  it("acknowledges another gateway's notices at once, and not its own", async () => {
-    // 20 of this gateway's own writes over ~1 s: at most the heartbeats (one a second) answer.
-    let from = heard.length;
-    for (let i = 0; i < 20; i++) {
-      await commitPosition(pool, `key:own_${i}`, undefined);
-      await sleep(50);
-    }
-    await sleep(100);
-    const own = acksOf(from);
-    expect(own).toBeLessThanOrEqual(3);
-    // 20 notices from another gateway over the same time: each is acknowledged.
-    from = heard.length;
-    for (let i = 0; i < 20; i++) {
-      const l = (await query<{ l: string }>(url, 'SELECT pg_current_wal_insert_lsn()::text AS l'))[0]!.l;
-      await query(url, `SELECT pg_notify('${WRITES_CHANNEL}', $1)`, [`w key:other_${i} ${l} ${Date.now()} gw_other`]);
-      await sleep(50);
-    }
-    await sleep(100);
-    expect(acksOf(from)).toBeGreaterThanOrEqual(18);
+/**
+ * A stand-in gateway: a UDP peer socket and a listening session named as a gateway of `region`
+ * would be, under `connectionString`'s role. `acks` says whether it answers write datagrams.
+ */
+async function fakePeer(id: string, region: string, connectionString = url) {
+  const got: PeerMessage[] = [];
+  let acks = true;
+  const socket: PeerSocket = await openPeerSocket('127.0.0.1', (m, from) => {
+    got.push(m);
+    if (m.kind === 'w' && acks) socket.send(from, { kind: 'a', from: id, lsn: m.lsn });
   });
-});
+  const c = new pg.Client({
+    connectionString,
+    application_name: `${MEMBER_APP_PREFIX}${memberName(id, region, { host: '127.0.0.1', port: socket.port })}`,
+  });
+  await c.connect();
+  await c.query(`LISTEN ${WRITES_CHANNEL}`);
+  // As a starting gateway does: greets the gateways it found (this one).
+  socket.send({ host: '127.0.0.1', port: await gatewayPort() }, { kind: 'h', from: id, lsn: '0/0' });
+  return {
+    got,
+    port: socket.port,
+    setAcks: (on: boolean) => (acks = on),
+    /** A clean stop, as a gateway's: says goodbye first. */
+    stop: async () => {
+      socket.send({ host: '127.0.0.1', port: await gatewayPort() }, { kind: 'b', from: id });
+      await c.end();
+      await socket.close();
+    },
+  };
+}
 
-describe('membership', () => {
-  const insertLsn = async () =>
-    parseLsn((await query<{ l: string }>(url, 'SELECT pg_current_wal_insert_lsn()::text AS l'))[0]!.l)!;
-  /** A session that announces `id` with `lsn` every 100 ms until stopped. */
-  async function announcer(connectionString: string, applicationName: string | undefined, id: string) {
-    const c = new pg.Client({ connectionString, application_name: applicationName });
-    await c.connect();
-    let lsn = '0/0';
-    const send = () => c.query(`SELECT pg_notify('${WRITES_CHANNEL}', $1)`, [`a ${id} ${lsn}`]).catch(() => {});
-    await send();
-    const timer = setInterval(() => void send(), 100);
-    return {
-      ack: (l: string) => (lsn = l),
-      stop: async () => {
-        clearInterval(timer);
-        await c.query(`SELECT pg_notify('${WRITES_CHANNEL}', $1)`, [`a ${id} bye`]);
-        await c.end();
-      },
-    };
-  }
+const insertLsn = async () =>
+  parseLsn((await query<{ l: string }>(url, 'SELECT pg_current_wal_insert_lsn()::text AS l'))[0]!.l)!;
 
-  it('a forged announcement (any role, any name) makes no write wait', async () => {
-    const forged = await Promise.all([
-      // The app's own role, but no gateway's listening connection.
-      announcer(url, undefined, 'gw_forged_a'),
-      // Another role that can connect, naming itself as a gateway would.
-      announcer(ownerUrl, `${MEMBER_APP_PREFIX}gw_forged_b`, 'gw_forged_b'),
-    ]);
+describe('peers', () => {
+  it("a write waits for its region's other gateway, tells it directly, and nothing goes through the channel", async () => {
+    const peer = await fakePeer('gw_peer_a', 'global');
     try {
-      await sleep(1_500); // several heartbeats and registry checks
-      expect(writePositionStats().gateways).toBe(1);
-      // Nobody acknowledges position "now" but this gateway: a forged member would hold it to the timeout.
+      await until(() => (writePositionStats().gateways === 2 ? true : undefined));
+      const from = heard.length;
+      const lsn = await insertLsn();
       const t0 = performance.now();
-      expect(await acknowledged(await insertLsn(), 5_000)).toBe(true);
-      expect(performance.now() - t0).toBeLessThan(2_500);
+      expect(await acknowledged('key:told', lsn, 2_000)).toBe(true);
+      expect(performance.now() - t0).toBeLessThan(1_000);
+      expect(peer.got.find((m) => m.kind === 'w')).toMatchObject({ principal: 'key:told', lsn: formatLsn(lsn) });
+      await sleep(100);
+      // Acknowledgements and heartbeats travel peer to peer: the primary delivers the writes' notices only.
+      expect(heard.slice(from).filter((h) => h.channel === WRITES_CHANNEL)).toEqual([]);
     } finally {
-      await Promise.all(forged.map((f) => f.stop()));
+      await peer.stop();
     }
+    await until(() => (writePositionStats().gateways === 1 ? true : undefined));
   });
 
-  it("a gateway of the app's role listening under its ID is waited for until it acknowledges", async () => {
-    const real = await announcer(url, `${MEMBER_APP_PREFIX}gw_real`, 'gw_real');
+  it('a peer that does not acknowledge holds the write to the bound, and one of another region never', async () => {
+    const silent = await fakePeer('gw_silent', 'global');
+    const far = await fakePeer('gw_far', 'ams1');
+    silent.setAcks(false);
+    try {
+      await until(() => (writePositionStats().gateways === 2 ? true : undefined));
+      await sleep(600); // a registry check and a heartbeat later, the other region's is still no peer
+      expect(writePositionStats().gateways).toBe(2);
+      const lsn = await insertLsn();
+      expect(await acknowledged('key:held', lsn, 300)).toBe(false);
+      // Told once more after a moment (a datagram can be lost), never waited for past the bound.
+      expect(silent.got.filter((m) => m.kind === 'w').length).toBeGreaterThanOrEqual(2);
+      expect(far.got.filter((m) => m.kind === 'w')).toEqual([]);
+      silent.setAcks(true);
+      expect(await acknowledged('key:held', lsn, 2_000)).toBe(true);
+    } finally {
+      await Promise.all([silent.stop(), far.stop()]);
+    }
+    await until(() => (writePositionStats().gateways === 1 ? true : undefined));
+  });
+
+  it('a datagram from a registered peer is held and acknowledged; a forged one (wrong key, wrong role) is not', async () => {
+    const peer = await fakePeer('gw_sender', 'global');
+    const other = await fakePeer('gw_forged_b', 'global', ownerUrl); // another role naming itself a gateway
+    const raw = dgram.createSocket('udp4');
+    await new Promise<void>((r) => raw.bind(0, '127.0.0.1', () => r()));
     try {
       await until(() => (writePositionStats().gateways === 2 ? true : undefined));
       const lsn = await insertLsn();
-      expect(await acknowledged(lsn, 300)).toBe(false);
-      const waiting = acknowledged(lsn, 5_000);
-      real.ack(formatLsn(lsn));
-      expect(await waiting).toBe(true);
+      // A datagram whose signature does not check: ignored.
+      const forged = Buffer.from(
+        encodePeerMessage({ kind: 'w', from: 'gw_sender', principal: 'key:forged', lsn: formatLsn(lsn) }),
+      );
+      forged[0] = forged[0]! ^ 0xff;
+      const port = await gatewayPort();
+      raw.send(forged, port, '127.0.0.1');
+      await sleep(100);
+      expect(requiredPosition('key:forged')).not.toBe(lsn);
+      // Signed: held (a position only makes reads fresher).
+      raw.send(
+        encodePeerMessage({ kind: 'w', from: 'gw_sender', principal: 'key:signed', lsn: formatLsn(lsn) }),
+        port,
+        '127.0.0.1',
+      );
+      await until(() => (requiredPosition('key:signed') === lsn ? true : undefined));
+      // The other role's session is no peer, whatever it is named.
+      expect(writePositionStats().gateways).toBe(2);
+      expect(other.got.filter((m) => m.kind === 'w')).toEqual([]);
     } finally {
-      await real.stop();
+      raw.close();
+      await Promise.all([peer.stop(), other.stop()]);
     }
-    await until(() => (writePositionStats().gateways === 1 ? true : undefined));
   });
 });

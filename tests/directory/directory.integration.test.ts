@@ -93,12 +93,77 @@ describe('roles and registration', () => {
       ['acme', 'sfo1', 'active'],
       ['globex', 'sfo1', 'active'],
     ]);
-    // Idempotent: a heartbeat changes no workspace.
+    // Idempotent: a heartbeat changes no workspace and writes no event.
+    const events = await primary().directoryEvent.count();
     await registerWithDirectory();
     expect(await primary().directoryWorkspace.findMany({ orderBy: { slug: 'asc' } })).toEqual(ws);
+    expect(await primary().directoryEvent.count()).toBe(events);
     // Nothing in the directory names a person.
     const all = await directorySnapshot();
     expect(all).not.toMatch(/@|usr_|Alice|Bob/);
+  });
+});
+
+describe("the heartbeat's batch: POST /internal/v1/regions/{region}/workspaces", () => {
+  const sync = (cell: string, region: string, workspaces: unknown) =>
+    r.internal(signedRequest(cell, 'POST', `/internal/v1/regions/${region}/workspaces`, { workspaces }));
+
+  it('reserves and activates or suspends only what differs, reports slugs held elsewhere, and is idempotent', async () => {
+    await putRegion('lax1', 'Los Angeles', 'active');
+    await putRegion('ams1', 'Amsterdam', 'active');
+    expect((await r.internal(signedRequest('ams1', 'POST', '/internal/v1/workspaces/sync-held/reserve'))).status).toBe(
+      200,
+    );
+    const first = await sync('lax1', 'lax1', [
+      { slug: 'sync-one', status: 'active' },
+      { slug: 'sync-two', status: 'suspended' },
+      { slug: 'sync-held', status: 'active' },
+    ]);
+    expect(first.status).toBe(200);
+    expect(await json(first)).toEqual({ unchanged: 0, changed: ['sync-one', 'sync-two'], taken: ['sync-held'] });
+    const rows = await primary().directoryWorkspace.findMany({
+      where: { slug: { in: ['sync-one', 'sync-two', 'sync-held'] } },
+      orderBy: { slug: 'asc' },
+    });
+    expect(rows.map((w) => [w.slug, w.region, w.status])).toEqual([
+      ['sync-held', 'ams1', 'reserved'],
+      ['sync-one', 'lax1', 'active'],
+      ['sync-two', 'lax1', 'reserved'],
+    ]);
+    const events = await primary().directoryEvent.count();
+    const again = await json(
+      await sync('lax1', 'lax1', [
+        { slug: 'sync-one', status: 'active' },
+        { slug: 'sync-two', status: 'suspended' },
+      ]),
+    );
+    expect(again).toEqual({ unchanged: 2, changed: [], taken: [] });
+    expect(await primary().directoryEvent.count()).toBe(events);
+    // Reinstated: the next batch activates it.
+    expect(await json(await sync('lax1', 'lax1', [{ slug: 'sync-two', status: 'active' }]))).toMatchObject({
+      changed: ['sync-two'],
+    });
+    // The lists below count the demo's workspaces only.
+    await primary().directoryWorkspace.deleteMany({ where: { slug: { startsWith: 'sync-' } } });
+  });
+
+  it('a cell may sync only its own region; bad batches are 400 and change nothing', async () => {
+    const other = await sync('lax1', 'ams1', [{ slug: 'sneaky-one', status: 'active' }]);
+    expect(other.status).toBe(403);
+    const tooMany = Array.from({ length: 501 }, (_, i) => ({ slug: `many-${i}`, status: 'active' }));
+    for (const bad of [
+      tooMany,
+      [{ slug: 'Bad_Slug', status: 'active' }],
+      [{ slug: 'ok-slug', status: 'moving' }],
+      'x',
+    ]) {
+      const res = await sync('lax1', 'lax1', bad);
+      expect(res.status).toBe(400);
+      expect((await json(res)).error?.code).toBe('invalid_request');
+    }
+    expect(
+      await primary().directoryWorkspace.count({ where: { slug: { in: ['sneaky-one', 'ok-slug', 'many-0'] } } }),
+    ).toBe(0);
   });
 });
 
@@ -267,7 +332,7 @@ describe('signed calls', () => {
       'stale timestamp',
       () =>
         signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, {
-          timestamp: Math.floor(Date.now() / 1000) - 301,
+          timestamp: Math.floor(Date.now() / 1000) - 330,
         }),
       401,
       'invalid_signature',
@@ -277,7 +342,7 @@ describe('signed calls', () => {
       'future timestamp',
       () =>
         signedRequest('lax1', 'POST', reserve('piedpiper'), undefined, {
-          timestamp: Math.floor(Date.now() / 1000) + 301,
+          timestamp: Math.floor(Date.now() / 1000) + 330, // past the 300 s window, with room for a slow machine
         }),
       401,
       'invalid_signature',
@@ -407,7 +472,7 @@ describe('creating an organization reserves its slug, then activates or releases
     ).rejects.toThrow('the insert failed');
     expect(await primary().directoryWorkspace.findUnique({ where: { slug: 'umbrella' } })).toBeNull();
     await expect(withReservedSlug('sfo1', 'globex', async () => 'x')).resolves.toBe('x'); // its own slug: idempotent
-    await expect(withReservedSlug('ams1', 'globex', async () => 'never')).rejects.toMatchObject({ code: 'conflict' });
+    await expect(withReservedSlug('ams1', 'globex', async () => 'never')).rejects.toMatchObject({ code: 'slug_taken' });
     // A reserved slug does not resolve yet: a look-up sees the same decoy as for an unknown one.
     await withReservedSlug('lax1', 'stark', async () => {
       const during = await json(await r.resolve(lookupRequest({ slug: 'stark' }, '198.51.100.60')));

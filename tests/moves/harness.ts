@@ -10,7 +10,8 @@ import { startWorkers, type Workers } from '../../server/worker/workers';
 import { directoryServer, provisionKeys } from '../directory/harness';
 import { FAST_WORKFLOWS, setEnv } from '../../dev/testing/workflow-env';
 
-export const FAST = { ...FAST_WORKFLOWS, WORKFLOW_STEP_TIMEOUT_SECONDS: '3' };
+// A killed worker's bulk step is retried after 5 s (15 minutes in production).
+export const FAST = { ...FAST_WORKFLOWS, WORKFLOW_STEP_TIMEOUT_SECONDS: '3', MOVE_BULK_STEP_TIMEOUT_SECONDS: '5' };
 export { setEnv };
 
 export interface MoveEnv {
@@ -81,11 +82,16 @@ export async function waitForMove(
 ) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const m = await moveState(id);
-    const steps = m.runId
-      ? await primary().workflowStep.findMany({ where: { runId: m.runId }, orderBy: { position: 'asc' } })
+    // The move, its steps, the move again, judged against both reads of the move. A step's success
+    // commits with its effect on the move: the second read has every effect of the steps seen (a
+    // step's predicate), and the steps are at least as new as the first (a move's predicate, e.g.
+    // ended: its steps are final by then). One order alone races one kind of predicate.
+    const before = await moveState(id);
+    const steps = before.runId
+      ? await primary().workflowStep.findMany({ where: { runId: before.runId }, orderBy: { position: 'asc' } })
       : [];
-    if (done(m, steps)) return { move: m, steps };
+    const m = await moveState(id);
+    if (done(before, steps) && done(m, steps)) return { move: m, steps };
     if (Date.now() > deadline) {
       throw new Error(
         `move ${id} still ${m.status}/${m.step}: ${JSON.stringify(steps.map((s) => [s.name, s.status, s.error]))}`,

@@ -14,6 +14,7 @@ import type { Workers } from '../../server/worker/workers';
 import {
   cookieOf,
   ended,
+  FAST,
   moveEnvironment,
   chunksOf,
   moveState,
@@ -129,6 +130,11 @@ describe('a full move of acme from sfo1 to lax1', () => {
     ]);
     const exported = await waitForMove(moveId, stepDone('export'));
     expect(exported.move.status).toBe('copying');
+    // The bulk verify waiting at lax1 has its own expiry (MOVE_BULK_STEP_TIMEOUT_SECONDS), not the queue's.
+    const verifyJob = await primary().$queryRaw<{ expire: number }[]>`
+      SELECT extract(epoch FROM expire_in)::int AS expire FROM pgboss.job
+       WHERE name = 'workflow-lax1' AND data->>'runId' = ${exported.move.runId} AND state = 'created'`;
+    expect(verifyJob).toEqual([{ expire: Number(FAST.MOVE_BULK_STEP_TIMEOUT_SECONDS) }]);
     // This export's chunks (an attempt the queue gave up on under load may have left its own).
     const stored = await primary().workspaceMoveChunk.findMany({
       where: { moveId, exportId: exported.move.exportId! },

@@ -9,8 +9,7 @@ import { disconnectAll, poolOf, primary } from '../../server/db/client';
 import { resetEnvCache } from '../../server/env';
 import type { DemoCredentials } from '../../dev/demo/seed';
 import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
-import { sampleDecision, testRequestId } from '../../dev/testing/decisions';
-import { query } from '../../dev/testing/db';
+import { sampleDecision, storeDecisions, testRequestId } from '../../dev/testing/decisions';
 import type { DecisionRecord } from '../../server/routing/decision';
 import { flushDecisions, recordDecision, resetDecisionLog } from '../../server/routing/decision-log';
 import { REASON_TEXT } from '../../server/routing/explanation';
@@ -150,7 +149,7 @@ describe('explain a request', () => {
       'req_sfo1-123-abc',
       'req_SFO1-1770564159296-7d4b9e1f3a5b',
       'req_sfo1-1770564159296-7d4b9e1f3a5bX',
-      "req_sfo1-1770564159296-7d4b9e1f3a5'; DROP TABLE request_decisions; --",
+      "req_sfo1-1770564159296-7d4b9e1f3a5'; DROP TABLE request_decision_batches; --",
       'x'.repeat(99),
     ]) {
       const a = await explainAtlas(bad);
@@ -187,12 +186,7 @@ describe('explain a request', () => {
     const late = sampleDecision({ org_id: acmeOrg });
     const asking = explainOwn(late.request_id, { cookie: alice });
     await new Promise((r) => setTimeout(r, 400));
-    await query(
-      primaryUrl,
-      `INSERT INTO request_decisions (request_id, at, org_id, gateway_region, status, reason_code, detail)
-       VALUES ($1, now(), $2, 'lax1', 200, 'replica_ok', '{"door":"rest","method":"GET","route":"GET /me"}')`,
-      [late.request_id, acmeOrg],
-    );
+    await storeDecisions(primaryUrl, [{ ...late, gateway_region: 'lax1' }]);
     const res = await asking;
     expect([res.status, res.body.request_id]).toEqual([200, late.request_id]);
 
@@ -217,7 +211,7 @@ describe('explain a request', () => {
       const statements = spy.mock.calls
         .map(([q]) => text(q))
         .filter((q) => !/^\s*INSERT/i.test(q) && !identity.test(q));
-      expect(statements.filter((q) => /FROM request_decisions/.test(q)).length).toBeLessThanOrEqual(15);
+      expect(statements.filter((q) => /FROM request_decision_batches/.test(q)).length).toBeLessThanOrEqual(15);
       expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(16);
     } finally {
       spy.mockRestore();

@@ -4,6 +4,8 @@
 //   reason `replica_lagging` and the lag then in the request's explanation;
 // - active_standby (lax1): the standby's replica serves only while its own lag is under the limit,
 //   and the primary when it is not;
+// - local_only: ams1's own replica or a retryable 503, never the primary nor lax1 (reason
+//   `local_only`);
 // - the primary down: writes 503, never a write elsewhere, and the refusal explains itself
 //   (`primary_down`) once the primary is back (its record waited in the gateway's buffer).
 // Every read of the load answers 200 throughout. Globex's policy is rolled back at the end.
@@ -91,8 +93,10 @@ const load = {
   running: true,
   answers: [] as { status: number; servedBy: string | null; id: string; at: number }[],
 };
-/** When the primary was stopped and started again (test 3). */
+/** When the primary was stopped and started again (test 4). */
 const outage = { from: Infinity, to: -Infinity };
+/** When ams1's replica was paused under local_only (test 3): its reads may be refused then. */
+const localOnly = { from: Infinity, to: -Infinity };
 let loadDone: Promise<unknown>;
 
 async function pause(region: string, paused: boolean): Promise<void> {
@@ -219,6 +223,51 @@ describe('routing policy drill under load', () => {
     expect(home.reason_code).toBe('replica_ok');
   }, 90_000);
 
+  it('local_only: the region’s replica or a retryable 503, never the primary or another region', async () => {
+    const v3 = await publish((c) => {
+      c.failover_mode = 'local_only';
+      c.standby_region = null;
+      return c;
+    }, 'drill: reads stay in their region');
+    const [, local] = await readServedBy('replica:ams1');
+    await eventually(async () => {
+      const e = await explain((await read()).headers.get('X-Request-Id')!);
+      return e.policy?.version === v3 ? e : undefined;
+    }, 5_000);
+    expect(local.reason_code).toBe('replica_ok');
+
+    localOnly.from = Date.now();
+    let refused: Res<{ error: { code: string; message: string } }>;
+    try {
+      await pause('ams1', true);
+      refused = await eventually(async () => {
+        await writeSome(2);
+        const r = await read();
+        return r.status === 503 ? (r as Res<{ error: { code: string; message: string } }>) : undefined;
+      });
+    } finally {
+      await pause('ams1', false);
+    }
+    expect(refused.body.error.code).toBe('region_unavailable');
+    expect(refused.body.error.message).toMatch(/reads stay in ams1/);
+    expect(refused.headers.get('Retry-After')).toBe('1');
+    const why = await explain(refused.headers.get('X-Request-Id')!);
+    expect(why).toMatchObject({ reason_code: 'local_only', target: null, status: 503, policy: { version: v3 } });
+    expect(why.candidates.map((c) => [c.target, c.chosen, c.dropped])).toEqual([
+      ['replica:ams1', false, 'replica_lagging'],
+      ['primary', false, 'local_only'],
+    ]);
+    await readServedBy('replica:ams1'); // caught up: served again, at home
+    // Back to fixed for the outage (under local_only, reads after the primary's restart would wait
+    // for ams1 to catch up, refused meanwhile: by design, and not this drill's subject).
+    const v4 = await publish((c) => ({ ...c, failover_mode: 'fixed' }), 'drill: back to fixed');
+    await eventually(async () => {
+      const e = await explain((await read()).headers.get('X-Request-Id')!);
+      return e.policy?.version === v4 ? e : undefined;
+    }, 5_000);
+    localOnly.to = Date.now();
+  }, 90_000);
+
   it('the primary down: writes 503 and are nowhere; reads go on; the refusal explains itself after', async () => {
     const name = `drill-outage-${Date.now().toString(36)}`;
     outage.from = Date.now();
@@ -259,12 +308,15 @@ describe('routing policy drill under load', () => {
     load.running = false;
     await loadDone;
     expect(load.answers.length).toBeGreaterThan(50);
-    // Reads in flight on the primary at the moment it died may get a 503 to retry (nothing
-    // else does): only inside the outage, and a handful at most (one or two per reader).
+    // Reads in flight on the primary at the moment it died may get a 503 to retry: only inside
+    // the outage, and a handful at most (one or two per reader). Under local_only with ams1's
+    // replica paused, reads are refused (503) by design: only inside that window.
     const failed = load.answers.filter((a) => a.status !== 200);
-    const outside = failed.filter((a) => a.status !== 503 || a.at < outage.from || a.at > outage.to + 1_000);
+    const within = (w: { from: number; to: number }, a: { at: number }) => a.at >= w.from && a.at <= w.to + 1_000;
+    const outside = failed.filter((a) => a.status !== 503 || !(within(outage, a) || within(localOnly, a)));
     expect(outside, JSON.stringify(outside.slice(0, 5))).toEqual([]);
-    expect(failed.length, JSON.stringify(failed.slice(0, 8))).toBeLessThanOrEqual(8);
+    const ofOutage = failed.filter((a) => within(outage, a));
+    expect(ofOutage.length, JSON.stringify(ofOutage.slice(0, 8))).toBeLessThanOrEqual(8);
     expect(load.answers.filter((a) => a.status === 200).length).toBeGreaterThan(50);
     // Where each answer was served (a 503 of the outage may name what answered its identity
     // look-up, or nothing: only the answers count).

@@ -457,6 +457,20 @@ describe('atlas, for operators', () => {
     );
   });
 
+  it('atlas database and switchover on a deployment without an HA manager: said plainly, refused', async () => {
+    const db = json<{ managed: boolean; gateway: { primary_reachable: boolean }; switchover_ready: boolean }>(
+      await meridian(['atlas', 'database', '--json'], as('ops')),
+    );
+    expect(db).toMatchObject({ managed: false, switchover_ready: false, gateway: { primary_reachable: true } });
+    expect(ok(await meridian(['atlas', 'database'], as('ops')))).toMatch(/no HA manager configured/);
+    const refused = await meridian(['atlas', 'switchover', '--reason', 'cli test'], as('ops'));
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/conflict|no HA manager/);
+    const noReason = await meridian(['atlas', 'switchover'], as('ops'));
+    expect(noReason.code).not.toBe(0);
+    expect(noReason.stderr).toMatch(/--reason/);
+  });
+
   it('atlas moves, table and JSON, the same list as the API; customers are refused', async () => {
     const api = (await (
       await fetch(`${f().baseUrl}/v1/atlas/moves`, { headers: { cookie: `authjs.session-token=${opsToken}` } })
@@ -493,7 +507,7 @@ describe('completion', () => {
     expect(complete('meridian clusters create --w')).toBe('--wait');
     expect(complete('meridian clusters list --region lax1 --st')).toBe('--status');
     expect(complete('meridian config set ')).toBe('region url --help');
-    expect(complete('meridian atlas ')).toBe('servers regions orgs moves --help');
+    expect(complete('meridian atlas ')).toBe('servers regions orgs moves database switchover --help');
     expect(ok(await meridian(['completion', 'zsh']))).toMatch(/^autoload -U \+X bashcompinit && bashcompinit$/m);
     expect((await meridian(['completion', 'fish'])).code).toBe(1);
   });

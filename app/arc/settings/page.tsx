@@ -1,4 +1,5 @@
-// /arc/settings: the signed-in user's own settings, and the way to the organization's API keys.
+// /arc/settings: the signed-in user's own settings, and the way to the organization's API keys
+// and webhooks and (admins) single sign-on.
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { arcMe } from '~/app/arc/me';
@@ -44,6 +45,28 @@ export default async function SettingsPage() {
           Manage API keys →
         </Link>
       </section>
+      <section className={`${panel} flex flex-wrap items-center justify-between gap-3`}>
+        <div>
+          <h2 className="font-medium">Webhooks</h2>
+          <p className={sectionText}>
+            Events pushed to your URLs, signed{me.role === 'admin' ? '' : ' (organization admins manage them)'}.
+          </p>
+        </div>
+        <Link href="/arc/settings/webhooks" className={link}>
+          Manage webhooks →
+        </Link>
+      </section>
+      {me.role === 'admin' && (
+        <section className={`${panel} flex flex-wrap items-center justify-between gap-3`}>
+          <div>
+            <h2 className="font-medium">Single sign-on</h2>
+            <p className={sectionText}>Your people sign in through your identity provider (OIDC).</p>
+          </div>
+          <Link href="/arc/settings/sso" className={link}>
+            Set up single sign-on →
+          </Link>
+        </section>
+      )}
     </div>
   );
 }

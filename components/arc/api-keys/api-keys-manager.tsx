@@ -1,12 +1,13 @@
 'use client';
-// Lists, creates and revokes the organization's API keys (server actions, a tRPC list); a new
-// key's secret is shown once.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+// Lists (a page at a time), creates and revokes the organization's API keys (server actions, a
+// tRPC list); a new key's secret is shown once.
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, useTransition } from 'react';
 import type { ErrorBody } from '~/server/errors';
 import { createApiKey, createGlobalApiKey, revokeApiKey } from '~/server/api/actions/api-keys';
 import { useTRPC } from '../../trpc-provider';
 import { ErrorAlert } from '../../ui/error-alert';
+import { LoadMore } from '../../ui/load-more';
 import { card } from '../../ui/styles';
 import { ApiKeyTable } from './api-key-table';
 import { NewApiKeyForm } from './new-api-key-form';
@@ -17,13 +18,19 @@ type ActionError = ErrorBody['error'];
 export function ApiKeysManager({ regions, isAdmin }: { regions: string[]; isAdmin: boolean }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const keys = useQuery(trpc.apiKeys.list.queryOptions({ limit: 200 }));
+  // Newest first, 100 a page: one page holds every key an organization may have active.
+  const keys = useInfiniteQuery(
+    trpc.apiKeys.list.infiniteQueryOptions(
+      { limit: 100 },
+      { getNextPageParam: (last) => last.next_cursor ?? undefined },
+    ),
+  );
   const [secret, setSecret] = useState<string | null>(null);
   // A refused create and a refused revoke each stay until that action is tried again.
   const [createError, setCreateError] = useState<ActionError | null>(null);
   const [revokeError, setRevokeError] = useState<ActionError | null>(null);
   const [creating, startCreate] = useTransition();
-  const refresh = () => qc.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
+  const refresh = () => qc.invalidateQueries(trpc.apiKeys.list.pathFilter());
   const error = createError ?? revokeError;
 
   const create = ({ global, ...input }: Parameters<typeof createApiKey>[0] & { global?: boolean }) =>
@@ -59,12 +66,13 @@ export function ApiKeysManager({ regions, isAdmin }: { regions: string[]; isAdmi
       {error && <ErrorAlert requestId={error.request_id}>{error.message}</ErrorAlert>}
       <div className={card}>
         <ApiKeyTable
-          keys={keys.data?.data ?? []}
+          keys={keys.data?.pages.flatMap((p) => p.data) ?? []}
           empty={keys.isLoading ? 'Loading…' : keys.data ? 'No API keys yet.' : null}
           canRevoke={isAdmin}
           onRevoke={(k) => void revoke(k.id)}
         />
       </div>
+      <LoadMore query={keys} />
     </div>
   );
 }

@@ -28,6 +28,11 @@ export const MODES: { value: FailoverMode; label: string; hint: string }[] = [
     label: 'Weighted reads',
     hint: 'Stateless reads spread over the allowed regions’ replicas by weight.',
   },
+  {
+    value: 'local_only',
+    label: 'Local only',
+    hint: 'Reads never leave their region: the region’s own replica, else 503 (retryable), never the primary.',
+  },
 ];
 
 export const ROUTES: { key: RouteClass; label: string }[] = [

@@ -14,7 +14,7 @@ export function PolicyFailoverFields({ draft, onChange, errors }: DraftFields) {
     <PolicySection title="Failover">
       <fieldset>
         <legend className="text-sm font-medium">Mode</legend>
-        <div className="mt-2 grid gap-2 md:grid-cols-3">
+        <div className="mt-2 grid gap-2 sm:grid-cols-2 xl:grid-cols-4">
           {MODES.map((m) => {
             const id = `policy-mode-${m.value}`;
             return (

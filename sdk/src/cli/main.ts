@@ -7,9 +7,12 @@ import { registerClusters } from './commands/clusters.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import { registerLogin } from './commands/login.js';
+import { registerMembers } from './commands/members.js';
 import { registerNotifications } from './commands/notifications.js';
+import { registerOrgs } from './commands/orgs.js';
 import { registerProjects } from './commands/projects.js';
 import { registerRuns } from './commands/runs.js';
+import { registerWebhooks } from './commands/webhooks.js';
 import { registerWhoami } from './commands/whoami.js';
 import { CliError, EXIT, exitCodeFor } from './exit.js';
 import { VERSION } from './invocation.js';
@@ -35,8 +38,11 @@ export function buildProgram(): Command {
   registerClusters(program);
   registerProjects(program);
   registerNotifications(program);
+  registerMembers(program);
+  registerWebhooks(program);
   registerRuns(program);
   registerAtlas(program);
+  registerOrgs(program);
   registerCompletion(program);
   return program;
 }

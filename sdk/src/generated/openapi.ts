@@ -104,6 +104,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/atlas/database": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The database cluster: its members as the HA manager sees them (role, state, timeline, lag), its promotions, and this gateway’s primary */
+        get: operations["atlas-database-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/atlas/database/switchover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Hand the primary to the synchronous standby (a planned switchover): writes pause for a few seconds and answer 503 + Retry-After meanwhile; audited */
+        post: operations["atlas-database-switchover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/atlas/directory/workspaces": {
         parameters: {
             query?: never;
@@ -268,7 +302,8 @@ export interface paths {
         /** Every organization with its regions, members, clusters by status and active API keys */
         get: operations["atlas-organizations-list"];
         put?: never;
-        post?: never;
+        /** Create an organization (201): its home region reserves the slug in the directory, then the organization, its regions, first routing policy and first admin are created and the slug activated. A new admin gets a one-time "set your password" link (7 days), answered here once. 409 slug_taken when the slug is held in any region; 400 invalid_region for an unknown region; 409 region_draining for a home region that takes no new workspaces. Audited. */
+        post: operations["atlas-organizations-create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -291,6 +326,93 @@ export interface paths {
         head?: never;
         /** Set an organization’s allowed regions and/or default region (null: none); audited. 409 conflict while a region to remove holds live clusters (error.details.regions says which) */
         patch: operations["atlas-organizations-updateRegions"];
+        trace?: never;
+    };
+    "/atlas/organizations/{id}/cancel-offboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel an offboarding during its grace period: writable again (deleted clusters stay deleted). 409 when not being offboarded or the grace period is over. Audited. */
+        post: operations["atlas-organizations-cancelOffboard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/atlas/organizations/{id}/offboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Offboard an organization (202), confirmed by its slug: read-only at once (writes answer 409 organization_offboarding), its clusters deleted through delete-cluster runs, its data purged after the grace period (7 days), its slug then released. 400 when confirm is not the slug; 409 unless active. Audited. */
+        post: operations["atlas-organizations-offboard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/atlas/organizations/{id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reactivate a suspended organization, with a reason: its keys, sessions and slug work again. Audited (operator.organization.reinstate). */
+        post: operations["atlas-organizations-reactivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/atlas/organizations/{id}/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An organization’s single sign-on (null: none); never the client secret */
+        get: operations["atlas-organizations-sso"];
+        /** Set up or change an organization’s single sign-on for it; audited */
+        put: operations["atlas-organizations-updateSso"];
+        post?: never;
+        /** Turn an organization’s single sign-on off (e.g. a provider that locks its admins out); audited */
+        delete: operations["atlas-organizations-removeSso"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/atlas/organizations/{id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Suspend an organization, with a reason: its API keys, sessions and sign-ins answer 403 organization_suspended and the directory resolves its slug like an unknown one. 409 while it moves or is being offboarded. Audited (operator.organization.suspend). */
+        post: operations["atlas-organizations-suspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/atlas/policies": {
@@ -569,6 +691,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open invitations (admins) */
+        get: operations["invitations-list"];
+        put?: never;
+        /** Invite an email with a role (the single-use link is shown once) */
+        post: operations["invitations-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an open invitation */
+        delete: operations["invitations-revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new link for an open invitation (the old one stops working), valid 7 days */
+        post: operations["invitations-resend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept an invitation at the workspace’s region: a new password, or the account’s own; none (403 sso_required if one is sent) for a new account of a workspace that requires single sign-on */
+        post: operations["invitations-accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/me": {
         parameters: {
             query?: never;
@@ -601,6 +792,41 @@ export interface paths {
         head?: never;
         /** Your theme and default region */
         patch: operations["me-updateSettings"];
+        trace?: never;
+    };
+    "/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your organization’s members and roles */
+        get: operations["members-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member: their sessions and the API keys they created end at once */
+        delete: operations["members-remove"];
+        options?: never;
+        head?: never;
+        /** Change a member’s role (admins; the last admin keeps theirs) */
+        patch: operations["members-setRole"];
         trace?: never;
     };
     "/notifications": {
@@ -665,6 +891,76 @@ export interface paths {
         get: operations["organization-get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organization/cancel-offboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel your organization’s offboarding during its grace period (admins, signed in): writable again; deleted clusters stay deleted. Audited. */
+        post: operations["organization-cancelOffboard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organization/offboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete your organization (admins, signed in; 202), confirmed by typing its slug: read-only at once, its clusters deleted, its data purged after the grace period (7 days; cancel until then). Audited. */
+        post: operations["organization-offboard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organization/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your organization’s single sign-on (null: none); never the client secret */
+        get: operations["organization-sso-get"];
+        /** Set up or change single sign-on (OIDC); the provider’s discovery must answer. 409 conflict when another organization’s SSO already signs in one of the domains */
+        put: operations["organization-sso-update"];
+        post?: never;
+        /** Turn single sign-on off (passwords work again for every member) */
+        delete: operations["organization-sso-remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/password-setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a first admin’s password with the one-time token of their link (one use, 7 days). Only at the workspace’s region (421 elsewhere, naming it); 404 for a used, expired or unknown token; 10 tries per 15 minutes per client address (429). */
+        post: operations["onboarding-setPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -753,6 +1049,127 @@ export interface paths {
         put?: never;
         /** How a mutation resolves its region (changes nothing) */
         post: operations["routing-resolveWrite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign up (201): a new organization homed at this region with you as its admin. Only at a region’s address (421 at the global address) and only when the deployment opened sign-up (404 otherwise); 409 slug_taken; 409 conflict for an email that has an account; 5 an hour per client address (429). */
+        post: operations["onboarding-signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your organization’s webhook endpoints */
+        get: operations["webhooks-list"];
+        put?: never;
+        /** Add a webhook endpoint (its signing secret is shown once) */
+        post: operations["webhooks-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint */
+        delete: operations["webhooks-delete"];
+        options?: never;
+        head?: never;
+        /** Change a webhook endpoint: its URL, events, description; enable or disable it */
+        patch: operations["webhooks-update"];
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery log of a webhook endpoint, newest first */
+        get: operations["webhooks-deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret (shown once); the previous one also signs for overlap_hours */
+        post: operations["webhooks-rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a webhook.test event to this endpoint */
+        post: operations["webhooks-test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again now, with the same webhook-id */
+        post: operations["webhooks-redeliver"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1276,27 +1693,42 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description link_slow: the baseline it is judged against, frozen when it opened (ms) */
+                            baseline_rtt_ms: number | null;
                             closed_at: string | null;
                             durable: boolean;
                             error_rate: number | null;
+                            /** @description primary_down: the primary is an HA pair and none of its hosts takes writes yet (a failover) */
+                            failover_under_way?: boolean;
                             id: string;
                             /** @enum {string} */
-                            kind: "replica_lagging" | "replica_down" | "error_rate_high" | "primary_down";
+                            kind: "replica_lagging" | "replica_down" | "error_rate_high" | "link_slow" | "primary_down" | "primary_failover";
                             lag_bytes: number | null;
                             lag_seconds: number | null;
                             last_sample_at: string | null;
+                            /** @description primary_failover: the database node promoted, which runs without a synchronous standby yet */
+                            new_leader?: string | null;
                             opened_at: string | null;
                             peak_lag_bytes: number | null;
                             peak_lag_seconds: number | null;
+                            /** @description link_slow: the worst round trip of the episode (ms) */
+                            peak_rtt_ms: number | null;
                             region: string;
+                            /** @description link_slow: the region's latest round trip to the primary (ms) */
+                            rtt_ms: number | null;
                             started_at: string | null;
                             /** @enum {string} */
                             state: "open" | "closed";
+                            /** @description primary_failover: its timeline */
+                            timeline?: number | null;
                         }[];
                         limits: {
                             error_rate: number;
                             lag_bytes: number;
                             lag_seconds: number;
+                            link_rtt_factor: number;
+                            link_rtt_margin_ms: number;
+                            link_rtt_seconds: number;
                             samples: number;
                         };
                         next_cursor: string | null;
@@ -1523,6 +1955,167 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "atlas-database-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        gateway: {
+                            failover_under_way: boolean;
+                            hosts: string[];
+                            moves: number;
+                            primary_host: string | null;
+                            primary_reachable: boolean;
+                        };
+                        leader: string | null;
+                        managed: boolean;
+                        manager_error: string | null;
+                        members: {
+                            address: string | null;
+                            candidate: boolean;
+                            lag_bytes: number | null;
+                            name: string;
+                            role: string;
+                            state: string;
+                            timeline: number | null;
+                        }[];
+                        promotions: {
+                            at: string | null;
+                            new_leader: string | null;
+                            reason: string;
+                            timeline: number;
+                        }[];
+                        switchover_ready: boolean;
+                        timeline: number | null;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "atlas-database-switchover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    candidate?: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: string;
+                        timeline: number | null;
+                        to: string;
+                        took_ms: number;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
                 };
             };
             /** @description Internal server error */
@@ -2140,6 +2733,8 @@ export interface operations {
                                 flush_lag_seconds: number | null;
                                 lag_bytes: number | null;
                                 lag_seconds: number | null;
+                                /** @description The region's round trip to the primary (ms; the bin's worst) */
+                                primary_rtt_ms: number | null;
                                 read_p95_ms: number | null;
                                 read_rate: number | null;
                                 replay_lag_seconds: number | null;
@@ -2699,9 +3294,11 @@ export interface operations {
                             id: string;
                             members: number;
                             name: string;
+                            offboarding_started_at: string | null;
+                            purge_after: string | null;
                             slug: string;
                             /** @enum {string} */
-                            status: "active" | "moving" | "suspended";
+                            status: "active" | "moving" | "suspended" | "offboarding";
                         }[];
                         next_cursor: string | null;
                     };
@@ -2754,6 +3351,123 @@ export interface operations {
             };
         };
     };
+    "atlas-organizations-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description The first admin: an existing user, or a new one who gets a one-time link
+                     */
+                    admin_email: string;
+                    admin_name?: string;
+                    /** @description Regions it may use (default: the home region alone); must include the home region */
+                    allowed_regions?: string[];
+                    /** @description Where its mutations go when they name none (default: the home region for a single-region organization) */
+                    default_region?: string | null;
+                    /** @description Where the directory sends its people; its cell reserves the slug */
+                    home_region: string;
+                    name: string;
+                    /** @description The workspace: 2–63 of a–z, 0–9 and -, unique across every region */
+                    slug: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        first_admin: {
+                            email: string;
+                            existing_user: boolean;
+                            /** @description Shown once: the new admin sets their password there (7 days, one use) */
+                            setup_link: {
+                                expires_at: string;
+                                url: string;
+                            } | null;
+                            user_id: string;
+                        };
+                        organization: {
+                            active_api_keys: number;
+                            allowed_regions: string[];
+                            api_keys_by_region: {
+                                [key: string]: number;
+                            };
+                            clusters: {
+                                deleting: number;
+                                failed: number;
+                                pending: number;
+                                provisioning: number;
+                                ready: number;
+                                total: number;
+                            };
+                            clusters_by_region: {
+                                [key: string]: number;
+                            };
+                            created_at: string;
+                            default_region: string | null;
+                            id: string;
+                            members: number;
+                            name: string;
+                            offboarding_started_at: string | null;
+                            projects: number;
+                            purge_after: string | null;
+                            slug: string;
+                            /** @enum {string} */
+                            status: "active" | "moving" | "suspended" | "offboarding";
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
     "atlas-organizations-get": {
         parameters: {
             query?: never;
@@ -2793,10 +3507,12 @@ export interface operations {
                         id: string;
                         members: number;
                         name: string;
+                        offboarding_started_at: string | null;
                         projects: number;
+                        purge_after: string | null;
                         slug: string;
                         /** @enum {string} */
-                        status: "active" | "moving" | "suspended";
+                        status: "active" | "moving" | "suspended" | "offboarding";
                         updated_at: string;
                     };
                 };
@@ -2894,10 +3610,12 @@ export interface operations {
                         id: string;
                         members: number;
                         name: string;
+                        offboarding_started_at: string | null;
                         projects: number;
+                        purge_after: string | null;
                         slug: string;
                         /** @enum {string} */
-                        status: "active" | "moving" | "suspended";
+                        status: "active" | "moving" | "suspended" | "offboarding";
                         updated_at: string;
                     };
                 };
@@ -2949,6 +3667,603 @@ export interface operations {
             };
         };
     };
+    "atlas-organizations-cancelOffboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Clusters whose delete-cluster run this request started */
+                        clusters_deleting: {
+                            id: string;
+                            run_id: string;
+                        }[];
+                        id: string;
+                        offboarding_started_at: string | null;
+                        /** @description When the data is purged; cancellable until then */
+                        purge_after: string | null;
+                        slug: string;
+                        /** @enum {string} */
+                        status: "active" | "offboarding";
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "atlas-organizations-offboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The organization’s slug, typed to confirm */
+                    confirm: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: a workflow run does the work */
+            202: {
+                headers: {
+                    /** @description The run: /v1/workflow-runs/{run_id} */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Clusters whose delete-cluster run this request started */
+                        clusters_deleting: {
+                            id: string;
+                            run_id: string;
+                        }[];
+                        id: string;
+                        offboarding_started_at: string | null;
+                        /** @description When the data is purged; cancellable until then */
+                        purge_after: string | null;
+                        slug: string;
+                        /** @enum {string} */
+                        status: "active" | "offboarding";
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "atlas-organizations-reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active_api_keys: number;
+                        allowed_regions: string[];
+                        api_keys_by_region: {
+                            [key: string]: number;
+                        };
+                        clusters: {
+                            deleting: number;
+                            failed: number;
+                            pending: number;
+                            provisioning: number;
+                            ready: number;
+                            total: number;
+                        };
+                        clusters_by_region: {
+                            [key: string]: number;
+                        };
+                        created_at: string;
+                        default_region: string | null;
+                        id: string;
+                        members: number;
+                        name: string;
+                        offboarding_started_at: string | null;
+                        projects: number;
+                        purge_after: string | null;
+                        slug: string;
+                        /** @enum {string} */
+                        status: "active" | "moving" | "suspended" | "offboarding";
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "atlas-organizations-sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        allowed_domains: string[];
+                        client_id: string;
+                        /**
+                         * @description the secret is stored sealed and never shown
+                         * @constant
+                         */
+                        client_secret_set: true;
+                        /** @enum {string} */
+                        default_role: "viewer" | "member" | "admin";
+                        issuer: string;
+                        /** @description one per allowed region: register each at the provider */
+                        redirect_uris: {
+                            [key: string]: string;
+                        };
+                        require_sso: boolean;
+                        updated_at: string;
+                    } | null;
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "atlas-organizations-updateSso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description email domains this provider signs in (and adds as members on their first sign-in) */
+                    allowed_domains: string[];
+                    client_id: string;
+                    /** @description required the first time; omitted, the saved one is kept. Never answered back. */
+                    client_secret?: string;
+                    /**
+                     * @description the role of a person added on their first sign-in
+                     * @default member
+                     * @enum {string}
+                     */
+                    default_role?: "viewer" | "member" | "admin";
+                    /** @description the OpenID provider; discovery at {issuer}/.well-known/openid-configuration */
+                    issuer: string;
+                    /**
+                     * @description true: the organization's members may not sign in with a password
+                     * @default false
+                     */
+                    require_sso?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        allowed_domains: string[];
+                        client_id: string;
+                        /**
+                         * @description the secret is stored sealed and never shown
+                         * @constant
+                         */
+                        client_secret_set: true;
+                        /** @enum {string} */
+                        default_role: "viewer" | "member" | "admin";
+                        issuer: string;
+                        /** @description one per allowed region: register each at the provider */
+                        redirect_uris: {
+                            [key: string]: string;
+                        };
+                        require_sso: boolean;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "atlas-organizations-removeSso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        removed: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "atlas-organizations-suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active_api_keys: number;
+                        allowed_regions: string[];
+                        api_keys_by_region: {
+                            [key: string]: number;
+                        };
+                        clusters: {
+                            deleting: number;
+                            failed: number;
+                            pending: number;
+                            provisioning: number;
+                            ready: number;
+                            total: number;
+                        };
+                        clusters_by_region: {
+                            [key: string]: number;
+                        };
+                        created_at: string;
+                        default_region: string | null;
+                        id: string;
+                        members: number;
+                        name: string;
+                        offboarding_started_at: string | null;
+                        projects: number;
+                        purge_after: string | null;
+                        slug: string;
+                        /** @enum {string} */
+                        status: "active" | "moving" | "suspended" | "offboarding";
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
     "atlas-policies-list": {
         parameters: {
             query: {
@@ -2974,7 +4289,7 @@ export interface operations {
                             content: {
                                 allowed_regions: string[];
                                 /** @enum {string} */
-                                failover_mode: "fixed" | "active_standby" | "weighted_reads";
+                                failover_mode: "fixed" | "active_standby" | "weighted_reads" | "local_only";
                                 primary_region: string;
                                 read_weights: {
                                     [key: string]: number;
@@ -3014,7 +4329,7 @@ export interface operations {
                             content: {
                                 allowed_regions: string[];
                                 /** @enum {string} */
-                                failover_mode: "fixed" | "active_standby" | "weighted_reads";
+                                failover_mode: "fixed" | "active_standby" | "weighted_reads" | "local_only";
                                 primary_region: string;
                                 read_weights: {
                                     [key: string]: number;
@@ -3122,7 +4437,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The policy: primary_region, allowed_regions, failover_mode (fixed | active_standby | weighted_reads), standby_region, read_weights, routes.{read,list,write}.{max_lag_ms,max_signal_age_ms}, routes.write.idempotency */
+                    /** @description The policy: primary_region, allowed_regions, failover_mode (fixed | active_standby | weighted_reads | local_only), standby_region, read_weights, routes.{read,list,write}.{max_lag_ms,max_signal_age_ms}, routes.write.idempotency */
                     content: {
                         [key: string]: unknown;
                     };
@@ -3144,7 +4459,7 @@ export interface operations {
                         content: {
                             allowed_regions: string[];
                             /** @enum {string} */
-                            failover_mode: "fixed" | "active_standby" | "weighted_reads";
+                            failover_mode: "fixed" | "active_standby" | "weighted_reads" | "local_only";
                             primary_region: string;
                             read_weights: {
                                 [key: string]: number;
@@ -3315,7 +4630,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The policy: primary_region, allowed_regions, failover_mode (fixed | active_standby | weighted_reads), standby_region, read_weights, routes.{read,list,write}.{max_lag_ms,max_signal_age_ms}, routes.write.idempotency */
+                    /** @description The policy: primary_region, allowed_regions, failover_mode (fixed | active_standby | weighted_reads | local_only), standby_region, read_weights, routes.{read,list,write}.{max_lag_ms,max_signal_age_ms}, routes.write.idempotency */
                     content: {
                         [key: string]: unknown;
                     };
@@ -3341,7 +4656,7 @@ export interface operations {
                             content: {
                                 allowed_regions: string[];
                                 /** @enum {string} */
-                                failover_mode: "fixed" | "active_standby" | "weighted_reads";
+                                failover_mode: "fixed" | "active_standby" | "weighted_reads" | "local_only";
                                 primary_region: string;
                                 read_weights: {
                                     [key: string]: number;
@@ -3453,7 +4768,7 @@ export interface operations {
                         content: {
                             allowed_regions: string[];
                             /** @enum {string} */
-                            failover_mode: "fixed" | "active_standby" | "weighted_reads";
+                            failover_mode: "fixed" | "active_standby" | "weighted_reads" | "local_only";
                             primary_region: string;
                             read_weights: {
                                 [key: string]: number;
@@ -3634,6 +4949,13 @@ export interface operations {
                                 lag_samples: number;
                                 lag_seconds: number;
                             };
+                            link: {
+                                /** @description Gateway processes of the region with a fresh reading */
+                                gateways: number;
+                                measured_at: string | null;
+                                /** @description The region's round trip to the primary (ms): the lowest of its gateway processes' recent readings (each the median of its health probes); null when none is fresh */
+                                rtt_ms: number | null;
+                            };
                             provider: string;
                             reasons: string[];
                             /** @enum {string} */
@@ -3792,6 +5114,13 @@ export interface operations {
                             lag_samples: number;
                             lag_seconds: number;
                         };
+                        link: {
+                            /** @description Gateway processes of the region with a fresh reading */
+                            gateways: number;
+                            measured_at: string | null;
+                            /** @description The region's round trip to the primary (ms): the lowest of its gateway processes' recent readings (each the median of its health probes); null when none is fresh */
+                            rtt_ms: number | null;
+                        };
                         provider: string;
                         reasons: string[];
                         /** @enum {string} */
@@ -3921,6 +5250,13 @@ export interface operations {
                             lag_samples: number;
                             lag_seconds: number;
                         };
+                        link: {
+                            /** @description Gateway processes of the region with a fresh reading */
+                            gateways: number;
+                            measured_at: string | null;
+                            /** @description The region's round trip to the primary (ms): the lowest of its gateway processes' recent readings (each the median of its health probes); null when none is fresh */
+                            rtt_ms: number | null;
+                        };
                         provider: string;
                         reasons: string[];
                         /** @enum {string} */
@@ -4024,7 +5360,7 @@ export interface operations {
                         at: string;
                         candidates: {
                             chosen: boolean;
-                            dropped: ("replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused") | null;
+                            dropped: ("replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "local_only" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused") | null;
                             dropped_reason: string | null;
                             lag_ms: number | null;
                             signal_age_ms: number | null;
@@ -4076,9 +5412,20 @@ export interface operations {
                         /** @description The reason code in a sentence */
                         reason: string;
                         /** @enum {string} */
-                        reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
+                        reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "local_only" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
                         region: string | null;
                         request_id: string;
+                        /** @description What the request cost in round trips to each database (docs/performance.md) */
+                        round_trips: {
+                            /** @description Database connections opened on the way (each several round trips) */
+                            connects: number;
+                            /** @description Statements sent to the primary */
+                            primary: number;
+                            /** @description Statements sent to each region's replica */
+                            replicas: {
+                                [key: string]: number;
+                            };
+                        };
                         route: string;
                         /** @description read, write or list: which of the policy’s limits applied */
                         route_class: string | null;
@@ -4097,7 +5444,7 @@ export interface operations {
                             latency_ms: number;
                             method: string;
                             /** @enum {string} */
-                            reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
+                            reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "local_only" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
                             request_id: string;
                             route: string;
                             status: number;
@@ -4954,6 +6301,413 @@ export interface operations {
             };
         };
     };
+    "invitations-list": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            email: string;
+                            expires_at: string;
+                            id: string;
+                            /** @description the inviting admin’s email; null for an API key */
+                            invited_by: string | null;
+                            /** @enum {string} */
+                            role: "viewer" | "member" | "admin";
+                            /** @description when the mail last went out; null when none was sent */
+                            sent_at: string | null;
+                            /** @enum {string} */
+                            status: "pending" | "expired" | "accepted" | "revoked";
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "invitations-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** @enum {string} */
+                    role: "viewer" | "member" | "admin";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        /**
+                         * @description The mail: sent, not configured on this deployment (SMTP_URL), or failed (share the link)
+                         * @enum {string}
+                         */
+                        delivery: "sent" | "not_configured" | "failed";
+                        email: string;
+                        expires_at: string;
+                        id: string;
+                        /** @description the inviting admin’s email; null for an API key */
+                        invited_by: string | null;
+                        /** @description The single-use link, shown once (here and in the mail): copy it now */
+                        link: string;
+                        /** @enum {string} */
+                        role: "viewer" | "member" | "admin";
+                        /** @description when the mail last went out; null when none was sent */
+                        sent_at: string | null;
+                        /** @enum {string} */
+                        status: "pending" | "expired" | "accepted" | "revoked";
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "invitations-revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        email: string;
+                        expires_at: string;
+                        id: string;
+                        /** @description the inviting admin’s email; null for an API key */
+                        invited_by: string | null;
+                        /** @enum {string} */
+                        role: "viewer" | "member" | "admin";
+                        /** @description when the mail last went out; null when none was sent */
+                        sent_at: string | null;
+                        /** @enum {string} */
+                        status: "pending" | "expired" | "accepted" | "revoked";
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "invitations-resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        /**
+                         * @description The mail: sent, not configured on this deployment (SMTP_URL), or failed (share the link)
+                         * @enum {string}
+                         */
+                        delivery: "sent" | "not_configured" | "failed";
+                        email: string;
+                        expires_at: string;
+                        id: string;
+                        /** @description the inviting admin’s email; null for an API key */
+                        invited_by: string | null;
+                        /** @description The single-use link, shown once (here and in the mail): copy it now */
+                        link: string;
+                        /** @enum {string} */
+                        role: "viewer" | "member" | "admin";
+                        /** @description when the mail last went out; null when none was sent */
+                        sent_at: string | null;
+                        /** @enum {string} */
+                        status: "pending" | "expired" | "accepted" | "revoked";
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "invitations-accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    password?: string;
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        account: "created" | "existing";
+                        email: string;
+                        organization: {
+                            id: string;
+                            name: string;
+                            slug: string;
+                        };
+                        /** @enum {string} */
+                        role: "viewer" | "member" | "admin";
+                        /**
+                         * @description how the person signs in to the workspace now: `sso` when it requires single sign-on
+                         * @enum {string}
+                         */
+                        sign_in: "password" | "sso";
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
     "me-get": {
         parameters: {
             query?: never;
@@ -4987,7 +6741,7 @@ export interface operations {
                             default_region: string | null;
                             id: string;
                             /** @enum {string} */
-                            role: "member" | "admin";
+                            role: "viewer" | "member" | "admin";
                             slug: string;
                         }[];
                         /** @description the project this session works in (its default region comes first in the cascade) */
@@ -4996,7 +6750,7 @@ export interface operations {
                             id: string;
                             name: string;
                         } | null;
-                        role: ("member" | "admin") | null;
+                        role: ("viewer" | "member" | "admin") | null;
                         /** @description null for an API key */
                         settings: {
                             default_region: string | null;
@@ -5085,6 +6839,241 @@ export interface operations {
                         default_region: string | null;
                         /** @enum {string} */
                         theme: "system" | "light" | "dark";
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "members-list": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            email: string;
+                            joined_at: string;
+                            name: string;
+                            /** @enum {string} */
+                            role: "viewer" | "member" | "admin";
+                            user_id: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "members-remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                        joined_at: string;
+                        name: string;
+                        /** @description keys they had created, now revoked */
+                        revoked_api_keys: number;
+                        /** @enum {string} */
+                        role: "viewer" | "member" | "admin";
+                        user_id: string;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "members-setRole": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    role: "viewer" | "member" | "admin";
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                        joined_at: string;
+                        name: string;
+                        /** @enum {string} */
+                        role: "viewer" | "member" | "admin";
+                        user_id: string;
                     };
                 };
             };
@@ -5384,13 +7373,17 @@ export interface operations {
                             joined_at: string;
                             name: string;
                             /** @enum {string} */
-                            role: "member" | "admin";
+                            role: "viewer" | "member" | "admin";
                             user_id: string;
                         }[];
                         name: string;
+                        /** @description Being offboarded: when its data is purged (an admin may cancel until then) */
+                        purge_after: string | null;
                         /** @description yours; null for an API key */
-                        role: ("member" | "admin") | null;
+                        role: ("viewer" | "member" | "admin") | null;
                         slug: string;
+                        /** @enum {string} */
+                        status: "active" | "moving" | "suspended" | "offboarding";
                     };
                 };
             };
@@ -5428,6 +7421,461 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "organization-cancelOffboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Clusters whose delete-cluster run this request started */
+                        clusters_deleting: {
+                            id: string;
+                            run_id: string;
+                        }[];
+                        id: string;
+                        offboarding_started_at: string | null;
+                        /** @description When the data is purged; cancellable until then */
+                        purge_after: string | null;
+                        slug: string;
+                        /** @enum {string} */
+                        status: "active" | "offboarding";
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "organization-offboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The organization’s slug, typed to confirm */
+                    confirm: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: a workflow run does the work */
+            202: {
+                headers: {
+                    /** @description The run: /v1/workflow-runs/{run_id} */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Clusters whose delete-cluster run this request started */
+                        clusters_deleting: {
+                            id: string;
+                            run_id: string;
+                        }[];
+                        id: string;
+                        offboarding_started_at: string | null;
+                        /** @description When the data is purged; cancellable until then */
+                        purge_after: string | null;
+                        slug: string;
+                        /** @enum {string} */
+                        status: "active" | "offboarding";
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "organization-sso-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        allowed_domains: string[];
+                        client_id: string;
+                        /**
+                         * @description the secret is stored sealed and never shown
+                         * @constant
+                         */
+                        client_secret_set: true;
+                        /** @enum {string} */
+                        default_role: "viewer" | "member" | "admin";
+                        issuer: string;
+                        /** @description one per allowed region: register each at the provider */
+                        redirect_uris: {
+                            [key: string]: string;
+                        };
+                        require_sso: boolean;
+                        updated_at: string;
+                    } | null;
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "organization-sso-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description email domains this provider signs in (and adds as members on their first sign-in) */
+                    allowed_domains: string[];
+                    client_id: string;
+                    /** @description required the first time; omitted, the saved one is kept. Never answered back. */
+                    client_secret?: string;
+                    /**
+                     * @description the role of a person added on their first sign-in
+                     * @default member
+                     * @enum {string}
+                     */
+                    default_role?: "viewer" | "member" | "admin";
+                    /** @description the OpenID provider; discovery at {issuer}/.well-known/openid-configuration */
+                    issuer: string;
+                    /**
+                     * @description true: the organization's members may not sign in with a password
+                     * @default false
+                     */
+                    require_sso?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        allowed_domains: string[];
+                        client_id: string;
+                        /**
+                         * @description the secret is stored sealed and never shown
+                         * @constant
+                         */
+                        client_secret_set: true;
+                        /** @enum {string} */
+                        default_role: "viewer" | "member" | "admin";
+                        issuer: string;
+                        /** @description one per allowed region: register each at the provider */
+                        redirect_uris: {
+                            [key: string]: string;
+                        };
+                        require_sso: boolean;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "organization-sso-remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        removed: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "onboarding-setPassword": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                    /** @description The token from the "set your password" link */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                        sign_in_url: string;
+                        workspace: string;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
                 };
             };
             /** @description Internal server error */
@@ -5793,7 +8241,7 @@ export interface operations {
                         at: string;
                         candidates: {
                             chosen: boolean;
-                            dropped: ("replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused") | null;
+                            dropped: ("replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "local_only" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused") | null;
                             dropped_reason: string | null;
                             lag_ms: number | null;
                             signal_age_ms: number | null;
@@ -5845,9 +8293,20 @@ export interface operations {
                         /** @description The reason code in a sentence */
                         reason: string;
                         /** @enum {string} */
-                        reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
+                        reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "local_only" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
                         region: string | null;
                         request_id: string;
+                        /** @description What the request cost in round trips to each database (docs/performance.md) */
+                        round_trips: {
+                            /** @description Database connections opened on the way (each several round trips) */
+                            connects: number;
+                            /** @description Statements sent to the primary */
+                            primary: number;
+                            /** @description Statements sent to each region's replica */
+                            replicas: {
+                                [key: string]: number;
+                            };
+                        };
                         route: string;
                         /** @description read, write or list: which of the policy’s limits applied */
                         route_class: string | null;
@@ -5866,7 +8325,7 @@ export interface operations {
                             latency_ms: number;
                             method: string;
                             /** @enum {string} */
-                            reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
+                            reason_code: "replica_ok" | "bookmark_not_replayed" | "replica_lagging" | "replica_signal_stale" | "replica_down" | "no_replica" | "standby_replica" | "weighted_replica" | "primary_down_replica" | "sticky_unknown" | "write_primary" | "primary_down" | "no_candidate" | "local_only" | "fan_out" | "gateway_route" | "no_database" | "hint_outside_candidates" | "region_not_allowed" | "wrong_region" | "invalid_region" | "region_required" | "unauthenticated" | "refused";
                             request_id: string;
                             route: string;
                             status: number;
@@ -6023,6 +8482,714 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "onboarding-signUp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** @description Your name */
+                    name?: string;
+                    organization_name: string;
+                    organization_slug: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organization: {
+                            id: string;
+                            name: string;
+                            region: string;
+                            slug: string;
+                        };
+                        sign_in_url: string;
+                        user_id: string;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "webhooks-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            description: string;
+                            disabled_reason: string | null;
+                            enabled: boolean;
+                            event_types: string[];
+                            failing_since: string | null;
+                            id: string;
+                            /** @description while a rotation’s overlap lasts, deliveries carry a signature by the previous secret too */
+                            previous_secret_expires_at: string | null;
+                            updated_at: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "webhooks-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default  */
+                    description?: string;
+                    event_types: ("cluster.created" | "cluster.ready" | "cluster.failed" | "cluster.deleted" | "project.created" | "project.deleted" | "member.added" | "member.removed" | "api_key.created" | "api_key.revoked")[];
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string;
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        event_types: string[];
+                        failing_since: string | null;
+                        id: string;
+                        /** @description while a rotation’s overlap lasts, deliveries carry a signature by the previous secret too */
+                        previous_secret_expires_at: string | null;
+                        /** @description whsec_…: the signing secret, shown only in this response */
+                        secret: string;
+                        updated_at: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "webhooks-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string;
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        event_types: string[];
+                        failing_since: string | null;
+                        id: string;
+                        /** @description while a rotation’s overlap lasts, deliveries carry a signature by the previous secret too */
+                        previous_secret_expires_at: string | null;
+                        updated_at: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "webhooks-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    enabled?: boolean;
+                    event_types?: ("cluster.created" | "cluster.ready" | "cluster.failed" | "cluster.deleted" | "project.created" | "project.deleted" | "member.added" | "member.removed" | "api_key.created" | "api_key.revoked")[];
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string;
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        event_types: string[];
+                        failing_since: string | null;
+                        id: string;
+                        /** @description while a rotation’s overlap lasts, deliveries carry a signature by the previous secret too */
+                        previous_secret_expires_at: string | null;
+                        updated_at: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "webhooks-deliveries": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                status?: "pending" | "succeeded" | "failed";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            attempts: number;
+                            created_at: string;
+                            delivered_at: string | null;
+                            endpoint_id: string;
+                            /** @description the webhook-id header: the same on every attempt */
+                            event_id: string;
+                            event_type: string;
+                            id: string;
+                            last_error: string | null;
+                            last_latency_ms: number | null;
+                            /** @description the first 512 bytes of the last response */
+                            last_response: string | null;
+                            last_status_code: number | null;
+                            next_attempt_at: string | null;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed";
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "webhooks-rotateSecret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default 24 */
+                    overlap_hours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string;
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        event_types: string[];
+                        failing_since: string | null;
+                        id: string;
+                        /** @description while a rotation’s overlap lasts, deliveries carry a signature by the previous secret too */
+                        previous_secret_expires_at: string | null;
+                        /** @description whsec_…: the signing secret, shown only in this response */
+                        secret: string;
+                        updated_at: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "webhooks-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: a workflow run does the work */
+            202: {
+                headers: {
+                    /** @description The run: /v1/workflow-runs/{run_id} */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempts: number;
+                        created_at: string;
+                        delivered_at: string | null;
+                        endpoint_id: string;
+                        /** @description the webhook-id header: the same on every attempt */
+                        event_id: string;
+                        event_type: string;
+                        id: string;
+                        last_error: string | null;
+                        last_latency_ms: number | null;
+                        /** @description the first 512 bytes of the last response */
+                        last_response: string | null;
+                        last_status_code: number | null;
+                        next_attempt_at: string | null;
+                        /** @enum {string} */
+                        status: "pending" | "succeeded" | "failed";
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                };
+            };
+        };
+    };
+    "webhooks-redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: a workflow run does the work */
+            202: {
+                headers: {
+                    /** @description The run: /v1/workflow-runs/{run_id} */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempts: number;
+                        created_at: string;
+                        delivered_at: string | null;
+                        endpoint_id: string;
+                        /** @description the webhook-id header: the same on every attempt */
+                        event_id: string;
+                        event_type: string;
+                        id: string;
+                        last_error: string | null;
+                        last_latency_ms: number | null;
+                        /** @description the first 512 bytes of the last response */
+                        last_response: string | null;
+                        last_status_code: number | null;
+                        next_attempt_at: string | null;
+                        /** @enum {string} */
+                        status: "pending" | "succeeded" | "failed";
+                    };
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error.FORBIDDEN"];
                 };
             };
             /** @description Internal server error */

@@ -18,6 +18,7 @@ const TABLE: { trpc: TRPCError['code']; status: number; code?: ErrorCode }[] = [
   { trpc: 'METHOD_NOT_SUPPORTED', status: 405, code: 'method_not_allowed' },
   { trpc: 'TIMEOUT', status: 408, code: 'request_timeout' },
   { trpc: 'CONFLICT', status: 409, code: 'conflict' },
+  { trpc: 'NOT_FOUND', status: 410 },
   { trpc: 'PAYLOAD_TOO_LARGE', status: 413, code: 'payload_too_large' },
   { trpc: 'UNSUPPORTED_MEDIA_TYPE', status: 415, code: 'unsupported_media_type' },
   { trpc: 'BAD_REQUEST', status: 421 },

@@ -1,5 +1,6 @@
 // THE request middleware, for every procedure whichever door it came in by: the stages of
 // pipeline.ts inside the request's span, then the procedure, then what every answer gets.
+import { countRoundTrips, type RoundTrips } from '../../db/round-trips';
 import { recordDecision } from '../../routing/decision-log';
 import { requestDecisionRecord } from '../../routing/decision-record';
 import { withRequestSpan } from '../../telemetry/tracing';
@@ -25,10 +26,15 @@ export interface MiddlewareArgs<R> {
   next: (resolved: Resolved) => Promise<R>;
 }
 
-export async function requestMiddleware<R extends { ok: boolean }>({
-  next,
-  ...arrival
-}: MiddlewareArgs<R>): Promise<R> {
+export function requestMiddleware<R extends { ok: boolean }>(args: MiddlewareArgs<R>): Promise<R> {
+  // Every statement the request sends, to which database: its cost when the primary is far away.
+  return countRoundTrips((trips) => handle(args, trips));
+}
+
+async function handle<R extends { ok: boolean }>(
+  { next, ...arrival }: MiddlewareArgs<R>,
+  trips: RoundTrips,
+): Promise<R> {
   const s = await arrive(arrival);
   const { ctx, meta } = s;
 
@@ -78,6 +84,7 @@ export async function requestMiddleware<R extends { ok: boolean }>({
           errorCode: error?.code,
           hintRefused: s.hintRefused,
           latencyMs,
+          roundTrips: trips,
         }),
       );
     }

@@ -4,6 +4,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { ApiKeyScope } from '../../api-keys/format';
 import type { AuditAction } from '../../audit/audit';
 import type { Identity, OrgContext } from '../../auth/identity';
+import type { RoleDecision } from '../../members/roles';
 import type { RegionContext } from '../context';
 import type { ResourceParam } from './stages/resolve-region';
 
@@ -23,6 +24,14 @@ export type RouteMeta = OpenApiMeta & {
   audit?: AuditAction;
   /** What an API key needs (default: `read` for queries, `write` for mutations); `admin` also means an org admin. */
   scope?: ApiKeyScope;
+  /** A mutation that still runs while the caller's organization is being offboarded (its cancel). */
+  whileOffboarding?: true;
+  /**
+   * Who in the organization may call it (server/members/roles.ts), set by the procedure builders
+   * of server/api/trpc.ts; the role suite (tests/api/roles.integration.test.ts) fails a procedure
+   * without one. An API key needs the scope that stands for the role.
+   */
+  role?: RoleDecision;
 };
 
 /** What the middleware has established when the procedure runs (procedures see it narrowed). */

@@ -55,11 +55,15 @@ export async function sessionIdentity(ctx: Context): Promise<Identity | undefine
     if (!subject || subject.user.sessionVersion !== (typeof token.sv === 'number' ? token.sv : 0)) return undefined;
     // A suspended organization's people are refused everywhere; operators are not (they reinstate it).
     if (subject.user.platformRole !== 'operator') assertNotSuspended(subject.membership?.org);
+    const sso = typeof token.sso === 'string' ? token.sso : null;
     return {
       kind: 'session',
       userId: subject.user.id,
       email: subject.user.email,
-      platformOperator: subject.user.platformRole === 'operator',
+      // An organization's identity provider vouches for its own members only: a session it signed
+      // in never carries the platform role (docs/flows/single-sign-on.md#what-a-session-may-do).
+      platformOperator: subject.user.platformRole === 'operator' && (sso === null || sso === 'platform'),
+      sso,
       org: subject.membership?.org ?? null,
       orgRole: subject.membership?.role ?? null,
       project: subject.project,

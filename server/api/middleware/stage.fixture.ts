@@ -23,6 +23,7 @@ export function session(over: Partial<Extract<Identity, { kind: 'session' }>> = 
     userId: 'usr_alice',
     email: 'alice@acme.test',
     platformOperator: false,
+    sso: null,
     org: ORG,
     orgRole: 'member',
     project: null,

@@ -5,14 +5,14 @@ import { apiKeysOf, createApiKeyIn, revokeApiKeyOf } from '../../api-keys/api-ke
 import { API_KEY_SCOPES } from '../../api-keys/format';
 import { apiKeyView, createdApiKeyView } from '../../api-keys/repository';
 import { pageInput } from '../schemas';
-import { orgAdminProcedure, orgProcedure, router } from '../trpc';
+import { orgAdminProcedure, router, viewerProcedure } from '../trpc';
 
 const SCOPES_HELP = 'read: GET only; write: also changes (default); admin: also admin-only reads such as kubeconfigs';
 const keyName = z.string().trim().min(1).max(80);
 const keyScopes = z.array(z.enum(API_KEY_SCOPES)).min(1).max(3).default(['write']).describe(SCOPES_HELP);
 
 export const apiKeysRouter = router({
-  list: orgProcedure
+  list: viewerProcedure
     .meta({
       region: 'gateway',
       openapi: { method: 'GET', path: '/api-keys', summary: 'Your organization’s API keys', tags: ['arc'] },

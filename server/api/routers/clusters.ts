@@ -16,7 +16,7 @@ import { acceptedClusterView, clusterView } from '../../clusters/repository';
 import { DEFAULT_TEMPLATE_ID, DEFAULT_VERSION, KUBERNETES_VERSIONS, TEMPLATE_IDS } from '../../clusters/templates';
 import type { Context } from '../context';
 import { pageInput, resourceName } from '../schemas';
-import { orgProcedure, router } from '../trpc';
+import { adminProcedure, memberProcedure, router, viewerProcedure } from '../trpc';
 
 /** 202 Accepted points at the run that does the work (on replays too). */
 function located<T extends { run_id: string }>(ctx: Context, accepted: T): T {
@@ -27,7 +27,7 @@ function located<T extends { run_id: string }>(ctx: Context, accepted: T): T {
 const userOf = (ctx: Context) => (ctx.identity.kind === 'session' ? ctx.identity.userId : null);
 
 export const clustersRouter = router({
-  list: orgProcedure
+  list: viewerProcedure
     .meta({
       openapi: {
         method: 'GET',
@@ -62,7 +62,7 @@ export const clustersRouter = router({
       }),
     ),
 
-  get: orgProcedure
+  get: viewerProcedure
     .meta({
       resource: { param: 'id', prefix: 'cls' },
       openapi: { method: 'GET', path: '/compute/clusters/{id}', summary: 'One cluster', tags: ['arc'] },
@@ -71,7 +71,7 @@ export const clustersRouter = router({
     .output(clusterView.extend({ latest_run_id: z.string().nullable() }))
     .query(({ ctx, input }) => clusterWithLatestRun(ctx, ctx.org.id, input.id)),
 
-  defaults: orgProcedure
+  defaults: viewerProcedure
     .meta({ region: 'gateway' })
     .input(z.object({ project_id: z.string().optional() }).optional())
     .output(
@@ -96,7 +96,7 @@ export const clustersRouter = router({
       ),
     ),
 
-  create: orgProcedure
+  create: memberProcedure
     .meta({
       successStatus: 202,
       openapi: {
@@ -138,7 +138,7 @@ export const clustersRouter = router({
       ),
     ),
 
-  delete: orgProcedure
+  delete: memberProcedure
     .meta({
       resource: { param: 'id', prefix: 'cls' },
       successStatus: 202,
@@ -155,10 +155,10 @@ export const clustersRouter = router({
       located(ctx, await deleteCluster(ctx, { org: ctx.org, userId: userOf(ctx) }, input.id)),
     ),
 
-  kubeconfig: orgProcedure
+  // Cluster-admin credentials: org admins and admin-scoped keys only.
+  kubeconfig: adminProcedure
     .meta({
       resource: { param: 'id', prefix: 'cls' },
-      scope: 'admin', // cluster-admin credentials: org admins and admin-scoped keys only
       openapi: {
         method: 'GET',
         path: '/compute/clusters/{id}/kubeconfig',
@@ -174,10 +174,9 @@ export const clustersRouter = router({
       return issueKubeconfig(ctx, ctx.org.id, input.id, { createdBy: ctx.principal ?? null, rotate: false });
     }),
 
-  rotateKubeconfig: orgProcedure
+  rotateKubeconfig: adminProcedure
     .meta({
       resource: { param: 'id', prefix: 'cls' },
-      scope: 'admin',
       openapi: {
         method: 'POST',
         path: '/compute/clusters/{id}/kubeconfig/rotate',
@@ -193,10 +192,9 @@ export const clustersRouter = router({
       return issueKubeconfig(ctx, ctx.org.id, input.id, { createdBy: ctx.principal ?? null, rotate: true });
     }),
 
-  kubeconfigCredentials: orgProcedure
+  kubeconfigCredentials: adminProcedure
     .meta({
       resource: { param: 'id', prefix: 'cls' },
-      scope: 'admin',
       openapi: {
         method: 'GET',
         path: '/compute/clusters/{id}/kubeconfig/credentials',
@@ -208,10 +206,9 @@ export const clustersRouter = router({
     .output(z.object({ data: z.array(credentialView) }))
     .query(({ ctx, input }) => listKubeconfigCredentials(ctx, ctx.org.id, input.id)),
 
-  revokeKubeconfigCredential: orgProcedure
+  revokeKubeconfigCredential: adminProcedure
     .meta({
       resource: { param: 'id', prefix: 'cls' },
-      scope: 'admin',
       openapi: {
         method: 'DELETE',
         path: '/compute/clusters/{id}/kubeconfig/credentials/{credential_id}',

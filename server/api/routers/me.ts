@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { callerView, describeCaller } from '../../users/me';
 import { settingsView, THEMES, updateSettings } from '../../users/settings';
-import { authenticatedProcedure, router, sessionProcedure } from '../trpc';
+import { router, selfProcedure, sessionProcedure } from '../trpc';
 
 export const meRouter = router({
   updateSettings: sessionProcedure
@@ -23,7 +23,7 @@ export const meRouter = router({
       updateSettings(ctx, { userId: ctx.identity.userId, allowedRegions: ctx.identity.org?.allowedRegions }, input),
     ),
 
-  get: authenticatedProcedure
+  get: selfProcedure
     .meta({ region: 'gateway', openapi: { method: 'GET', path: '/me', summary: 'The caller', tags: ['arc'] } })
     .input(z.object({}).optional())
     .output(callerView)

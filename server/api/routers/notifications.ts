@@ -9,14 +9,14 @@ import {
 import { notificationView } from '../../notifications/repository';
 import type { Context } from '../context';
 import { pageInput } from '../schemas';
-import { orgProcedure, router } from '../trpc';
+import { memberProcedure, router, viewerProcedure } from '../trpc';
 
 function reader(ctx: Context & { org: { id: string } }): Reader {
   return { orgId: ctx.org.id, userId: ctx.identity.kind === 'session' ? ctx.identity.userId : null };
 }
 
 export const notificationsRouter = router({
-  list: orgProcedure
+  list: viewerProcedure
     .meta({
       region: 'gateway',
       openapi: { method: 'GET', path: '/notifications', summary: 'Your notifications', tags: ['arc'] },
@@ -24,7 +24,7 @@ export const notificationsRouter = router({
     .input(
       z.object({
         unread: z.enum(['true', 'false']).optional(),
-        ...pageInput(),
+        ...pageInput(128),
       }),
     )
     .output(z.object({ data: z.array(notificationView), next_cursor: z.string().nullable(), unread_count: z.number() }))
@@ -36,7 +36,7 @@ export const notificationsRouter = router({
       }),
     ),
 
-  markRead: orgProcedure
+  markRead: memberProcedure
     .meta({
       region: 'gateway',
       openapi: {
@@ -50,7 +50,7 @@ export const notificationsRouter = router({
     .output(notificationView)
     .mutation(({ ctx, input }) => markNotificationRead(ctx, reader(ctx), input.id)),
 
-  markAllRead: orgProcedure
+  markAllRead: memberProcedure
     .meta({
       region: 'gateway',
       openapi: {

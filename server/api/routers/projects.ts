@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { createProjectIn, projectOf, projectsOf, setProjectDefaultRegion } from '../../projects/projects';
 import { projectView } from '../../projects/repository';
 import { pageInput, resourceName } from '../schemas';
-import { orgProcedure, router } from '../trpc';
+import { memberProcedure, router, viewerProcedure } from '../trpc';
 
 export const projectsRouter = router({
-  list: orgProcedure
+  list: viewerProcedure
     .meta({ openapi: { method: 'GET', path: '/projects', summary: 'Your organization’s projects', tags: ['arc'] } })
     .input(
       z.object({
@@ -17,13 +17,13 @@ export const projectsRouter = router({
     .output(z.object({ data: z.array(projectView), next_cursor: z.string().nullable() }))
     .query(({ ctx, input }) => projectsOf(ctx, ctx.org.id, { limit: input.limit, cursor: input.cursor })),
 
-  get: orgProcedure
+  get: viewerProcedure
     .meta({ openapi: { method: 'GET', path: '/projects/{id}', summary: 'One project', tags: ['arc'] } })
     .input(z.object({ id: z.string() }))
     .output(projectView)
     .query(({ ctx, input }) => projectOf(ctx, ctx.org.id, input.id)),
 
-  create: orgProcedure
+  create: memberProcedure
     .meta({
       openapi: { method: 'POST', path: '/projects', summary: 'Create a project', tags: ['arc'] },
       successStatus: 201,
@@ -38,7 +38,7 @@ export const projectsRouter = router({
     .output(projectView)
     .mutation(({ ctx, input }) => createProjectIn(ctx, ctx.org, input)),
 
-  update: orgProcedure
+  update: memberProcedure
     .meta({
       region: 'gateway',
       openapi: {

@@ -3,14 +3,14 @@
 import { z } from 'zod';
 import { explainRequest } from '../../routing/explain';
 import { explanationView } from '../../routing/explanation';
-import { orgProcedure, router } from '../trpc';
+import { router, viewerProcedure } from '../trpc';
 
 export const requestIdInput = z.object({
   request_id: z.string().max(100).describe('A request ID from X-Request-Id: req_{region}-{unix ms}-{12 hex}'),
 });
 
 export const requestsRouter = router({
-  get: orgProcedure
+  get: viewerProcedure
     .meta({
       region: 'gateway',
       openapi: {

@@ -2,10 +2,10 @@
 // can take right now.
 import { z } from 'zod';
 import { templateCapacityView, templatesWithCapacity } from '../../clusters/capacity';
-import { orgProcedure, router } from '../trpc';
+import { router, viewerProcedure } from '../trpc';
 
 export const templatesRouter = router({
-  list: orgProcedure
+  list: viewerProcedure
     .meta({
       region: 'gateway',
       openapi: {

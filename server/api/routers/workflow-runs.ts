@@ -2,10 +2,10 @@
 import { z } from 'zod';
 import { workflowRunView } from '../../workflows/repository';
 import { runOf } from '../../workflows/runs';
-import { orgProcedure, router } from '../trpc';
+import { router, viewerProcedure } from '../trpc';
 
 export const workflowRunsRouter = router({
-  get: orgProcedure
+  get: viewerProcedure
     .meta({
       resource: { param: 'id', prefix: 'run' },
       openapi: { method: 'GET', path: '/workflow-runs/{id}', summary: 'A workflow run and its steps', tags: ['arc'] },

@@ -69,7 +69,7 @@ describe('demo seed', () => {
   it('prints credentials that work: argon2id passwords and hashed, region-bound API keys', async () => {
     for (const u of first.users) {
       const row = await db.user.findUniqueOrThrow({ where: { email: u.email } });
-      expect(row.passwordHash.startsWith('$argon2id$')).toBe(true);
+      expect(row.passwordHash?.startsWith('$argon2id$')).toBe(true);
       expect(await verifyPassword(row.passwordHash, u.password)).toBe(true);
       expect(await verifyPassword(row.passwordHash, u.password + 'x')).toBe(false);
     }

@@ -1,7 +1,8 @@
-// `meridian atlas servers|regions|orgs|moves`: Atlas, for platform operators (a session token).
+// `meridian atlas servers|regions|orgs|moves|database|switchover`: Atlas, for platform operators
+// (a session token).
 import { Option, type Command } from 'commander';
 import type { AtlasOrganization, AtlasRegion, AtlasServer } from '../../index.js';
-import { clientFor, collect, emitList, regionOption } from '../invocation.js';
+import { clientFor, collect, emitList, emitOne, regionOption } from '../invocation.js';
 import { status, table } from '../output.js';
 
 export function registerAtlas(program: Command): void {
@@ -99,5 +100,48 @@ export function registerAtlas(program: Command): void {
           { header: 'STATUS', cell: (m) => status(m.status) },
         ]),
       );
+    });
+  atlas
+    .command('database')
+    .description('the database cluster as its HA manager sees it (GET /v1/atlas/database)')
+    .action(async (_o: unknown, cmd) => {
+      const c = await clientFor(cmd).atlas.database.get();
+      if (!c.managed) {
+        emitOne(cmd, c, c.gateway.primary_host ?? 'primary', {
+          managed: 'no HA manager configured (DATABASE_HA_API_URLS)',
+          primary_reachable: c.gateway.primary_reachable,
+          timeline: c.timeline,
+        });
+        return;
+      }
+      type Member = (typeof c.members)[number] & { id: string };
+      emitList<Member>(
+        cmd,
+        c.members.map((m) => ({ ...m, id: m.name })),
+        (r) =>
+          table(r, [
+            { header: 'NODE', cell: (m) => m.name },
+            { header: 'ROLE', cell: (m) => m.role },
+            { header: 'STATE', cell: (m) => status(m.state) },
+            { header: 'TIMELINE', cell: (m) => m.timeline ?? '' },
+            { header: 'LAG B', cell: (m) => m.lag_bytes ?? '' },
+            { header: 'CAN LEAD', cell: (m) => (m.candidate ? 'yes' : 'no') },
+          ]),
+        { leader: c.leader, timeline: c.timeline, switchover_ready: c.switchover_ready },
+      );
+    });
+  atlas
+    .command('switchover')
+    .description('hand the primary to the synchronous standby; writes pause a few seconds (audited)')
+    .requiredOption('--reason <text>', 'why (kept in the audit log)')
+    .option('--candidate <node>', 'the standby to promote (default: the synchronous one)')
+    .action(async (opts: { reason: string; candidate?: string }, cmd) => {
+      const out = await clientFor(cmd).atlas.database.switchover({ reason: opts.reason, candidate: opts.candidate });
+      emitOne(cmd, out, out.to, {
+        from: out.from,
+        to: out.to,
+        timeline: out.timeline,
+        took: `${(out.took_ms / 1000).toFixed(1)} s`,
+      });
     });
 }

@@ -28,4 +28,24 @@ describe('stage scope', () => {
     // Write scope means nothing to a session: its role decides inside the procedure.
     expect(await refusal(() => scope.run(stateFor({ type: 'mutation', identity: session() })))).toBeUndefined();
   });
+
+  it('asks a person for the role the procedure declares, and a viewer for nothing past reading', async () => {
+    const viewer = session({ orgRole: 'viewer' });
+    const member = { access: 'authenticated', role: 'member' } as const;
+    expect(await refusal(() => scope.run(stateFor({ type: 'mutation', identity: viewer })))).toBe('forbidden');
+    expect(await refusal(() => scope.run(stateFor({ type: 'query', identity: viewer })))).toBeUndefined();
+    expect(await refusal(() => scope.run(stateFor({ meta: member, identity: viewer })))).toBe('forbidden');
+    const admin = { access: 'authenticated', role: 'admin' } as const;
+    expect(await refusal(() => scope.run(stateFor({ meta: admin, identity: session({ orgRole: 'member' }) })))).toBe(
+      'forbidden',
+    );
+    expect(await refusal(() => scope.run(stateFor({ meta: admin, identity: apiKey({ scopes: ['write'] }) })))).toBe(
+      'forbidden',
+    );
+    // Acting on one's own account asks no role.
+    const self = { access: 'authenticated', role: 'self' } as const;
+    expect(
+      await refusal(() => scope.run(stateFor({ type: 'mutation', meta: self, identity: viewer }))),
+    ).toBeUndefined();
+  });
 });

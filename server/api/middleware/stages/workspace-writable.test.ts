@@ -25,4 +25,16 @@ describe('stage workspaceWritable', () => {
       undefined,
     );
   });
+
+  it("refuses an offboarding organization's mutations with 409 organization_offboarding, except its cancel", async () => {
+    const leaving = { ...ORG, status: 'offboarding' };
+    for (const identity of [session({ org: leaving }), apiKey({ org: leaving, scopes: ['write'] })]) {
+      expect(() => workspaceWritable.run(stateFor({ type: 'mutation', identity }))).toThrow(
+        expect.objectContaining({ code: 'organization_offboarding', status: 409 }),
+      );
+      expect(await refusal(() => workspaceWritable.run(stateFor({ identity })))).toBe(undefined);
+    }
+    const cancel = stateFor({ type: 'mutation', identity: session({ org: leaving }) });
+    expect(await refusal(() => workspaceWritable.run({ ...cancel, meta: { whileOffboarding: true } }))).toBe(undefined);
+  });
 });

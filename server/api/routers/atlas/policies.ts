@@ -25,7 +25,7 @@ const orgRef = z
 const contentInput = z
   .record(z.string(), z.unknown())
   .describe(
-    'The policy: primary_region, allowed_regions, failover_mode (fixed | active_standby | weighted_reads), ' +
+    'The policy: primary_region, allowed_regions, failover_mode (fixed | active_standby | weighted_reads | local_only), ' +
       'standby_region, read_weights, routes.{read,list,write}.{max_lag_ms,max_signal_age_ms}, routes.write.idempotency',
   );
 

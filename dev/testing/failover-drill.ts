@@ -1,0 +1,355 @@
+// The failover drill (docs/flows/failover.md): writes and reads through the real app while the
+// primary's node is killed (or only its postmaster, or a switchover is asked for), then the
+// ledger of acknowledged writes checked on the new primary. The fault test and `npm run bench
+// failover` run it; the figures are theirs to judge.
+import { connectAdmin, replicasFollow, sleep } from './failover-databases';
+
+/** What the drill needs of an HA topology (dev/ha). */
+export interface DrillTopology {
+  leader(): Promise<string | undefined>;
+  killNode(name: string): Promise<void>;
+  killPostmaster(name: string): Promise<void>;
+  startNode(name: string): Promise<void>;
+  switchover(candidate?: string): Promise<void>;
+  cluster(): Promise<{ members: { name: string; role: string; state: string; timeline?: number }[] }>;
+  urls(): { adminPrimary: string; adminReplicas: Record<string, string> };
+}
+
+export type DrillAction = 'kill-node' | 'kill-postmaster' | 'switchover';
+
+export interface DrillOptions {
+  baseUrl: string;
+  /** The writers' API key (they read their own writes back with its bookmarks). */
+  writerKey: string;
+  /** Another principal's key: its plain reads must go on throughout. */
+  readerKey: string;
+  topology: DrillTopology;
+  action: DrillAction;
+  writers?: number;
+  /** Load before the action (ms). */
+  warmupMs?: number;
+  /** Load after writes are back (ms). */
+  tailMs?: number;
+  /** A request still unanswered after this long is a hang (the contract's request timeout). */
+  requestTimeoutMs?: number;
+  /** Give up waiting for writes to come back after this long (ms). */
+  giveUpMs?: number;
+  /** Clusters created just before the action (their runs in flight through it): a worker must run their region. */
+  clusters?: number;
+  log?: (line: string) => void;
+}
+
+export interface DrillResult {
+  action: DrillAction;
+  /** Writes answered after the action, by status (and error code), in the order first seen. */
+  outcomesAfter: Record<string, number>;
+  /** The node that led before the action, and the one after. */
+  before: string;
+  after: string | undefined;
+  /** From the action to the start of the first write that then succeeded (ms). */
+  writesBackMs: number | undefined;
+  /** The longest time between two successful writes' answers, across the action (ms). */
+  longestWriteGapMs: number;
+  writes: { acknowledged: number; refused: number };
+  /** Answers other than 2xx or 503 + Retry-After, and requests past the timeout. */
+  violations: string[];
+  ledger: { acknowledged: number; lost: number; doubled: number; retried: number };
+  reads: { plain: number; plainFailed: number; bookmarked: number; stale: number; refused: number };
+  /** Plain reads (another principal's) answered 503 + Retry-After, with their decision records. */
+  plainRefusals: string[];
+  /** From writes back until every replica replayed the new primary's position (ms). */
+  replicasFollowMs: number | undefined;
+  /** From restarting the killed node until it streams from the new leader (ms); kill-node only. */
+  rejoinMs: number | undefined;
+  /**
+   * From the action until a synchronous standby is chosen again (ms): until then an acknowledged
+   * write lives on one node, and Patroni would not fail over (it promotes only a sync standby).
+   */
+  syncAgainMs: number | undefined;
+  timelines: { before: number | undefined; after: number | undefined };
+  /** The clusters whose create ran through the action: how many reached ready, their runs' most attempts of one step. */
+  clusters: { created: number; ready: number; runsSucceeded: number; maxAttempts: number };
+}
+
+interface Write {
+  code?: string;
+  idem: string;
+  name: string;
+  started: number;
+  ended: number;
+  status: number;
+  id?: string;
+  bookmark?: string;
+}
+
+export async function runFailoverDrill(o: DrillOptions): Promise<DrillResult> {
+  const log = o.log ?? (() => {});
+  const timeoutMs = o.requestTimeoutMs ?? 30_000;
+  const violations: string[] = [];
+  const writes: Write[] = [];
+  const reads = { plain: 0, plainFailed: 0, bookmarked: 0, stale: 0, refused: 0 };
+  const plainRefusals: string[] = [];
+  const tag = Date.now().toString(36);
+  let running = true;
+  let n = 0;
+  // The writers create well over the per-organization cap of 1,000 projects (docs/api.md) in one
+  // drill: on the drill's throw-away database the cap's trigger is off, so every answer is about
+  // the failover, not the quota.
+  const setup = await connectAdmin(o.topology.urls().adminPrimary);
+  try {
+    await setup.query('ALTER TABLE projects DISABLE TRIGGER projects_cap');
+  } finally {
+    await setup.end();
+  }
+
+  const call = async (
+    method: string,
+    path: string,
+    key: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
+    const started = performance.now();
+    try {
+      const res = await fetch(`${o.baseUrl}${path}`, {
+        method,
+        headers: {
+          Authorization: `Bearer ${key}`,
+          ...(body ? { 'Content-Type': 'application/json' } : {}),
+          ...headers,
+        },
+        body: body ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const text = await res.text();
+      return {
+        res,
+        body: text ? (JSON.parse(text) as Record<string, unknown>) : null,
+        started,
+        ended: performance.now(),
+      };
+    } catch (e) {
+      violations.push(
+        `${method} ${path}: ${(e as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : (e as Error).message}`,
+      );
+      return undefined;
+    }
+  };
+  const judge = (what: string, r: NonNullable<Awaited<ReturnType<typeof call>>>) => {
+    const s = r.res.status;
+    if (s >= 200 && s < 300) return;
+    if (s === 503 && /^\d+$/.test(r.res.headers.get('Retry-After') ?? '')) return;
+    violations.push(`${what}: ${s} ${JSON.stringify(r.body)}`);
+  };
+
+  const writer = async () => {
+    while (running) {
+      const idem = `drill-${tag}-${n++}`;
+      const name = `drill-${tag}-${n}`;
+      const r = await call('POST', '/v1/projects', o.writerKey, { name }, { 'Idempotency-Key': idem });
+      if (!r) continue;
+      judge('write', r);
+      writes.push({
+        idem,
+        name,
+        started: r.started,
+        ended: r.ended,
+        status: r.res.status,
+        code: (r.body as { error?: { code?: string } } | null)?.error?.code,
+        id: (r.body as { id?: string } | null)?.id,
+        bookmark: r.res.headers.get('X-Meridian-Bookmark') ?? undefined,
+      });
+      if (r.res.status === 503) await sleep(100);
+    }
+  };
+  const bookmarkedReader = async () => {
+    while (running) {
+      const acked = writes.filter((w) => w.status === 201 && w.id);
+      const w = acked[Math.floor(Math.random() * acked.length)];
+      if (!w) {
+        await sleep(50);
+        continue;
+      }
+      const r = await call(
+        'GET',
+        `/v1/projects/${w.id}`,
+        o.writerKey,
+        undefined,
+        w.bookmark ? { 'X-Meridian-Bookmark': w.bookmark } : {},
+      );
+      if (!r) continue;
+      reads.bookmarked++;
+      if (r.res.status === 404) reads.stale++;
+      else if (r.res.status === 503) reads.refused++;
+      judge('bookmarked read', r);
+      if (r.res.status === 503) await sleep(100);
+    }
+  };
+  const plainReader = async () => {
+    while (running) {
+      const r = await call('GET', '/v1/projects?limit=5', o.readerKey);
+      if (!r) continue;
+      reads.plain++;
+      if (r.res.status !== 200) {
+        reads.plainFailed++;
+        // Why it went where it went: the request's own decision record.
+        const id = (r.body as { error?: { request_id?: string } } | null)?.error?.request_id;
+        const why = id ? await call('GET', `/v1/requests/${id}`, o.readerKey) : undefined;
+        const line = `plain read: ${r.res.status} ${JSON.stringify(r.body)} explained: ${JSON.stringify(why?.body)}`;
+        if (r.res.status === 503 && /^\d+$/.test(r.res.headers.get('Retry-After') ?? '')) plainRefusals.push(line);
+        else violations.push(line);
+      }
+    }
+  };
+
+  const before = await o.topology.leader();
+  if (!before) throw new Error('the drill needs a leader to begin with');
+  const timelineBefore = (await o.topology.cluster()).members.find((m) => m.name === before)?.timeline;
+  const load = [...Array.from({ length: o.writers ?? 4 }, writer), bookmarkedReader(), plainReader()];
+  await sleep(o.warmupMs ?? 2_000);
+
+  const inFlight: { cluster: string; run: string }[] = [];
+  const project = writes.find((w) => w.status === 201 && w.id)?.id;
+  for (let i = 0; i < (o.clusters ?? 0) && project; i++) {
+    const r = await call('POST', '/v1/compute/clusters', o.writerKey, {
+      name: `drill-${tag}-c${i}`,
+      project_id: project,
+      template: 'k8s-small',
+      node_count: 3,
+    });
+    const b = r?.body as { cluster?: { id: string }; run_id?: string } | null;
+    if (r?.res.status === 202 && b?.cluster && b.run_id) inFlight.push({ cluster: b.cluster.id, run: b.run_id });
+    else violations.push(`cluster create: ${r?.res.status} ${JSON.stringify(r?.body)}`);
+  }
+
+  const actionAt = performance.now();
+  log(`${o.action} on ${before}`);
+  if (o.action === 'kill-node') await o.topology.killNode(before);
+  else if (o.action === 'kill-postmaster') await o.topology.killPostmaster(before);
+  else await o.topology.switchover();
+
+  const giveUp = actionAt + (o.giveUpMs ?? 60_000);
+  let back: Write | undefined;
+  while (!back && performance.now() < giveUp) {
+    await sleep(50);
+    back = writes.find((w) => w.status === 201 && w.started >= actionAt);
+  }
+  const writesBackMs = back ? back.started - actionAt : undefined;
+  log(
+    writesBackMs === undefined ? 'writes did not come back' : `writes back after ${(writesBackMs / 1000).toFixed(1)} s`,
+  );
+  // From writes back: how long until every replica has what the new primary has now.
+  const following = back ? replicasFollow(o.topology.urls(), 30_000) : Promise.resolve(undefined);
+  await sleep(o.tailMs ?? 2_000);
+  running = false;
+  await Promise.all(load);
+
+  // The client retries each refused write with its key: it lands once, or had landed already.
+  let retried = 0;
+  for (const w of writes.filter((x) => x.status === 503)) {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const r = await call('POST', '/v1/projects', o.writerKey, { name: w.name }, { 'Idempotency-Key': w.idem });
+      if (r && r.res.status >= 200 && r.res.status < 300) {
+        retried++;
+        break;
+      }
+      await sleep(500);
+    }
+  }
+
+  const admin = await connectAdmin(o.topology.urls().adminPrimary);
+  let ledger: DrillResult['ledger'];
+  const replicasFollowMs = await following;
+  try {
+    const acknowledged = writes.filter((w) => w.status === 201).map((w) => w.name);
+    const everyName = [...new Set(writes.map((w) => w.name))];
+    const { rows } = await admin.query<{ name: string; n: number }>(
+      'SELECT name, count(*)::int AS n FROM projects WHERE name = ANY($1::text[]) GROUP BY name',
+      [everyName],
+    );
+    const found = new Map(rows.map((r) => [r.name, r.n]));
+    ledger = {
+      acknowledged: acknowledged.length,
+      lost: acknowledged.filter((name) => !found.has(name)).length,
+      doubled: rows.filter((r) => r.n > 1).length,
+      retried,
+    };
+  } finally {
+    await admin.end().catch(() => {});
+  }
+
+  const clusters = { created: inFlight.length, ready: 0, runsSucceeded: 0, maxAttempts: 0 };
+  const clustersBy = performance.now() + 120_000;
+  for (const c of inFlight) {
+    while (performance.now() < clustersBy) {
+      const r = await call('GET', `/v1/compute/clusters/${c.cluster}`, o.writerKey);
+      const status = (r?.body as { status?: string } | null)?.status;
+      if (status === 'ready') {
+        clusters.ready++;
+        break;
+      }
+      if (status === 'failed') break;
+      await sleep(500);
+    }
+    const run = await call('GET', `/v1/workflow-runs/${c.run}`, o.writerKey);
+    const rb = run?.body as { status?: string; steps?: { attempts?: number }[] } | null;
+    if (rb?.status === 'succeeded') clusters.runsSucceeded++;
+    for (const step of rb?.steps ?? []) clusters.maxAttempts = Math.max(clusters.maxAttempts, step.attempts ?? 0);
+  }
+
+  let rejoinMs: number | undefined;
+  let syncAgainMs: number | undefined;
+  const after = await o.topology.leader();
+  const t = performance.now();
+  if (o.action === 'kill-node') await o.topology.startNode(before);
+  const up = (m: { state: string } | undefined) => !!m && ['streaming', 'running'].includes(m.state);
+  while (
+    performance.now() - t < 90_000 &&
+    (syncAgainMs === undefined || (o.action === 'kill-node' && rejoinMs === undefined))
+  ) {
+    const c = await o.topology.cluster().catch(() => undefined);
+    const leader = c?.members.find((m) => m.role === 'leader');
+    const me = c?.members.find((m) => m.name === before);
+    if (rejoinMs === undefined && me && leader && me.role !== 'leader' && up(me) && me.timeline === leader.timeline)
+      rejoinMs = performance.now() - t;
+    if (syncAgainMs === undefined && leader && c!.members.some((m) => m.role === 'sync_standby' && up(m)))
+      syncAgainMs = performance.now() - actionAt;
+    await sleep(250);
+  }
+  const timelineAfter = (await o.topology.cluster()).members.find((m) => m.role === 'leader')?.timeline;
+
+  const acknowledgedEnds = writes
+    .filter((w) => w.status === 201)
+    .map((w) => w.ended)
+    .sort((a, b) => a - b);
+  let longestWriteGapMs = 0;
+  for (let i = 1; i < acknowledgedEnds.length; i++)
+    longestWriteGapMs = Math.max(longestWriteGapMs, acknowledgedEnds[i]! - acknowledgedEnds[i - 1]!);
+
+  const outcomesAfter: Record<string, number> = {};
+  for (const w of writes.filter((x) => x.ended >= actionAt)) {
+    const k = w.code ? `${w.status} ${w.code}` : String(w.status);
+    outcomesAfter[k] = (outcomesAfter[k] ?? 0) + 1;
+  }
+  return {
+    action: o.action,
+    outcomesAfter,
+    before,
+    after,
+    writesBackMs,
+    longestWriteGapMs,
+    writes: {
+      acknowledged: writes.filter((w) => w.status === 201).length,
+      refused: writes.filter((w) => w.status === 503).length,
+    },
+    violations,
+    ledger,
+    reads,
+    plainRefusals,
+    replicasFollowMs,
+    rejoinMs,
+    syncAgainMs,
+    timelines: { before: timelineBefore, after: timelineAfter },
+    clusters,
+  };
+}

@@ -1,0 +1,60 @@
+// Hand-written SQL of projects: the create, in one statement (projects.ts).
+import { statement } from '../db/sql';
+
+export interface CreateRow {
+  prior: { request_hash: string; response_status: number; response_body: unknown } | null;
+  /** The organization is active (held FOR SHARE: a move's switch to read-only waits for this create). */
+  writable: boolean;
+  /** The new project's ID; null when nothing was inserted (a fresh record, a taken name, not writable). */
+  created: string | null;
+  records: number;
+}
+
+/**
+ * Creates a project unless the name is taken in the organization, with its Idempotency-Key record
+ * ($5 null: none), or answers the fresh record already under the key. $1 org, $2 ID, $3 name,
+ * $4 default region, $5 key, $6 request hash, $7 the body a retry gets, $8 the TTL in hours,
+ * $9 created at.
+ */
+export const createProjectStatement = statement<
+  CreateRow,
+  [
+    orgId: string,
+    id: string,
+    name: string,
+    defaultRegion: string | null,
+    key: string | null,
+    requestHash: string | null,
+    replayBody: string | null,
+    ttlHours: number,
+    createdAt: Date,
+  ]
+>(
+  'projects.create',
+  `WITH prior AS (
+    SELECT request_hash, response_status, response_body FROM idempotency_keys
+    WHERE org_id = $1::text AND key = $5::text AND created_at >= now() - make_interval(hours => $8::int)
+  ), writable AS (
+    SELECT id FROM organizations WHERE id = $1::text AND status = 'active' AND NOT EXISTS (SELECT 1 FROM prior)
+    FOR SHARE
+  ), created AS (
+    INSERT INTO projects (id, org_id, name, default_region, created_at, updated_at)
+    SELECT $2::text, w.id, $3::text, $4::text, $9::timestamptz, $9::timestamptz FROM writable w
+    ON CONFLICT (org_id, name) DO NOTHING
+    RETURNING id
+  ), record AS (
+    INSERT INTO idempotency_keys (org_id, key, request_hash, response_status, response_body, created_at)
+    SELECT $1::text, $5::text, $6::text, 201, $7::jsonb, $9::timestamptz FROM created WHERE $5::text IS NOT NULL
+    RETURNING 1
+  )
+  SELECT (SELECT row_to_json(p) FROM prior p) AS prior,
+         EXISTS (SELECT 1 FROM writable) AS writable,
+         (SELECT id FROM created) AS created,
+         (SELECT count(*) FROM record)::int AS records`,
+  (r) => ({
+    prior: (r.prior as CreateRow['prior']) ?? null,
+    writable: r.writable === true,
+    created: (r.created as string | null) ?? null,
+    records: Number(r.records),
+  }),
+);
