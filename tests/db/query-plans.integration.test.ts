@@ -12,7 +12,7 @@
 //   statement (`*.sql.ts`) is captured or excused in NOT_HOT: a new hot query gets a plan check.
 // Decision records: 100,000 in batches over the last 24 hours, a partition an hour (a partition's
 // scans count as its table's).
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -121,7 +121,16 @@ type Query = (...args: unknown[]) => unknown;
 const clientProto = pg.Client.prototype as unknown as { query: Query };
 const originalQuery = clientProto.query;
 
+// pg-pool hands a queued caller its connection from inside whoever released one: a callback
+// bound where it was asked for keeps the asker's label (pool.query, Prisma's adapter, waits so).
+type Connect = (cb?: unknown) => unknown;
+const poolProto = pg.Pool.prototype as unknown as { connect: Connect };
+const originalConnect = poolProto.connect;
+
 function hookQueries(): void {
+  poolProto.connect = function (this: pg.Pool, cb?: unknown) {
+    return originalConnect.call(this, typeof cb === 'function' ? AsyncResource.bind(cb as Connect) : cb);
+  };
   clientProto.query = function (this: pg.Client, ...args: unknown[]) {
     const label = capture.getStore();
     if (label) {
@@ -133,6 +142,9 @@ function hookQueries(): void {
     return originalQuery.apply(this, args);
   };
 }
+// Before any connection opens: the round-trip counter (server/db/round-trips.ts) binds each new
+// connection's `query` as it connects, so a connection opened before the hook would go unseen.
+hookQueries();
 
 const norm = (sql: string) => sql.replace(/\s+/g, ' ').trim();
 
@@ -145,13 +157,6 @@ async function call(label: string, procedure: string, run: () => Promise<unknown
   calls.push({ label, run });
   forgetSharedReads(); // a kept aggregate would send no statement
   await capture.run(label, run);
-  // A query that waited for a pooled connection may run outside the label's async context (the
-  // pool's queue loses it): once more, then, so that its statements are seen (a repeated
-  // mutation may refuse; its statements are what counts here).
-  for (let i = 0; i < 2 && !captured.some((c) => c.label === label); i++) {
-    forgetSharedReads();
-    await capture.run(label, run).catch(() => undefined);
-  }
 }
 
 beforeAll(async () => {
@@ -186,7 +191,6 @@ beforeAll(async () => {
   // Decision records: 100,000 over the last 24 hours, as gateways of three regions flush them
   // (a batch of 50 records a region every 40 s); one trace of globex's runs through them.
   const explained = await seedDecisions(withDatabase(topology().adminPrimary, database), globex.id);
-  hookQueries();
 
   // Arc, as a member of the big tenant: every list with each filter, and its next page.
   const clusters = await arc().compute.clusters.list({ limit: 20 });
