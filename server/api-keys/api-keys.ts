@@ -55,12 +55,12 @@ async function assertRegionNotLeft(tx: Tx, orgId: string, region: string): Promi
  * `region` null, an organization-wide key (`mk_global_…`). The secret is in this response only:
  * an idempotent replay of it shows the key redacted.
  */
-export function createApiKeyIn(
+export async function createApiKeyIn(
   req: DataRequest,
   admin: { orgId: string; userId: string },
   input: { name: string; region: string | null; scopes: ApiKeyScope[] },
 ) {
-  return idempotentWrite(
+  const created = await idempotentWrite(
     req,
     { op: 'api-keys.create', name: input.name, region: input.region, scopes: input.scopes },
     async (tx) => {
@@ -94,6 +94,10 @@ export function createApiKeyIn(
     },
     { redactForReplay: (body) => ({ ...body, key: redactedApiKey(body.key) }) },
   );
+  // Its first use may come to this process before the key's NOTIFY does (the caller holds the
+  // secret now): pinned, the key is read where it surely is, not missed on a replica behind.
+  identityChanged([`key:${created.prefix}`], { lsn: req.consistency.newBookmark });
+  return created;
 }
 
 export async function revokeApiKeyOf(req: DataRequest, admin: { orgId: string; userId: string }, id: string) {

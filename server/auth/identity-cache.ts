@@ -26,6 +26,8 @@ export interface Entry {
 
 export interface Pin {
   at: number;
+  /** The state's change counter when it was pinned: a look-up begun before may hold the old value. */
+  seq: number;
   /** The primary's position once the change was announced: replicas past it have it. */
   untilLsn?: bigint;
   /** Set by this process's own write: the backend that made it (its announcement comes from there). */
@@ -52,6 +54,8 @@ export interface State {
   /** The query after the pending one, for pins made while it was on its way. */
   pinLsnNext?: Promise<void>;
   rechecks: { second: number; count: number };
+  /** Counts changes (each `changed` call): a look-up compares it before and after its read. */
+  seq: number;
 }
 
 export const identityCacheState = () =>
@@ -68,7 +72,7 @@ export const identityCacheState = () =>
         }
       },
     });
-    return { cache, bySubject, pins: new Map(), connected: false, rechecks: { second: 0, count: 0 } };
+    return { cache, bySubject, pins: new Map(), connected: false, rechecks: { second: 0, count: 0 }, seq: 0 };
   });
 
 export function ensureListening(): void {
@@ -95,9 +99,10 @@ export function ensureListening(): void {
 export function changed(subjects: string[], own?: OwnChange): void {
   const s = identityCacheState();
   const now = Date.now();
+  const seq = ++s.seq;
   for (const subject of subjects) {
     for (const key of [...(s.bySubject.get(subject) ?? [])]) s.cache.delete(key);
-    s.pins.set(subject, { at: now, untilLsn: own?.lsn, ownPid: own?.lsn === undefined ? undefined : own.pid });
+    s.pins.set(subject, { at: now, seq, untilLsn: own?.lsn, ownPid: own?.lsn === undefined ? undefined : own.pid });
   }
   for (const [subject, pin] of s.pins) if (now - pin.at > PIN_MAX_MS) s.pins.delete(subject);
   if (own?.lsn === undefined) positionPins();
@@ -155,16 +160,26 @@ export async function pinPosition(pin: Pin): Promise<bigint | undefined> {
   return pin.untilLsn;
 }
 
-/** Whether any of `subjects` changed recently enough that `region`'s replica may not have it. */
-export function pinned(subjects: string[], region: string | undefined): Pin | undefined {
+/**
+ * Whether any of `subjects` changed recently enough that `region`'s replica may not have it.
+ * `replayedBefore`: what the replica had replayed before a read it answered (judging that read;
+ * its last probe may be newer than the read).
+ */
+export function pinned(subjects: string[], region: string | undefined, replayedBefore?: bigint): Pin | undefined {
   const s = identityCacheState();
-  const replayed = region ? replicaHealth(region).replayLsn : undefined;
+  const replayed = replayedBefore ?? (region ? replicaHealth(region).replayLsn : undefined);
   for (const subject of subjects) {
     const pin = s.pins.get(subject);
     if (!pin || Date.now() - pin.at > PIN_MAX_MS) continue;
     if (pin.untilLsn === undefined || replayed === undefined || replayed < pin.untilLsn) return pin;
   }
   return undefined;
+}
+
+/** Whether any of `subjects` changed after the change counter read `seq` (a look-up's start). */
+export function changedSince(subjects: string[], seq: number): boolean {
+  const pins = identityCacheState().pins;
+  return subjects.some((subject) => (pins.get(subject)?.seq ?? 0) > seq);
 }
 
 /** How many entries are cached (for tests and metrics). */
@@ -181,4 +196,5 @@ export async function resetIdentityCache(): Promise<void> {
   s.cache.clear();
   s.pins.clear();
   s.rechecks = { second: 0, count: 0 };
+  s.seq = 0;
 }

@@ -14,6 +14,7 @@ import {
   DISCONNECTED_TTL_MS,
   ensureListening,
   identityCacheState as state,
+  changedSince,
   pinned,
   pinPosition,
   TTL_MS,
@@ -121,6 +122,7 @@ export async function cachedLookupFrom<T>(
   const hit = s.cache.get(spec.cacheKey);
   if (hit && (bookmark === undefined || bookmark <= hit.seenLsn)) return { value: hit.value as T, from: 'cache' };
 
+  const seqBefore = s.seq;
   const pin = pinned(spec.subjects, region);
   let value: T | null;
   let seenLsn: bigint;
@@ -168,15 +170,17 @@ export async function cachedLookupFrom<T>(
     // Judged by the replica that answered, which is not always the region's own (a standby, a
     // weighted pick): one that has replayed past the change already gave the new value.
     if (value !== null && r.servedBy !== 'primary' && spec.subjectsOf && primaryHealth().up) {
-      if (pinned(spec.subjectsOf(value), r.servedBy.slice('replica:'.length))) {
+      const answered = r.servedBy.slice('replica:'.length);
+      if (pinned(spec.subjectsOf(value), answered, before.get(answered) ?? 0n)) {
         seenLsn = primaryHealth().lsn ?? 0n;
         value = await loadFromPrimary(spec);
         from = 'primary';
       }
     }
   }
-  if (value !== null) {
-    const subjects = [...spec.subjects, ...(spec.subjectsOf?.(value) ?? [])];
+  const subjects = value === null ? [] : [...spec.subjects, ...(spec.subjectsOf?.(value) ?? [])];
+  // A change announced while this look-up was reading may postdate what it read: answered, not kept.
+  if (value !== null && !changedSince(subjects, seqBefore)) {
     s.cache.set(spec.cacheKey, { value, seenLsn, subjects }, { ttl: s.connected ? TTL_MS : DISCONNECTED_TTL_MS });
     for (const subject of subjects) {
       let keys = s.bySubject.get(subject);
