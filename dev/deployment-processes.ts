@@ -44,7 +44,7 @@ export function planGateways(
 export function spawnGateway(
   spec: GatewaySpec,
   env: NodeJS.ProcessEnv,
-  opts: { detached?: boolean; stdio?: 'inherit' | 'ignore' | 'pipe' } = {},
+  opts: { detached?: boolean; stdio?: 'inherit' | 'ignore' | 'pipe' | number } = {},
 ): ChildProcess {
   const app = appServerCommand(spec.port, env.MERIDIAN_BIND ?? '127.0.0.1');
   return spawn(process.execPath, app.args, {
@@ -64,7 +64,7 @@ export function spawnWorker(
   region: string,
   name: string,
   env: NodeJS.ProcessEnv,
-  opts: { detached?: boolean; stdio?: 'inherit' | 'ignore' | 'pipe' } = {},
+  opts: { detached?: boolean; stdio?: 'inherit' | 'ignore' | 'pipe' | number } = {},
 ): ChildProcess {
   const heapMb = workerHeapLimitMb(Number(env.MOVE_CHUNK_BYTES ?? 1024 * 1024));
   const args = [`--max-old-space-size=${heapMb}`, '--import', 'tsx', path.resolve('server/worker/main.ts')];

@@ -51,8 +51,10 @@ if [ ! -x /usr/lib/postgresql/15/bin/pg_rewind ] || ! command -v patroni >/dev/n
 fi
 
 mkdir -p test-results
-rm -f test-results/*.log test-results/*.json
+rm -rf test-results/*.log test-results/*.json test-results/logs
 start=$(date +%s)
+# Every process the suite starts inherits this; the leftovers stage finds any that outlive it.
+export MERIDIAN_TEST_RUN="$$-$start"
 
 # Every stage runs, whatever the one before it did; the digest at the end says what failed.
 # stage <name> <report or -> <command…>: the stage's console output is kept in
@@ -84,5 +86,8 @@ stage faults test-results/faults.json \
 # browser journeys (Playwright, Chromium)
 rm -rf .data/e2e
 stage browser test-results/e2e.json env CI=1 npx playwright test
+
+# The suite's own teardown check: nothing it started is still running.
+stage leftovers '' node dev/test-leftovers.mjs
 
 exec node dev/test-summary.mjs "$(( $(date +%s) - start ))" "${stages[@]}"

@@ -8,6 +8,7 @@ import { createContext, type RequestMeta } from '../../server/api/context';
 import { createCaller } from '../../server/api/root';
 import { gatewayRuntime } from '../../server/runtime/gateway';
 import { freshDatabase, query } from './db';
+import { checkContract } from './contract';
 
 const REGIONS = ['sfo1', 'lax1', 'ams1'];
 
@@ -135,5 +136,8 @@ export async function rest<T = Record<string, unknown>>(
     }),
   );
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : null) as T };
+  const body = (text ? JSON.parse(text) : null) as T;
+  // Every answer a test receives is one the OpenAPI document allows (dev/testing/contract.ts).
+  checkContract(method, path, res.status, res.headers, body);
+  return { status: res.status, headers: res.headers, body };
 }

@@ -11,6 +11,7 @@ import { prepareLocal, type LocalStack } from '../local-stack';
 import { freePort, waitForHttp } from '../ports';
 import pg from 'pg';
 import { newId } from '../../server/ids';
+import { processLog } from './process-logs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -55,7 +56,7 @@ export async function setup(project: TestProject): Promise<void> {
   const app = appServerCommand(port);
   server = spawn(process.execPath, app.args, {
     env: { ...process.env, ...stack.appEnv, ...FAULT_ENV, ...app.env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', processLog('faults-app'), processLog('faults-app')],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHttp(`${baseUrl}/api/livez`, 120_000);

@@ -3,13 +3,17 @@
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { REST_BASE } from './adapters/rest';
 import type { RouteMeta } from './middleware/request';
+import { withContract, type Procedure } from './openapi-contract';
 import { appRouter } from './root';
 
 type Document = ReturnType<typeof generateOpenApiDocument>;
 let cached: Document | undefined;
 
 export function openApiDocument(): Document {
-  return (cached ??= withSuccessStatuses(generate()));
+  return (cached ??= withContract(
+    withSuccessStatuses(generate()),
+    appRouter._def.procedures as unknown as Record<string, Procedure>,
+  ));
 }
 
 function generate(): Document {
@@ -18,6 +22,7 @@ function generate(): Document {
     description:
       'The public API of Meridian. Every response carries X-Request-Id, X-Region and X-Region-Source; errors are {"error": {"code", "message", "request_id"}}. Region resolution: subdomain → X-Region → ?region= → body region → region API key (X-Region-Source: key) → session → resource → fan-out (GET) or 400 region_required.',
     version: '1.0.0',
+    license: { name: 'Proprietary', identifier: 'LicenseRef-Meridian-Proprietary' },
     baseUrl: REST_BASE,
     securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'mk_{region}_{prefix}_{secret}' } },
   });

@@ -17,6 +17,7 @@ import { query } from '../../dev/testing/db';
 import { runFailoverDrill, type DrillTopology } from '../../dev/testing/failover-drill';
 import { FAULT_ENV } from '../../dev/testing/fault-setup';
 import { resetEnvCache } from '../../server/env';
+import { processLog } from '../../dev/testing/process-logs';
 
 const prerequisites = haPrerequisites();
 const missing = prerequisites.ok ? undefined : describeMissing(prerequisites);
@@ -55,7 +56,7 @@ describe.skipIf(!!missing)('the primary’s node is lost under load (Patroni, sy
     const app = appServerCommand(port);
     server = spawn(process.execPath, app.args, {
       env: { ...process.env, ...stack.appEnv, ...FAULT_ENV, ...app.env },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', processLog('failover-app'), processLog('failover-app')],
     });
     // lax1's workflow worker, on the same multi-host URL: its runs go on through the failover.
     worker = spawnWorker(
@@ -70,7 +71,7 @@ describe.skipIf(!!missing)('the primary’s node is lost under load (Patroni, sy
         WORKFLOW_MAINTENANCE_SECONDS: '1',
         WORKFLOW_POLL_SECONDS: '1',
       },
-      { stdio: 'inherit' },
+      { stdio: processLog('failover-worker-lax1') },
     );
     baseUrl = `http://127.0.0.1:${port}`;
     await waitForHttp(`${baseUrl}/api/livez`, 120_000);

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { appServerCommand } from '../../dev/app-server';
 import { freePort, waitForHttp } from '../../dev/ports';
+import { processLog } from '../../dev/testing/process-logs';
 
 const faults = inject('faults');
 const BODY_TIMEOUT_MS = 1_500;
@@ -35,7 +36,7 @@ beforeAll(async () => {
       // Its cell registers with the suite's directory, not with itself: that call would take its one slot.
       MERIDIAN_DIRECTORY_URL: faults.baseUrl,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', processLog('gateway-limits-app'), processLog('gateway-limits-app')],
   });
   await waitForHttp(`http://127.0.0.1:${port}/api/livez`, 120_000);
   key = faults.keys.find((k) => k.org === 'globex' && k.region === 'sfo1')!.key;

@@ -18,6 +18,7 @@ import { serveApi } from '../../server/http/api-door';
 import { previewInvitation } from '../../server/members/invitations';
 import { checkCredentials } from '../../server/auth/sign-in';
 import { sealSecret } from '../../server/secrets/sealed';
+import { processLog } from '../../dev/testing/process-logs';
 
 let urls: { primary: string; replicas: Record<string, string> };
 let creds: Awaited<ReturnType<typeof useDemoDatabase>>['credentials'];
@@ -401,7 +402,7 @@ describe('removal ends access at once', () => {
     // Gateway A, another process on the same databases: the removal is committed there.
     child = spawn(process.execPath, ['--import', 'tsx', path.join('dev', 'testing', 'gateway-process.ts')], {
       env: { ...process.env, LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', processLog('members-gateway')],
     });
     otherPort = await new Promise<string>((resolve, reject) => {
       child.stdout!.on('data', (c: Buffer) => {

@@ -12,6 +12,7 @@ import { query } from '../../dev/testing/db';
 import { FAULT_ENV } from '../../dev/testing/fault-setup';
 import { resetEnvCache } from '../../server/env';
 import { eventually as poll } from '../../dev/testing/eventually';
+import { processLog } from '../../dev/testing/process-logs';
 
 /** Polled every 10 ms: the applied-within figures are read off these waits. */
 const eventually = <T>(check: () => Promise<T | undefined>, timeoutMs: number, what: string) =>
@@ -59,7 +60,11 @@ beforeAll(async () => {
     gateways.push(spec);
     // One after another: two Next processes starting at once on two cores time each other out.
     procs.push(
-      spawnGateway(spec, { ...process.env, ...f().appEnv, ...FAULT_ENV, NODE_ENV: 'production' }, { stdio: 'inherit' }),
+      spawnGateway(
+        spec,
+        { ...process.env, ...f().appEnv, ...FAULT_ENV, NODE_ENV: 'production' },
+        { stdio: processLog(`fencing-gateway-${spec.name}`) },
+      ),
     );
     await waitForHttp(`${spec.url}/api/readyz`, 120_000);
   }

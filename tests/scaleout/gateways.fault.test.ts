@@ -16,6 +16,7 @@ import { FAULT_ENV } from '../../dev/testing/fault-setup';
 import { parsePrometheusText } from '../../dev/testing/prometheus';
 import { resetEnvCache } from '../../server/env';
 import { eventually } from '../../dev/testing/eventually';
+import { processLog } from '../../dev/testing/process-logs';
 
 const f = () => inject('faults');
 const key = (org: string, region: string) => f().keys.find((k) => k.org === org && k.region === region)!.key;
@@ -70,12 +71,12 @@ function appEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 async function startGateway(spec: GatewaySpec, extra: Record<string, string> = {}): Promise<void> {
   gw[spec.name] = spec;
-  procs.set(spec.name, spawnGateway(spec, appEnv(extra), { stdio: 'inherit' }));
+  procs.set(spec.name, spawnGateway(spec, appEnv(extra), { stdio: processLog(`scaleout-gateway-${spec.name}`) }));
   await waitForHttp(`http://127.0.0.1:${spec.port}/api/readyz`, 120_000);
 }
 
 function startWorker(region: string, name: string): ChildProcess {
-  const w = spawnWorker(region, name, appEnv(WORKER_ENV), { stdio: 'inherit' });
+  const w = spawnWorker(region, name, appEnv(WORKER_ENV), { stdio: processLog(`scaleout-worker-${name}`) });
   procs.set(`worker-${name}`, w);
   return w;
 }

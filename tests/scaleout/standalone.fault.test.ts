@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort, waitForHttp } from '../../dev/ports';
 import { FAULT_ENV } from '../../dev/testing/fault-setup';
 import { packageStandalone } from '../../scripts/package-standalone';
+import { processLog } from '../../dev/testing/process-logs';
 
 const f = () => inject('faults');
 const key = (org: string, region: string) => f().keys.find((k) => k.org === org && k.region === region)!.key;
@@ -23,7 +24,7 @@ function start(file: string, env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, [path.join(dir, file)], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...f().appEnv, ...FAULT_ENV, ...env },
-    stdio: 'inherit',
+    stdio: ['ignore', processLog(`standalone-${file}`), processLog(`standalone-${file}`)],
   });
 }
 

@@ -14,6 +14,7 @@ import { FAULT_ENV } from '../../dev/testing/fault-setup';
 import { parseProfile } from '../../dev/wan/profile';
 import { siteEnv } from '../../dev/wan/topology';
 import { Wan } from '../../dev/wan/wan';
+import { processLog } from '../../dev/testing/process-logs';
 
 const f = () => inject('faults');
 const REGIONS = ['sfo1', 'lax1', 'ams1'];
@@ -66,7 +67,7 @@ beforeAll(async () => {
       spawnGateway(
         g,
         { ...process.env, ...appEnv, ...FAULT_ENV, ...site, NODE_ENV: 'production' },
-        { stdio: 'inherit' },
+        { stdio: processLog(`wan-gateway-${name}`) },
       ),
     );
     gateways.push(g);

@@ -4,6 +4,7 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { inject } from 'vitest';
+import { processLog } from '../../dev/testing/process-logs';
 
 export const f = () => inject('faults');
 export const port = () => new URL(f().baseUrl).port;
@@ -49,7 +50,7 @@ export function startWorker(): { stop: () => Promise<void> } {
         WORKFLOW_POLL_SECONDS: '1',
         LOG_LEVEL: 'warn',
       },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', processLog('sdk-worker'), processLog('sdk-worker')],
     });
     current.once('exit', () => {
       if (!stopping) setTimeout(spawnOne, 500);

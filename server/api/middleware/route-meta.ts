@@ -3,6 +3,7 @@
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { ApiKeyScope } from '../../api-keys/format';
 import type { AuditAction } from '../../audit/audit';
+import type { ErrorCode } from '../../errors';
 import type { Identity, OrgContext } from '../../auth/identity';
 import type { RoleDecision } from '../../members/roles';
 import type { RegionContext } from '../context';
@@ -24,6 +25,11 @@ export type RouteMeta = OpenApiMeta & {
   audit?: AuditAction;
   /** What an API key needs (default: `read` for queries, `write` for mutations); `admin` also means an org admin. */
   scope?: ApiKeyScope;
+  /**
+   * Error codes it answers beyond those every route of its kind can (server/api/openapi-contract.ts
+   * derives those from the rest of the meta): the OpenAPI document lists both.
+   */
+  errors?: ErrorCode[];
   /** A mutation that still runs while the caller's organization is being offboarded (its cancel). */
   whileOffboarding?: true;
   /**
