@@ -11,6 +11,7 @@ const config: KnipConfig = {
         'scripts/*.ts',
         'bench/*.bench.ts',
         'dev/test-summary.mjs',
+        'dev/test-leftovers.mjs',
         // A second gateway process that integration tests spawn (tests/members).
         'dev/testing/gateway-process.ts',
       ],

@@ -5,7 +5,7 @@ import { readFrom } from './access';
 import type { Db } from './client';
 import { allReplicaHealth } from './health';
 import { processSingleton } from '../process-singletons';
-import { readRegion } from './read-plan';
+import { planRead, readRegion, recordServedBy } from './read-plan';
 import type { DataRequest } from './request-state';
 import { requiredPosition } from './write-positions';
 
@@ -18,6 +18,8 @@ interface Entry {
   at: number;
   /** A WAL position the answer surely includes (undefined: none known, so no bookmark is served). */
   seen?: bigint;
+  /** The database that gave it: a kept answer serves only requests the gate sends there now. */
+  servedBy: string;
 }
 
 const entries = () => processSingleton('shared-reads', () => new Map<string, Entry>());
@@ -50,7 +52,13 @@ export async function sharedRead<T>(
   const hit = cache.get(key);
   if (hit && now - hit.at < SHARED_READ_TTL_MS) {
     if (floor === undefined || (floor !== 'unknown' && hit.seen !== undefined && hit.seen >= floor)) {
-      return hit.value as T;
+      // The gate's choice is in memory (no query): a kept answer from a database it no longer
+      // picks (a replica down since) is read afresh, and the answer says where it came from.
+      const plan = await planRead(req, region);
+      if (plan.servedBy === hit.servedBy) {
+        recordServedBy(req, plan);
+        return hit.value as T;
+      }
     }
   }
   // What the database that answers has at least: the caller's floor (a replica serves only once
@@ -66,7 +74,7 @@ export async function sharedRead<T>(
         known,
       );
   if (cache.size >= ENTRY_LIMIT) cache.clear();
-  cache.set(key, { value, at: now, seen });
+  cache.set(key, { value, at: now, seen, servedBy });
   return value;
 }
 

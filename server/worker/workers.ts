@@ -27,7 +27,7 @@ export async function startWorkers(opts: { connectionString: string; regions: st
   guardCompletions((op, err) =>
     log.warn(
       { err: err.message, op },
-      'queue: a finished job could not be marked (database lost); it is fetched again after its expiry',
+      'queue: a finished job could not be marked (database lost): sent again for a minute, then fetched again after its expiry',
     ),
   );
   // The app's role: start() checks pg-boss's schema instead of installing it (no DDL rights).

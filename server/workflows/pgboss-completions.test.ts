@@ -14,8 +14,8 @@ const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), 
 describe('guardCompletions', () => {
   it('turns a lost database in complete/fail into a log line; other errors still reject', async () => {
     const lost = vi.fn();
-    guardCompletions(lost);
-    guardCompletions(lost); // once per process: a second call wraps nothing again
+    guardCompletions(lost, { retryForMs: 0 });
+    guardCompletions(lost, { retryForMs: 0 }); // once per process: a second call wraps nothing again
     const down = new Manager({ executeSql: () => Promise.reject(refused) }, { schema: 'pgboss' });
     await expect(down.complete('workflow-sfo1', JOB)).resolves.toBeUndefined();
     await expect(down.fail('workflow-sfo1', JOB, new Error('step failed'))).resolves.toBeUndefined();
@@ -28,9 +28,22 @@ describe('guardCompletions', () => {
     expect(lost).toHaveBeenCalledTimes(2);
   });
 
+  it('sends a completion again while the database is lost, and it lands once it is back', async () => {
+    const lost = vi.fn();
+    guardCompletions(lost, { retryForMs: 5_000, retryEveryMs: 10 });
+    let calls = 0;
+    const flaky = new Manager(
+      { executeSql: () => (++calls <= 3 ? Promise.reject(refused) : Promise.resolve({ rows: [{ count: '1' }] })) },
+      { schema: 'pgboss' },
+    );
+    await expect(flaky.fail('workflow-sfo1', JOB, new Error('step failed'))).resolves.not.toThrow();
+    expect(calls).toBe(4);
+    expect(lost).toHaveBeenCalledTimes(1);
+  });
+
   it('guards the Manager pg-boss itself uses: boss.complete and boss.fail, promoted by name', async () => {
     const lost = vi.fn();
-    guardCompletions(lost);
+    guardCompletions(lost, { retryForMs: 0 });
     const b = new PgBoss({ db: { executeSql: () => Promise.reject(refused) } } as unknown as PgBoss.ConstructorOptions);
     await expect(b.complete('workflow-sfo1', JOB)).resolves.toBeUndefined();
     await expect(b.fail('workflow-sfo1', JOB)).resolves.toBeUndefined();

@@ -9,12 +9,15 @@ import { sessionCookie } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { disconnectAll, primary } from '../../server/db/client';
 import { resetEnvCache } from '../../server/env';
-import { startWorkers, type Workers } from '../../server/worker/workers';
+import { backgroundDb } from '../../server/db/background';
+import { failRun, startWorkers, type Workers } from '../../server/worker/workers';
 
 const f = () => inject('faults');
 let topo: EmbeddedTopology;
 const workers: Workers[] = [];
 let opsCookie: string | undefined;
+/** The move under test, while it may be unfinished (afterAll ends it: acme must not stay moving). */
+let moveRun: { id: string; runId: string } | undefined;
 
 // pg-boss (inside the in-process workers) can't record a job's failure while the primary is
 // down, and that rejection is its own, unhandled: a worker process would exit on it and be
@@ -59,6 +62,19 @@ afterAll(async () => {
   await query(f().adminReplicas.lax1!, 'SELECT pg_wal_replay_resume()').catch(() => {});
   // The fault files after this one use acme at sfo1 (its keys, its sessions): bring it home.
   // A handover is undone only by a move back; then lax1 leaves its allowed regions again.
+  // A move this file left unfinished is failed: its `ended` hook makes acme writable at sfo1.
+  const left = moveRun && (await primary().workspaceMove.findUnique({ where: { id: moveRun.id } }));
+  if (moveRun && left && !['completed', 'failed', 'cancelled'].includes(left.status)) {
+    const step = await primary().workflowStep.findFirst({
+      where: { runId: moveRun.runId, status: { not: 'succeeded' } },
+      orderBy: { position: 'asc' },
+    });
+    await failRun(backgroundDb(), moveRun.runId, step?.position ?? 0, 'ended by the test after its failure');
+    await until('the unfinished move to end', async () => {
+      const m = await primary().workspaceMove.findUnique({ where: { id: moveRun!.id } });
+      return m && ['completed', 'failed', 'cancelled'].includes(m.status);
+    });
+  }
   const acme = await primary().organization.findUnique({ where: { slug: 'acme' } });
   if (acme?.homeRegion === 'lax1' && opsCookie) {
     const res = await fetch(`${f().baseUrl}/v1/atlas/moves`, {
@@ -111,6 +127,7 @@ it('retries the step in hand while the primary is down and completes the same mo
   });
   expect(res.status, await res.clone().text()).toBe(202);
   const { id, run_id: runId } = (await res.json()) as { id: string; run_id: string };
+  moveRun = { id, runId };
 
   // The verify is in hand (it waits for the paused replica): now the primary goes away.
   await until('verify running', async () => {

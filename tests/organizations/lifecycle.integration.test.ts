@@ -363,7 +363,7 @@ describe('offboarding', () => {
     });
     expect([cancel.status, cancel.body.status]).toEqual([200, 'active']);
     const again = await call('POST', '/v1/projects', { host: 'sfo1.localhost', cookie: admin, body: { name: 'more' } });
-    expect([again.status, again.body]).toMatchObject([201, {}]);
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
     const actions = await primary().auditEvent.findMany({
       where: { targetId: org.id, action: { in: ['organization.offboard', 'organization.cancel_offboard'] } },
       orderBy: { createdAt: 'asc' },

@@ -1,0 +1,36 @@
+// The contract tester bites (issue 37): answers the document does not allow are named.
+import { describe, expect, it } from 'vitest';
+import { contractViolations } from './contract';
+
+describe('the contract tester (dev/testing/contract.ts)', () => {
+  const headers = (extra: Record<string, string> = {}) =>
+    new Headers({ 'x-request-id': 'req_sfo1-1770564159296-7d4b9e1f3a5b', 'x-region': 'sfo1', ...extra });
+  const notFound = {
+    error: { code: 'not_found', message: 'no such cluster', request_id: 'req_sfo1-1770564159296-7d4b9e1f3a5b' },
+  };
+
+  it('passes an answer the document allows', () => {
+    expect(contractViolations('GET', '/v1/compute/clusters/cls_x', 404, headers(), notFound)).toEqual([]);
+  });
+
+  it('bites: an unknown code, a missing field, an undeclared status, a missing header', () => {
+    const bad = { error: { ...notFound.error, code: 'NOT_FOUND' } };
+    expect(contractViolations('GET', '/v1/compute/clusters/cls_x', 404, headers(), bad).join()).toMatch(/code/);
+    const { message: _, ...noMessage } = notFound.error;
+    expect(contractViolations('GET', '/v1/compute/clusters/cls_x', 404, headers(), { error: noMessage })).not.toEqual(
+      [],
+    );
+    expect(contractViolations('GET', '/v1/compute/clusters/cls_x', 418, headers(), notFound).join()).toMatch(
+      /does not declare/,
+    );
+    expect(contractViolations('GET', '/v1/compute/clusters/cls_x', 404, new Headers(), notFound).join()).toMatch(
+      /X-Request-Id/,
+    );
+    expect(contractViolations('GET', '/v1/nowhere', 404, headers(), { message: 'x' })).not.toEqual([]);
+  });
+
+  it('checks a success body against its operation’s schema', () => {
+    const list = { data: [{ id: 42 }], next_cursor: null };
+    expect(contractViolations('GET', '/v1/compute/clusters', 200, headers(), list)).not.toEqual([]);
+  });
+});
