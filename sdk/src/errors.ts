@@ -1,5 +1,15 @@
 // Every failure the SDK reports is a MeridianError: the API's own `{error: {code, message,
 // request_id}}` when there is one, else a transport failure (`network_error`, status 0).
+import type { components } from './generated/openapi.js';
+
+/** The API's error codes, as its OpenAPI document lists them (generated: never out of date). */
+export type ApiErrorCode = components['schemas']['Error']['error']['code'];
+/**
+ * What `MeridianError.code` can be: the API's codes, and the SDK's own for what the API did not
+ * say (`network_error`: no answer; `run_failed`/`timeout`: a waited-for run; `http_<status>`: an
+ * answer without the error envelope, e.g. from a proxy in between).
+ */
+export type ErrorCode = ApiErrorCode | 'network_error' | 'run_failed' | 'timeout' | `http_${number}`;
 
 export interface ErrorBody {
   error?: {
@@ -16,8 +26,8 @@ export interface ErrorBody {
 export class MeridianError extends Error {
   /** HTTP status; 0 when no answer arrived (network error, timeout). */
   readonly status: number;
-  /** The API's stable snake_case code (`not_found`, `wrong_region`, …), or `network_error`. */
-  readonly code: string;
+  /** The API's stable snake_case code (`not_found`, `wrong_region`, …), or the SDK's own. */
+  readonly code: ErrorCode;
   /** `req_…` of the request that failed: quote it to support. Null only when no answer arrived. */
   readonly requestId: string | null;
   readonly details: unknown;
@@ -28,7 +38,7 @@ export class MeridianError extends Error {
 
   constructor(init: {
     status: number;
-    code: string;
+    code: ErrorCode;
     message: string;
     requestId: string | null;
     details?: unknown;
@@ -60,7 +70,7 @@ export function errorFromResponse(res: Response, parsed: unknown): MeridianError
   const body = (parsed && typeof parsed === 'object' ? (parsed as ErrorBody).error : undefined) ?? null;
   return new MeridianError({
     status: res.status,
-    code: typeof body?.code === 'string' ? body.code : `http_${res.status}`,
+    code: typeof body?.code === 'string' ? (body.code as ApiErrorCode) : `http_${res.status}`,
     message: typeof body?.message === 'string' ? body.message : `${res.status} ${res.statusText || 'error'}`,
     requestId: (typeof body?.request_id === 'string' ? body.request_id : null) ?? res.headers.get('x-request-id'),
     details: body?.details,

@@ -30,7 +30,7 @@ export type {
   WebhookEndpoint,
   WebhookEventType,
 } from './views.js';
-export { MeridianError } from './errors.js';
+export { MeridianError, type ApiErrorCode, type ErrorCode } from './errors.js';
 export { DEFAULT_TOLERANCE_SECONDS, verifyWebhook, WebhookVerificationError, type WebhookEvent } from './webhooks.js';
 export { Run, type RunStep, type WaitOptions } from './runs.js';
 export {

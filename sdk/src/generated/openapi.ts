@@ -1197,151 +1197,65 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /**
-         * Invalid input data error (400)
-         * @description The error information
-         * @example {
-         *       "code": "BAD_REQUEST",
-         *       "message": "Invalid input data",
-         *       "issues": []
-         *     }
-         */
-        "error.BAD_REQUEST": {
-            /**
-             * @description The error code
-             * @example BAD_REQUEST
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
+        /** @description Every error: {"error": {"code", "message", "request_id", …}}. Codes: docs/api.md#errors. */
+        Error: {
+            error: {
+                /** @description wrong_region: where that region answers, when known */
+                base_url?: string;
+                /**
+                 * @description Stable, snake_case: what went wrong
+                 * @enum {string}
+                 */
+                code: "region_required" | "invalid_region" | "invalid_request" | "unauthenticated" | "invalid_signature" | "region_not_allowed" | "organization_suspended" | "forbidden" | "sso_required" | "not_found" | "method_not_allowed" | "conflict" | "slug_taken" | "organization_offboarding" | "insufficient_capacity" | "region_draining" | "limit_exceeded" | "last_admin" | "invitation_invalid" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "wrong_region" | "rate_limited" | "internal_error" | "primary_unavailable" | "overloaded" | "region_unavailable" | "workspace_moving" | "directory_unavailable";
+                /** @description invalid_request: each field that failed, by its path */
+                details?: {
+                    message?: string;
+                    path?: (string | number)[];
+                }[];
+                /** @description For humans; may change */
                 message: string;
-            }[];
-            /**
-             * @description The error message
-             * @example Invalid input data
-             */
-            message: string;
-        };
-        /**
-         * Insufficient access error (403)
-         * @description The error information
-         * @example {
-         *       "code": "FORBIDDEN",
-         *       "message": "Insufficient access",
-         *       "issues": []
-         *     }
-         */
-        "error.FORBIDDEN": {
-            /**
-             * @description The error code
-             * @example FORBIDDEN
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-            /**
-             * @description The error message
-             * @example Insufficient access
-             */
-            message: string;
-        };
-        /**
-         * Internal server error error (500)
-         * @description The error information
-         * @example {
-         *       "code": "INTERNAL_SERVER_ERROR",
-         *       "message": "Internal server error",
-         *       "issues": []
-         *     }
-         */
-        "error.INTERNAL_SERVER_ERROR": {
-            /**
-             * @description The error code
-             * @example INTERNAL_SERVER_ERROR
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-            /**
-             * @description The error message
-             * @example Internal server error
-             */
-            message: string;
-        };
-        /**
-         * Not found error (404)
-         * @description The error information
-         * @example {
-         *       "code": "NOT_FOUND",
-         *       "message": "Not found",
-         *       "issues": []
-         *     }
-         */
-        "error.NOT_FOUND": {
-            /**
-             * @description The error code
-             * @example NOT_FOUND
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-            /**
-             * @description The error message
-             * @example Not found
-             */
-            message: string;
-        };
-        /**
-         * Authorization not provided error (401)
-         * @description The error information
-         * @example {
-         *       "code": "UNAUTHORIZED",
-         *       "message": "Authorization not provided",
-         *       "issues": []
-         *     }
-         */
-        "error.UNAUTHORIZED": {
-            /**
-             * @description The error code
-             * @example UNAUTHORIZED
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-            /**
-             * @description The error message
-             * @example Authorization not provided
-             */
-            message: string;
+                /** @description wrong_region: the region the credential belongs to */
+                region?: string;
+                request_id: string;
+            } & {
+                [key: string]: unknown;
+            };
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description A bookmark an earlier write returned: this request reads at least that write */
+        Bookmark: string;
+        /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+        IdempotencyKey: string;
+        /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+        XRegion: string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description `true`: the answer to an earlier request with this Idempotency-Key */
+        "Idempotent-Replayed": string;
+        /** @description What is left of it, and when it resets */
+        RateLimit: string;
+        /** @description The limit that applies (IETF RateLimit headers) */
+        "RateLimit-Policy": string;
+        /** @description Seconds to wait before trying again */
+        "Retry-After": number;
+        /** @description `true` on an answer that is less than whole (see X-Degraded-Reason) */
+        "X-Degraded": string;
+        /** @description Why: replica_down, replica_lagging, primary_down, region_partial, … */
+        "X-Degraded-Reason": string;
+        /** @description After a committed write: send it back (same header) to read at least that write */
+        "X-Meridian-Bookmark": string;
+        /** @description Where a read ran: primary | replica:<region> */
+        "X-Meridian-Served-By": string;
+        /** @description The region that answered, or `global` */
+        "X-Region": string;
+        /** @description How the region was found: subdomain | header | query | body | key | project-session | session | resource | fan-out | gateway */
+        "X-Region-Source": string;
+        /** @description req_{region}-{unix ms}-{12 hex}: name it to support, or explain it (GET /v1/requests/{id}) */
+        "X-Request-Id": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1352,7 +1266,10 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1361,6 +1278,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1381,49 +1304,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1431,7 +1385,14 @@ export interface operations {
     "apiKeys-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1454,6 +1415,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1473,40 +1442,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region`, `region_required` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1514,7 +1583,12 @@ export interface operations {
     "apiKeys-revoke": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -1525,6 +1599,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1542,49 +1624,104 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1592,7 +1729,12 @@ export interface operations {
     "apiKeys-createGlobal": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1614,6 +1756,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1633,40 +1783,128 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1679,7 +1917,10 @@ export interface operations {
                 region?: string;
                 state?: "open" | "all";
             };
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1688,6 +1929,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1735,49 +1982,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1792,7 +2070,10 @@ export interface operations {
                 limit?: number;
                 to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1801,6 +2082,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1826,49 +2113,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1884,7 +2202,10 @@ export interface operations {
                 status?: "pending" | "provisioning" | "ready" | "failed" | "deleting" | "deleted";
                 template?: "k8s-small" | "k8s-standard" | "k8s-gpu";
             };
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1893,6 +2214,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1921,49 +2248,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1971,7 +2329,10 @@ export interface operations {
     "atlas-database-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1980,6 +2341,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2014,49 +2381,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2064,7 +2462,12 @@ export interface operations {
     "atlas-database-switchover": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2080,6 +2483,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2091,40 +2502,128 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2136,7 +2635,10 @@ export interface operations {
                 limit?: number;
                 region?: string;
             };
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2145,6 +2647,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2165,49 +2673,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2226,7 +2765,12 @@ export interface operations {
                 status?: "available" | "provisioning" | "allocated" | "maintenance" | "offline";
                 zone?: string;
             };
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2235,6 +2779,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2270,49 +2820,92 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2320,7 +2913,12 @@ export interface operations {
     "atlas-servers-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path: {
                 id: string;
             };
@@ -2331,6 +2929,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2458,49 +3062,104 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2508,7 +3167,14 @@ export interface operations {
     "atlas-servers-provision": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path: {
                 id: string;
             };
@@ -2519,8 +3185,16 @@ export interface operations {
             /** @description Accepted: a workflow run does the work */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description The run: /v1/workflow-runs/{run_id} */
                     Location?: string;
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2576,40 +3250,152 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region`, `region_required` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: `request_timeout` */
+            408: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2617,7 +3403,12 @@ export interface operations {
     "atlas-servers-run": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path: {
                 id: string;
                 run_id: string;
@@ -2629,6 +3420,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2656,49 +3453,104 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2709,7 +3561,10 @@ export interface operations {
                 region?: string;
                 window?: "15m" | "1h" | "24h" | "7d";
             };
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2718,6 +3573,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2753,49 +3614,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2808,7 +3700,10 @@ export interface operations {
                 org?: string;
                 status?: "pending" | "copying" | "cutover" | "completed" | "failed" | "cancelled";
             };
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2817,6 +3712,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2874,49 +3775,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2924,7 +3856,12 @@ export interface operations {
     "atlas-moves-start": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2940,8 +3877,16 @@ export interface operations {
             /** @description Accepted: a workflow run does the work */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description The run: /v1/workflow-runs/{run_id} */
                     Location?: string;
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2996,40 +3941,128 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3037,7 +4070,10 @@ export interface operations {
     "atlas-moves-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -3048,6 +4084,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3102,49 +4144,92 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3152,7 +4237,12 @@ export interface operations {
     "atlas-moves-cancel": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -3163,8 +4253,16 @@ export interface operations {
             /** @description Accepted: a workflow run does the work */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description The run: /v1/workflow-runs/{run_id} */
                     Location?: string;
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3219,40 +4317,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: `request_timeout` */
+            408: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3265,7 +4463,10 @@ export interface operations {
                 q?: string;
                 region?: string;
             };
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3274,6 +4475,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3304,49 +4511,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3354,7 +4592,12 @@ export interface operations {
     "atlas-organizations-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3383,6 +4626,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3430,40 +4681,128 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3471,7 +4810,10 @@ export interface operations {
     "atlas-organizations-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -3482,6 +4824,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3517,49 +4865,92 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3567,7 +4958,12 @@ export interface operations {
     "atlas-organizations-updateRegions": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -3585,6 +4981,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3620,49 +5024,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3670,7 +5165,12 @@ export interface operations {
     "atlas-organizations-cancelOffboard": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -3681,6 +5181,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3700,40 +5208,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: `request_timeout` */
+            408: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3741,7 +5349,12 @@ export interface operations {
     "atlas-organizations-offboard": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -3759,8 +5372,16 @@ export interface operations {
             /** @description Accepted: a workflow run does the work */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description The run: /v1/workflow-runs/{run_id} */
                     Location?: string;
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3780,40 +5401,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: `request_timeout` */
+            408: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3821,7 +5542,12 @@ export interface operations {
     "atlas-organizations-reactivate": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -3838,6 +5564,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3873,40 +5607,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: `request_timeout` */
+            408: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3914,7 +5748,10 @@ export interface operations {
     "atlas-organizations-sso": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -3925,6 +5762,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3948,49 +5791,92 @@ export interface operations {
                     } | null;
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3998,7 +5884,12 @@ export interface operations {
     "atlas-organizations-updateSso": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -4032,6 +5923,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4055,49 +5954,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4105,7 +6095,12 @@ export interface operations {
     "atlas-organizations-removeSso": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -4116,6 +6111,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4124,49 +6127,104 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4174,7 +6232,12 @@ export interface operations {
     "atlas-organizations-suspend": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -4191,6 +6254,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4226,40 +6297,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: `request_timeout` */
+            408: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4272,7 +6443,10 @@ export interface operations {
                 /** @description The organization (ID or slug), or `default` for the platform default */
                 org: string;
             };
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4281,6 +6455,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4380,49 +6560,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4430,7 +6641,12 @@ export interface operations {
     "atlas-policies-publish": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4452,6 +6668,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4497,40 +6721,128 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4538,7 +6850,10 @@ export interface operations {
     "atlas-policies-gateways": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4547,6 +6862,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4573,49 +6894,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4623,7 +6975,10 @@ export interface operations {
     "atlas-policies-preview": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4643,6 +6998,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4701,40 +7062,116 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4742,7 +7179,12 @@ export interface operations {
     "atlas-policies-rollback": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4761,6 +7203,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4806,40 +7256,128 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4847,7 +7385,12 @@ export interface operations {
     "atlas-policies-takeover": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4860,6 +7403,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4868,40 +7419,128 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4912,7 +7551,10 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4921,6 +7563,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4991,49 +7639,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5041,7 +7720,10 @@ export interface operations {
     "atlas-regions-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 code: string;
             };
@@ -5052,6 +7734,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5154,49 +7842,92 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5204,7 +7935,12 @@ export interface operations {
     "atlas-regions-update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 code: string;
             };
@@ -5223,6 +7959,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5290,49 +8034,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5340,7 +8175,10 @@ export interface operations {
     "atlas-requests-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 /** @description A request ID from X-Request-Id: req_{region}-{unix ms}-{12 hex} */
                 request_id: string;
@@ -5352,6 +8190,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5455,49 +8299,92 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5511,7 +8398,12 @@ export interface operations {
                 region?: string;
                 status?: "pending" | "provisioning" | "ready" | "failed" | "deleting";
             };
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5520,6 +8412,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5549,49 +8447,92 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5599,7 +8540,14 @@ export interface operations {
     "compute-clusters-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5630,8 +8578,16 @@ export interface operations {
             /** @description Accepted: a workflow run does the work */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description The run: /v1/workflow-runs/{run_id} */
                     Location?: string;
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5654,40 +8610,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region`, `region_required` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5695,7 +8751,12 @@ export interface operations {
     "compute-clusters-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path: {
                 id: string;
             };
@@ -5706,6 +8767,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5726,49 +8793,104 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5776,7 +8898,14 @@ export interface operations {
     "compute-clusters-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path: {
                 id: string;
             };
@@ -5787,8 +8916,16 @@ export interface operations {
             /** @description Accepted: a workflow run does the work */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description The run: /v1/workflow-runs/{run_id} */
                     Location?: string;
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5811,49 +8948,116 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region`, `region_required` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5861,7 +9065,12 @@ export interface operations {
     "compute-clusters-kubeconfig": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path: {
                 id: string;
             };
@@ -5872,6 +9081,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5885,49 +9100,104 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5935,7 +9205,12 @@ export interface operations {
     "compute-clusters-kubeconfigCredentials": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path: {
                 id: string;
             };
@@ -5946,6 +9221,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5964,49 +9245,104 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6014,7 +9350,14 @@ export interface operations {
     "compute-clusters-revokeKubeconfigCredential": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path: {
                 credential_id: string;
                 id: string;
@@ -6026,6 +9369,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6042,49 +9393,116 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region`, `region_required` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6092,7 +9510,14 @@ export interface operations {
     "compute-clusters-rotateKubeconfig": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path: {
                 id: string;
             };
@@ -6103,6 +9528,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6116,40 +9549,152 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region`, `region_required` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: `request_timeout` */
+            408: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6157,7 +9702,12 @@ export interface operations {
     "compute-kubernetes-tokenReview": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6178,6 +9728,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6201,22 +9759,104 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6224,7 +9864,10 @@ export interface operations {
     "compute-templates-list": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6233,6 +9876,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6254,49 +9903,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6307,7 +9987,10 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6316,6 +9999,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6338,49 +10027,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6388,7 +10108,12 @@ export interface operations {
     "invitations-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6406,6 +10131,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6432,40 +10165,128 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6473,7 +10294,12 @@ export interface operations {
     "invitations-revoke": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -6484,6 +10310,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6503,49 +10337,104 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6553,7 +10442,12 @@ export interface operations {
     "invitations-resend": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -6564,6 +10458,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6590,40 +10492,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: `request_timeout` */
+            408: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6631,7 +10633,12 @@ export interface operations {
     "invitations-accept": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6648,6 +10655,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6670,40 +10685,104 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
-            401: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6711,7 +10790,10 @@ export interface operations {
     "me-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6720,6 +10802,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6765,49 +10853,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6815,7 +10934,12 @@ export interface operations {
     "me-updateSettings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6832,6 +10956,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6842,49 +10974,128 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6895,7 +11106,10 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6904,6 +11118,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6920,49 +11140,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6970,7 +11221,12 @@ export interface operations {
     "members-remove": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 user_id: string;
             };
@@ -6981,6 +11237,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6996,49 +11260,104 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7046,7 +11365,12 @@ export interface operations {
     "members-setRole": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 user_id: string;
             };
@@ -7064,6 +11388,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7077,49 +11409,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7131,7 +11554,10 @@ export interface operations {
                 limit?: number;
                 unread?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7140,6 +11566,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7159,49 +11591,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7209,7 +11672,12 @@ export interface operations {
     "notifications-markRead": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -7220,6 +11688,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7235,49 +11711,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7285,7 +11852,12 @@ export interface operations {
     "notifications-markAllRead": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7298,6 +11870,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7307,40 +11887,128 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7348,7 +12016,10 @@ export interface operations {
     "organization-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7357,6 +12028,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7387,49 +12064,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7437,7 +12145,12 @@ export interface operations {
     "organization-cancelOffboard": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7450,6 +12163,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7469,40 +12190,128 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7510,7 +12319,12 @@ export interface operations {
     "organization-offboard": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7526,8 +12340,16 @@ export interface operations {
             /** @description Accepted: a workflow run does the work */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description The run: /v1/workflow-runs/{run_id} */
                     Location?: string;
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7547,40 +12369,128 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7588,7 +12498,10 @@ export interface operations {
     "organization-sso-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7597,6 +12510,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7620,49 +12539,80 @@ export interface operations {
                     } | null;
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7670,7 +12620,12 @@ export interface operations {
     "organization-sso-update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7702,6 +12657,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7725,49 +12688,128 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7775,7 +12817,12 @@ export interface operations {
     "organization-sso-remove": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7784,6 +12831,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7792,49 +12847,92 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7842,7 +12940,12 @@ export interface operations {
     "onboarding-setPassword": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7859,6 +12962,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7869,22 +12980,104 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7892,7 +13085,10 @@ export interface operations {
     "system-ping": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7901,6 +13097,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7911,13 +13113,56 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Bad request: `invalid_request` */
+            400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7929,7 +13174,12 @@ export interface operations {
                 limit?: number;
                 region?: string;
             };
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7938,6 +13188,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7952,49 +13208,92 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8002,7 +13301,14 @@ export interface operations {
     "projects-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8019,6 +13325,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8030,40 +13344,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region`, `region_required` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8071,7 +13485,12 @@ export interface operations {
     "projects-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path: {
                 id: string;
             };
@@ -8082,6 +13501,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8093,49 +13518,104 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8143,7 +13623,12 @@ export interface operations {
     "projects-update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -8160,6 +13645,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8171,49 +13664,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8221,7 +13805,10 @@ export interface operations {
     "requests-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 /** @description A request ID from X-Request-Id: req_{region}-{unix ms}-{12 hex} */
                 request_id: string;
@@ -8233,6 +13820,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8336,49 +13929,92 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8388,7 +14024,12 @@ export interface operations {
             query?: {
                 region?: string;
             };
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8397,6 +14038,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8412,31 +14059,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Forbidden: `region_not_allowed` */
+            403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8444,7 +14140,14 @@ export interface operations {
     "routing-resolveWrite": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8460,6 +14163,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8475,22 +14186,128 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region`, `region_required` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Forbidden: `region_not_allowed` */
+            403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: `request_timeout` */
+            408: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8498,7 +14315,12 @@ export interface operations {
     "onboarding-signUp": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8519,6 +14341,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8534,22 +14364,104 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8557,7 +14469,10 @@ export interface operations {
     "webhooks-list": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8566,6 +14481,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8586,49 +14507,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Internal error: `internal_error` */
             500: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8636,7 +14588,12 @@ export interface operations {
     "webhooks-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8654,6 +14611,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8674,40 +14639,128 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8715,7 +14768,12 @@ export interface operations {
     "webhooks-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -8726,6 +14784,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8744,49 +14810,104 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8794,7 +14915,12 @@ export interface operations {
     "webhooks-update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -8814,6 +14940,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8832,49 +14966,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Request timeout: `request_timeout` */
+            408: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8886,7 +15111,10 @@ export interface operations {
                 limit?: number;
                 status?: "pending" | "succeeded" | "failed";
             };
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -8897,6 +15125,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8923,49 +15157,92 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Rate limited: `rate_limited` */
+            429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8973,7 +15250,12 @@ export interface operations {
     "webhooks-rotateSecret": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -8991,6 +15273,14 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9011,40 +15301,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: `request_timeout` */
+            408: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9052,7 +15442,12 @@ export interface operations {
     "webhooks-test": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -9063,8 +15458,16 @@ export interface operations {
             /** @description Accepted: a workflow run does the work */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description The run: /v1/workflow-runs/{run_id} */
                     Location?: string;
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9088,40 +15491,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: `request_timeout` */
+            408: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9129,7 +15632,12 @@ export interface operations {
     "webhooks-redeliver": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
             path: {
                 id: string;
             };
@@ -9140,8 +15648,16 @@ export interface operations {
             /** @description Accepted: a workflow run does the work */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description The run: /v1/workflow-runs/{run_id} */
                     Location?: string;
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9165,40 +15681,140 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: `request_timeout` */
+            408: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9206,7 +15822,12 @@ export interface operations {
     "workflowRuns-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
             path: {
                 id: string;
             };
@@ -9217,6 +15838,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9242,49 +15869,104 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description Bad request: `invalid_request`, `invalid_region` */
             400: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Unauthenticated: `unauthenticated` */
             401: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found: `not_found` */
             404: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
                 headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
