@@ -1,6 +1,6 @@
 // The contract tester bites (issue 37): answers the document does not allow are named.
 import { describe, expect, it } from 'vitest';
-import { contractViolations } from './contract';
+import { compileEveryResponse, contractViolations } from './contract';
 
 describe('the contract tester (dev/testing/contract.ts)', () => {
   const headers = (extra: Record<string, string> = {}) =>
@@ -32,5 +32,9 @@ describe('the contract tester (dev/testing/contract.ts)', () => {
   it('checks a success body against its operation’s schema', () => {
     const list = { data: [{ id: 42 }], next_cursor: null };
     expect(contractViolations('GET', '/v1/compute/clusters', 200, headers(), list)).not.toEqual([]);
+  });
+
+  it('compiles a validator for every response the document declares', () => {
+    expect(compileEveryResponse()).toBeGreaterThan(500);
   });
 });
