@@ -1,22 +1,123 @@
-// Prints one closing line over every runner of `npm test`: "N passed, N failed, N skipped".
+// The digest `npm test` ends with: every failed test (file, name, the first lines of its error),
+// every failed stage without a report (its log's first findings), the ten slowest test files,
+// then the closing line "N passed, N failed, N skipped". Nothing is printed after that line.
+//
+//   node dev/test-summary.mjs <seconds> <stage>=<status>:<log>[:<report>] …
+//   status is `ok` or `failed`; a report is a vitest or Playwright JSON file.
 import fs from 'node:fs';
 
-const args = process.argv.slice(2);
-const seconds = args.pop();
-const e2eFile = args.pop();
+const [seconds, ...stageArgs] = process.argv.slice(2);
+const stages = stageArgs.map((arg) => {
+  const [name, rest] = arg.split('=');
+  const [status, log, report] = rest.split(':');
+  return { name, status, log, report };
+});
+
+const ERROR_LINES = 12;
+const plain = (s) => String(s ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+const firstLines = (s, n) =>
+  plain(s)
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .slice(0, n);
+const readJson = (file) => {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+};
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-for (const vitestFile of args) {
-  const v = JSON.parse(fs.readFileSync(vitestFile, 'utf8'));
+const failures = []; // { file, name, lines }
+const files = []; // { file, ms }
+const stageProblems = []; // { name, lines }
+
+function readVitest(stage, v) {
   passed += v.numPassedTests;
   failed += v.numFailedTests;
   skipped += v.numPendingTests + (v.numTodoTests ?? 0);
+  for (const f of v.testResults ?? []) {
+    const file = f.name.replace(`${process.cwd()}/`, '');
+    files.push({ file, ms: (f.endTime ?? 0) - (f.startTime ?? 0) });
+    const failedTests = (f.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failedTests)
+      failures.push({ file, name: t.fullName, lines: firstLines((t.failureMessages ?? []).join('\n'), ERROR_LINES) });
+    // A file that failed outside any test (an import, a hook) counts as one failure.
+    if (f.status === 'failed' && failedTests.length === 0) {
+      failed += 1;
+      failures.push({
+        file,
+        name: '(the file itself: a hook or an import)',
+        lines: firstLines(f.message, ERROR_LINES),
+      });
+    }
+  }
 }
-const e = JSON.parse(fs.readFileSync(e2eFile, 'utf8'));
-passed += e.stats.expected;
-failed += e.stats.unexpected + e.stats.flaky;
-skipped += e.stats.skipped;
-console.log(`[test] whole suite in ${seconds} s`);
-console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(failed > 0 ? 1 : 0);
+
+function readPlaywright(e) {
+  passed += e.stats.expected;
+  failed += e.stats.unexpected + e.stats.flaky;
+  skipped += e.stats.skipped;
+  const perFile = new Map();
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests ?? []) {
+        const results = t.results ?? [];
+        const ms = results.reduce((a, r) => a + (r.duration ?? 0), 0);
+        perFile.set(spec.file, (perFile.get(spec.file) ?? 0) + ms);
+        if (t.status === 'unexpected' || t.status === 'flaky') {
+          const error = results.map((r) => r.error?.message ?? r.errors?.[0]?.message).find(Boolean);
+          failures.push({
+            file: `e2e/${spec.file}`,
+            name: [...titles, spec.title].join(' › '),
+            lines: firstLines(error, ERROR_LINES),
+          });
+        }
+      }
+    for (const s of suite.suites ?? []) walk(s, s.title && !s.title.endsWith('.ts') ? [...titles, s.title] : titles);
+  };
+  for (const s of e.suites ?? []) walk(s, []);
+  for (const [file, ms] of perFile) files.push({ file: `e2e/${file}`, ms });
+}
+
+for (const stage of stages) {
+  const report = stage.report ? readJson(stage.report) : undefined;
+  const failuresBefore = failures.length;
+  if (report?.numTotalTests !== undefined) readVitest(stage, report);
+  else if (report?.stats) readPlaywright(report);
+  if (stage.status === 'ok' || failures.length > failuresBefore) continue;
+  // A failed stage that names no failed test (lint, types, a build, a crash, an unhandled error):
+  // its log says why. With no report at all, it is all the log; with one, its error lines.
+  failed += 1;
+  const log = stage.log && fs.existsSync(stage.log) ? plain(fs.readFileSync(stage.log, 'utf8')) : '';
+  const lines =
+    report === undefined
+      ? firstLines(log, 20)
+      : firstLines(log, 100000)
+          .filter((l) => /error|fail/i.test(l))
+          .slice(0, 20);
+  stageProblems.push({ name: stage.name, log: stage.log, lines });
+}
+
+const out = [];
+out.push('', '[test] ─── digest ───');
+for (const p of stageProblems) {
+  out.push(`✗ stage "${p.name}" failed (${p.log}); its first findings:`);
+  for (const l of p.lines) out.push(`    ${l}`);
+}
+for (const f of failures) {
+  out.push(`✗ ${f.file} › ${f.name}`);
+  for (const l of f.lines) out.push(`    ${l}`);
+}
+const slowest = files.sort((a, b) => b.ms - a.ms).slice(0, 10);
+if (slowest.length) {
+  out.push('[test] the ten slowest test files:');
+  for (const f of slowest) out.push(`    ${(f.ms / 1000).toFixed(1).padStart(7)} s  ${f.file}`);
+}
+out.push(`[test] stages: ${stages.map((s) => `${s.name} ${s.status}`).join(', ')}; the whole suite in ${seconds} s`);
+out.push(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+console.log(out.join('\n'));
+process.exit(failed > 0 || stages.some((s) => s.status !== 'ok') ? 1 : 0);

@@ -39,6 +39,7 @@ const ATLAS = [
   '/atlas/requests?id=not-a-request-id',
   '/atlas/requests?id=req_sfo1-1770564159296-7d4b9e1f3a5b',
 ];
+const ATLAS_PER_TEST = 5;
 
 for (const viewport of [
   { name: 'desktop', width: 1280, height: 800 },
@@ -62,10 +63,17 @@ for (const viewport of [
       await scan(page, detail!);
     });
 
-    test('Atlas pages (operator)', async ({ page }) => {
-      test.setTimeout(120_000); // ~15 pages and their first renders on a shared 2-core machine
+    // A few pages a test, so that each has its whole timeout however many pages Atlas grows.
+    for (let i = 0; i < ATLAS.length; i += ATLAS_PER_TEST) {
+      const pages = ATLAS.slice(i, i + ATLAS_PER_TEST);
+      test(`Atlas pages (operator): ${pages[0]} …`, async ({ page }) => {
+        await signIn(page, 'ops@meridian.test', '/atlas');
+        for (const path of pages) await scan(page, path);
+      });
+    }
+
+    test('Atlas detail pages (operator)', async ({ page }) => {
       await signIn(page, 'ops@meridian.test', '/atlas');
-      for (const path of ATLAS) await scan(page, path);
       await page.goto('/atlas/servers');
       const server = await page.locator('a[href^="/atlas/servers/srv_"]').first().getAttribute('href');
       await scan(page, server!);

@@ -19,22 +19,37 @@ fi
 export CHROMIUM_PATH="$chromium_path"
 
 mkdir -p test-results
+rm -rf test-results/*.log test-results/*.json
 start=$(date +%s)
 
-echo "[test] lint, format and types"
-npm run --silent lint
+# Every stage runs, whatever the one before it did; the digest at the end says what failed.
+# stage <name> <report or ''> <command…>: the stage's console output is kept in
+# test-results/<name>.log too, for the digest to quote.
+stages=()
+stage() {
+  local name=$1 report=$2
+  shift 2
+  echo "[test] ── $name ──"
+  local status=ok
+  "$@" 2>&1 | tee "test-results/$name.log" || status=failed
+  stages+=("$name=$status:test-results/$name.log${report:+:$report}")
+  echo "[test] $name: $status"
+}
 
-echo "[test] SDK build (sdk/ → sdk/dist: the meridian command the CLI tests run)"
-npm run --silent build -w sdk
+# lint, format and types; then the SDK build (sdk/ → sdk/dist: the meridian command the CLI tests run)
+stage lint '' npm run --silent lint
+stage sdk-build '' npm run --silent build -w sdk
 
-echo "[test] unit and integration tests (vitest, against a real primary + replicas)"
-npx vitest run --project unit --project integration --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+# unit and integration tests (vitest, against a real primary + replicas)
+stage integration test-results/vitest.json \
+  npx vitest run --project unit --project integration --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 
-echo "[test] fault tests (vitest: replicas paused, delayed and stopped, the primary stopped, under the running app)"
-npx vitest run --project faults --reporter=default --reporter=json --outputFile.json=test-results/faults.json
+# fault tests: replicas paused, delayed and stopped, the primary stopped, under the running app
+stage faults test-results/faults.json \
+  npx vitest run --project faults --reporter=default --reporter=json --outputFile.json=test-results/faults.json
 
-echo "[test] browser journeys (Playwright, Chromium)"
+# browser journeys (Playwright, Chromium)
 rm -rf .data/e2e
-CI=1 npx playwright test
+stage browser test-results/e2e.json env CI=1 npx playwright test
 
-node dev/test-summary.mjs test-results/vitest.json test-results/faults.json test-results/e2e.json "$(( $(date +%s) - start ))"
+exec node dev/test-summary.mjs "$(( $(date +%s) - start ))" "${stages[@]}"
