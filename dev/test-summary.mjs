@@ -15,10 +15,12 @@ const stages = stageArgs.map((arg) => {
 
 const ERROR_LINES = 12;
 const plain = (s) => String(s ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+// A stack frame of the runner's or Node's own says nothing about the failure: left out.
+const noise = (l) => l.trim() === '' || /^\s*at .*(node_modules\/|node:internal)/.test(l);
 const firstLines = (s, n) =>
   plain(s)
     .split('\n')
-    .filter((l) => l.trim() !== '')
+    .filter((l) => !noise(l))
     .slice(0, n);
 const readJson = (file) => {
   try {
