@@ -1,5 +1,6 @@
 // Every node-postgres pool and connection of the app is made here: one that dies while checked
 // out ends its query, never the process; a multi-host URL connects to its primary of the moment.
+import { AsyncResource } from 'node:async_hooks';
 import pg from 'pg';
 import { parseMultiHost, primaryHostOf, suspectPrimary, NoPrimaryHost, type MultiHostUrl } from './primary-locator';
 
@@ -91,6 +92,11 @@ export function newPool(
   onIdleError: (e: Error) => void,
 ): pg.Pool {
   const pool = new pg.Pool({ ...config, ...connectionConfig(config.connectionString) });
+  // pg-pool hands a queued caller its connection from inside whoever released one: bound where it
+  // was asked for, the callback keeps the asker's async context (its round trips, its trace).
+  const connect = pool.connect.bind(pool) as (cb?: unknown) => unknown;
+  (pool as unknown as { connect: (cb?: unknown) => unknown }).connect = (cb?: unknown) =>
+    connect(typeof cb === 'function' ? AsyncResource.bind(cb as (...a: unknown[]) => unknown) : cb);
   pool.on('error', onIdleError);
   pool.on('connect', (client) => client.on('error', absorb));
   return pool;

@@ -8,6 +8,7 @@ import { freePort } from '../../dev/ports';
 import { freshDatabase, query } from '../../dev/testing/db';
 import { isConnectionError } from '../../server/db/connection-errors';
 import { newClient, newPool } from '../../server/db/pg-connections';
+import { countPoolRoundTrips, countRoundTrips } from '../../server/db/round-trips';
 import { NoPrimaryHost, primaryLocation } from '../../server/db/primary-locator';
 
 let url: string;
@@ -18,6 +19,27 @@ beforeAll(async () => {
 });
 
 describe('newPool', () => {
+  it('counts a query that waited for a connection in the request that sent it', async () => {
+    const pool = newPool({ connectionString: url, max: 1 }, () => {});
+    countPoolRoundTrips(pool, 'primary');
+    try {
+      // One connection: the second request's query waits until the first releases it.
+      const [first, second] = await Promise.all([
+        countRoundTrips(async (t) => {
+          await pool.query('SELECT pg_sleep(0.1)');
+          return t.primary;
+        }),
+        countRoundTrips(async (t) => {
+          await pool.query('SELECT 1');
+          return t.primary;
+        }),
+      ]);
+      expect([first, second]).toEqual([1, 1]);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('a connection killed while checked out fails its next query; the process and the pool go on', async () => {
     const idle: Error[] = [];
     const uncaught: unknown[] = [];
