@@ -1,6 +1,6 @@
 // The contract tester of the test client: every REST answer a test receives is checked against
-// GET /v1/openapi.json (status, body schema, declared headers). For now it reports: violations go
-// to test-results/contract-violations.jsonl; CONTRACT_CHECK=enforce fails the test that saw one.
+// GET /v1/openapi.json (status, body schema, declared headers); a violation fails the test that saw
+// it. CONTRACT_CHECK=report writes violations to test-results/contract-violations.jsonl instead.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020';
@@ -138,9 +138,9 @@ export function compileEveryResponse(): number {
   return n;
 }
 
-/** Records (or, under CONTRACT_CHECK=enforce, fails) an answer the document does not allow. */
+/** Fails (or, under CONTRACT_CHECK=report, records) an answer the document does not allow. */
 export function checkContract(method: string, url: string, status: number, headers: Headers, body: unknown): void {
-  const mode = process.env.CONTRACT_CHECK ?? 'report';
+  const mode = process.env.CONTRACT_CHECK ?? 'enforce';
   if (mode === 'off') return;
   let found: string[];
   try {

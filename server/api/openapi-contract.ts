@@ -34,12 +34,8 @@ const ERROR_SCHEMA = {
         message: { type: 'string', description: 'For humans; may change' },
         request_id: { type: 'string', pattern: '^req_[a-z0-9]+-\\d+-[0-9a-f]{12}$' },
         details: {
-          type: 'array',
-          description: 'invalid_request: each field that failed, by its path',
-          items: {
-            type: 'object',
-            properties: { path: { type: 'array', items: { type: ['string', 'number'] } }, message: { type: 'string' } },
-          },
+          description:
+            'invalid_request: an array of {path, message}, one a field that failed; other codes may say more here',
         },
         region: { type: 'string', description: 'wrong_region: the region the credential belongs to' },
         base_url: { type: 'string', description: 'wrong_region: where that region answers, when known' },
@@ -126,7 +122,7 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /** The codes `op` may answer, by what the request middleware and the gateway do for every route. */
-export function errorCodesOf(method: string, path: string, meta: RouteMeta, type: string): Set<ErrorCode> {
+export function errorCodesOf(method: string, hasInput: boolean, meta: RouteMeta, type: string): Set<ErrorCode> {
   const codes = new Set<ErrorCode>(['invalid_request', 'rate_limited', 'internal_error', 'overloaded']);
   const add = (...c: ErrorCode[]) => c.forEach((x) => codes.add(x));
   const mutation = type === 'mutation';
@@ -136,7 +132,9 @@ export function errorCodesOf(method: string, path: string, meta: RouteMeta, type
   if (scoped) add('invalid_region', 'region_not_allowed', 'wrong_region', 'region_unavailable');
   if (scoped && mutation) add('region_required');
   if (mutation) add('conflict', 'organization_offboarding', 'primary_unavailable', 'workspace_moving');
-  if (path.includes('{') || meta.resource) add('not_found');
+  // Anything the request names (a path ID, a body's project_id, a query's org) may be unknown, or
+  // another organization's: 404, never 403 (CONTRACT.md).
+  if (hasInput || meta.resource) add('not_found');
   for (const c of meta.errors ?? []) add(c);
   return codes;
 }
@@ -174,7 +172,8 @@ export function withContract<D extends object>(doc: D, procedures: Record<string
 
     // Success: trpc-to-openapi's (200, or 201/202 from withSuccessStatuses), with the headers.
     const byStatus = new Map<number, ErrorCode[]>();
-    for (const code of errorCodesOf(method, meta.openapi.path, meta, _def.type)) {
+    const hasInput = op.requestBody !== undefined || (op.parameters ?? []).some((p) => p.in !== 'header');
+    for (const code of errorCodesOf(method, hasInput, meta, _def.type)) {
       const s = ERROR_STATUS[code];
       byStatus.set(s, [...(byStatus.get(s) ?? []), code]);
     }

@@ -159,6 +159,7 @@ export const clustersRouter = router({
   kubeconfig: adminProcedure
     .meta({
       resource: { param: 'id', prefix: 'cls' },
+      errors: ['conflict'], // a cluster not ready has no credentials to give
       openapi: {
         method: 'GET',
         path: '/compute/clusters/{id}/kubeconfig',
