@@ -1207,11 +1207,8 @@ export interface components {
                  * @enum {string}
                  */
                 code: "region_required" | "invalid_region" | "invalid_request" | "unauthenticated" | "invalid_signature" | "region_not_allowed" | "organization_suspended" | "forbidden" | "sso_required" | "not_found" | "method_not_allowed" | "conflict" | "slug_taken" | "organization_offboarding" | "insufficient_capacity" | "region_draining" | "limit_exceeded" | "last_admin" | "invitation_invalid" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "wrong_region" | "rate_limited" | "internal_error" | "primary_unavailable" | "overloaded" | "region_unavailable" | "workspace_moving" | "directory_unavailable";
-                /** @description invalid_request: each field that failed, by its path */
-                details?: {
-                    message?: string;
-                    path?: (string | number)[];
-                }[];
+                /** @description invalid_request: an array of {path, message}, one a field that failed; other codes may say more here */
+                details?: unknown;
                 /** @description For humans; may change */
                 message: string;
                 /** @description wrong_region: the region the credential belongs to */
@@ -1330,6 +1327,18 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -1468,6 +1477,18 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -1819,6 +1840,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request timeout: `request_timeout` */
             408: {
                 headers: {
@@ -2018,6 +2051,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited: `rate_limited` */
             429: {
                 headers: {
@@ -2139,6 +2184,18 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -2274,6 +2331,18 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -2538,6 +2607,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request timeout: `request_timeout` */
             408: {
                 headers: {
@@ -2709,6 +2790,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited: `rate_limited` */
             429: {
                 headers: {
@@ -2846,6 +2939,18 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -3650,6 +3755,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited: `rate_limited` */
             429: {
                 headers: {
@@ -3801,6 +3918,18 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -3967,6 +4096,18 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -4547,6 +4688,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited: `rate_limited` */
             429: {
                 headers: {
@@ -4707,6 +4860,18 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -6596,6 +6761,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited: `rate_limited` */
             429: {
                 headers: {
@@ -6747,6 +6924,18 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -7098,6 +7287,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request timeout: `request_timeout` */
             408: {
                 headers: {
@@ -7292,6 +7493,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request timeout: `request_timeout` */
             408: {
                 headers: {
@@ -7445,6 +7658,18 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -7665,6 +7890,18 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -8483,6 +8720,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Misdirected: another region answers this credential: `wrong_region` */
             421: {
                 headers: {
@@ -8636,6 +8885,18 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -9138,6 +9399,18 @@ export interface operations {
             };
             /** @description Not found: `not_found` */
             404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict` */
+            409: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -9771,6 +10044,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request timeout: `request_timeout` */
             408: {
                 headers: {
@@ -10063,6 +10348,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited: `rate_limited` */
             429: {
                 headers: {
@@ -10191,6 +10488,18 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -10697,6 +11006,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request timeout: `request_timeout` */
             408: {
                 headers: {
@@ -11010,6 +11331,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request timeout: `request_timeout` */
             408: {
                 headers: {
@@ -11166,6 +11499,18 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -11627,6 +11972,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited: `rate_limited` */
             429: {
                 headers: {
@@ -11913,6 +12270,18 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -12226,6 +12595,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request timeout: `request_timeout` */
             408: {
                 headers: {
@@ -12395,6 +12776,18 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -12724,6 +13117,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request timeout: `request_timeout` */
             408: {
                 headers: {
@@ -12992,6 +13397,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request timeout: `request_timeout` */
             408: {
                 headers: {
@@ -13244,6 +13661,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Misdirected: another region answers this credential: `wrong_region` */
             421: {
                 headers: {
@@ -13370,6 +13799,18 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -14083,6 +14524,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Misdirected: another region answers this credential: `wrong_region` */
             421: {
                 headers: {
@@ -14200,6 +14653,18 @@ export interface operations {
             };
             /** @description Forbidden: `region_not_allowed` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -14366,6 +14831,18 @@ export interface operations {
             };
             /** @description Bad request: `invalid_request` */
             400: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -14665,6 +15142,18 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `organization_suspended` */
             403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
