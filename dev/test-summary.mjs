@@ -85,6 +85,18 @@ function readPlaywright(e) {
   for (const [file, ms] of perFile) files.push({ file: `e2e/${file}`, ms });
 }
 
+// What a runner printed about a failure no test owns: vitest's "Unhandled Errors" (or "Source
+// Errors") section when there is one, else the lines that say error or fail, passing tests and
+// captured console output left out.
+function findings(log) {
+  const lines = log.split('\n');
+  const banner = lines.findIndex((l) => /⎯ (Unhandled|Source) Errors? ⎯|Vitest caught \d+ unhandled/.test(l));
+  if (banner >= 0) return firstLines(lines.slice(banner).join('\n'), 30);
+  return firstLines(log, 100000)
+    .filter((l) => /error|fail/i.test(l) && !/^\s*(✓|↓|stdout \||stderr \||\[\w[\w-]*\] )/.test(l))
+    .slice(0, 20);
+}
+
 for (const stage of stages) {
   const report = stage.report ? readJson(stage.report) : undefined;
   const failuresBefore = failures.length;
@@ -95,13 +107,7 @@ for (const stage of stages) {
   // its log says why. With no report at all, it is all the log; with one, its error lines.
   failed += 1;
   const log = stage.log && fs.existsSync(stage.log) ? plain(fs.readFileSync(stage.log, 'utf8')) : '';
-  const lines =
-    report === undefined
-      ? firstLines(log, 20)
-      : firstLines(log, 100000)
-          .filter((l) => /error|fail/i.test(l))
-          .slice(0, 20);
-  stageProblems.push({ name: stage.name, log: stage.log, lines });
+  stageProblems.push({ name: stage.name, log: stage.log, lines: report === undefined ? firstLines(log, 20) : findings(log) });
 }
 
 const out = [];

@@ -1,0 +1,58 @@
+// The digest `npm test` ends with (dev/test-summary.mjs): it must name why a stage failed even
+// when no test did, as when vitest caught an unhandled error while every test passed.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-digest-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function digest(stage: string, log: string, report: object): { out: string; status: number | null } {
+  const logFile = path.join(dir, `${stage}.log`);
+  const reportFile = path.join(dir, `${stage}.json`);
+  fs.writeFileSync(logFile, log);
+  fs.writeFileSync(reportFile, JSON.stringify(report));
+  const r = spawnSync(process.execPath, ['dev/test-summary.mjs', '12', `${stage}=failed:${logFile}:${reportFile}`], {
+    encoding: 'utf8',
+  });
+  return { out: r.stdout, status: r.status };
+}
+
+const allPassed = {
+  numTotalTests: 2,
+  numPassedTests: 2,
+  numFailedTests: 0,
+  numPendingTests: 0,
+  testResults: [{ name: `${process.cwd()}/tests/a.fault.test.ts`, status: 'passed', assertionResults: [] }],
+};
+
+describe('the test digest', () => {
+  it('quotes vitest’s unhandled errors, not the passing lines that mention a failure', () => {
+    const log = [
+      '     ✓ reads go on, writes fail fast with 503  701ms',
+      'stdout | tests/a.fault.test.ts > reads failed 0',
+      '[faults] primary outage: reads failed 0',
+      '⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯ Unhandled Errors ⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯',
+      'Vitest caught 1 unhandled error during the test run.',
+      '⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯ Unhandled Rejection ⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯',
+      'Error: Connection terminated unexpectedly',
+      ' ❯ Connection.<anonymous> node_modules/pg/lib/client.js:136:73',
+      'This error originated in "tests/a.fault.test.ts" test file.',
+    ].join('\n');
+    const { out, status } = digest('faults', log, allPassed);
+    expect(status).toBe(1);
+    expect(out).toContain('Error: Connection terminated unexpectedly');
+    expect(out).toContain('originated in "tests/a.fault.test.ts"');
+    expect(out).not.toContain('reads go on');
+    expect(out.trim().split('\n').at(-1)).toBe('2 passed, 1 failed, 0 skipped');
+  });
+
+  it('without such a section, quotes the lines that say error or fail, not passing tests', () => {
+    const log = ['     ✓ writes fail fast  7ms', 'Error: the worker exited with code 1', 'done'].join('\n');
+    const { out } = digest('faults', log, allPassed);
+    expect(out).toContain('Error: the worker exited with code 1');
+    expect(out).not.toContain('writes fail fast');
+  });
+});
