@@ -92,7 +92,7 @@ const bench: Benchmark = {
   name: 'hot-path',
   async run() {
     const token = randomBytes(24).toString('hex');
-    const srv = await startBenchServer({ MERIDIAN_BENCH_TOKEN: token });
+    const srv = await startBenchServer({ MERIDIAN_BENCH_TOKEN: token }, { baseline: true });
     const results: BenchResult[] = [];
     try {
       const { stack } = srv;

@@ -27,8 +27,10 @@ export interface BenchServer {
 export async function startBenchServer(
   env: Record<string, string> = {},
   /** `wanSite`: the app runs at that site of the WAN (MERIDIAN_WAN or the default profile): its
-   * database connections, and the replicas' streams, cross the links. */
-  opts: { ha?: boolean; wanSite?: string } = {},
+   * database connections, and the replicas' streams, cross the links. `baseline`: the build with
+   * the hot-path benchmark's baseline route, a build of its own; every other user shares the
+   * production build the tests and `npm start` use, so none rebuilds after another. */
+  opts: { ha?: boolean; wanSite?: string; baseline?: boolean } = {},
 ): Promise<BenchServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-bench-'));
   fs.chmodSync(dir, 0o711);
@@ -54,7 +56,7 @@ export async function startBenchServer(
         haApiUrls: stack.appEnv.DATABASE_HA_API_URLS,
       })
     : {};
-  await ensureBuild(() => {}, { bench: true }); // with the baseline route (bench/baseline.ts)
+  await ensureBuild(() => {}, { bench: opts.baseline }); // baseline: with bench/baseline.ts
   const app = appServerCommand(port);
   // BENCH_CPU_PROFILE=<dir>: the app server writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_CPU_PROFILE

@@ -107,7 +107,11 @@ for (const stage of stages) {
   // its log says why. With no report at all, it is all the log; with one, its error lines.
   failed += 1;
   const log = stage.log && fs.existsSync(stage.log) ? plain(fs.readFileSync(stage.log, 'utf8')) : '';
-  stageProblems.push({ name: stage.name, log: stage.log, lines: report === undefined ? firstLines(log, 20) : findings(log) });
+  stageProblems.push({
+    name: stage.name,
+    log: stage.log,
+    lines: report === undefined ? firstLines(log, 20) : findings(log),
+  });
 }
 
 const out = [];

@@ -1,6 +1,8 @@
 // The contract tester bites (issue 37): answers the document does not allow are named.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { compileEveryResponse, contractViolations } from './contract';
+import { compileEveryResponse, contractFetch, ContractViolation, contractViolations } from './contract';
 
 describe('the contract tester (dev/testing/contract.ts)', () => {
   const headers = (extra: Record<string, string> = {}) =>
@@ -36,5 +38,28 @@ describe('the contract tester (dev/testing/contract.ts)', () => {
 
   it('compiles a validator for every response the document declares', () => {
     expect(compileEveryResponse()).toBeGreaterThan(500);
+  });
+
+  it('contractFetch checks what a running server answers under /v1, and hands the body on', async () => {
+    const envelope = JSON.stringify({ error: { code: 'NOT_FOUND', message: 'x', request_id: 'req_sfo1-1-00' } });
+    const server = http.createServer((req, res) => {
+      res.writeHead(404, {
+        'content-type': 'application/json',
+        'x-request-id': 'req_sfo1-1770564159296-7d4b9e1f3a5b',
+        'x-region': 'sfo1',
+      });
+      res.end(req.url === '/v1/compute/clusters/cls_x' ? envelope : JSON.stringify(notFound));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await expect(contractFetch(`${base}/v1/compute/clusters/cls_x`)).rejects.toBeInstanceOf(ContractViolation);
+      const ok = await contractFetch(`${base}/v1/compute/clusters/cls_y`);
+      expect(await ok.json()).toEqual(notFound);
+      // Outside /v1 (pages, health, metrics) nothing is promised by the document.
+      expect((await contractFetch(`${base}/api/livez`)).status).toBe(404);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -158,3 +158,22 @@ export function checkContract(method: string, url: string, status: number, heade
   }
   throw new ContractViolation(`the answer breaks GET /v1/openapi.json:\n  ${found.join('\n  ')}`);
 }
+
+/**
+ * fetch() for tests against a running gateway (the fault tests): an answer under /v1 is checked
+ * against the document as rest()'s are. The Response comes back unread.
+ */
+export async function contractFetch(url: string | URL, init?: RequestInit): Promise<Response> {
+  const res = await fetch(url, init);
+  const u = new URL(url);
+  if (u.pathname !== REST_BASE && !u.pathname.startsWith(`${REST_BASE}/`)) return res;
+  const text = await res.clone().text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: the schema check says what it should have been
+  }
+  checkContract(init?.method ?? 'GET', `${u.pathname}${u.search}`, res.status, res.headers, body);
+  return res;
+}

@@ -9,6 +9,7 @@ import { EmbeddedTopology } from '../../dev/embedded-pg/servers';
 import { sessionCookie } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { resetEnvCache } from '../../server/env';
+import { contractFetch } from '../../dev/testing/contract';
 
 const f = () => inject('faults');
 const REGIONS = ['sfo1', 'lax1', 'ams1'];
@@ -82,7 +83,7 @@ afterAll(async () => {
 
 async function get<T = unknown>(path: string): Promise<Res<T>> {
   // Manual redirects: a signed-in operator bounced to /sign-in would be a failure, not a page.
-  const res = await fetch(`${f().baseUrl}${path}`, { headers: { cookie }, redirect: 'manual' });
+  const res = await contractFetch(`${f().baseUrl}${path}`, { headers: { cookie }, redirect: 'manual' });
   const text = await res.text();
   let body: unknown = null;
   if ((res.headers.get('content-type') ?? '').includes('json')) body = JSON.parse(text);
@@ -370,7 +371,7 @@ describe('Atlas with the primary down', () => {
 
       // Writing needs the primary: the status form's PATCH is refused retryably (a no-op change,
       // so nothing would differ had it gone through).
-      const patch = await fetch(`${f().baseUrl}/v1/atlas/regions/ams1`, {
+      const patch = await contractFetch(`${f().baseUrl}/v1/atlas/regions/ams1`, {
         method: 'PATCH',
         headers: { cookie, origin: f().baseUrl, 'content-type': 'application/json' },
         body: JSON.stringify({ status: 'active', reason: 'dashboard fault test: no-op during the outage' }),

@@ -18,6 +18,7 @@ import { runFailoverDrill, type DrillTopology } from '../../dev/testing/failover
 import { FAULT_ENV } from '../../dev/testing/fault-setup';
 import { resetEnvCache } from '../../server/env';
 import { processLog } from '../../dev/testing/process-logs';
+import { contractFetch, ContractViolation } from '../../dev/testing/contract';
 
 const prerequisites = haPrerequisites();
 const missing = prerequisites.ok ? undefined : describeMissing(prerequisites);
@@ -100,9 +101,13 @@ describe.skipIf(!!missing)('the primary’s node is lost under load (Patroni, sy
     let watching = true;
     const watcher = (async () => {
       while (watching) {
-        const res = await fetch(`${baseUrl}/v1/atlas/alerts?state=open`, { headers: { cookie: opsCookie } }).catch(
-          () => undefined,
-        );
+        // A lost connection is a look missed; an answer the document does not allow fails the test.
+        const res = await contractFetch(`${baseUrl}/v1/atlas/alerts?state=open`, {
+          headers: { cookie: opsCookie },
+        }).catch((e: unknown) => {
+          if (e instanceof ContractViolation) throw e;
+          return undefined;
+        });
         const body = res?.ok
           ? ((await res.json()) as { data: { kind: string; failover_under_way?: boolean }[] })
           : undefined;
@@ -110,6 +115,8 @@ describe.skipIf(!!missing)('the primary’s node is lost under load (Patroni, sy
         await new Promise((r) => setTimeout(r, 500));
       }
     })();
+    // Awaited after the drill; until then its failure must not surface as an unhandled rejection.
+    watcher.catch(() => {});
     const r = await runFailoverDrill({
       baseUrl,
       writerKey: keyOf('globex', 'lax1'),
@@ -179,7 +186,7 @@ describe.skipIf(!!missing)('the primary’s node is lost under load (Patroni, sy
       stack!.credentials.api_keys.find((k) => k.org === org && k.region === region)!.key;
     const cookie = await operatorCookie();
     const view = async () =>
-      (await (await fetch(`${baseUrl}/v1/atlas/database`, { headers: { cookie } })).json()) as {
+      (await (await contractFetch(`${baseUrl}/v1/atlas/database`, { headers: { cookie } })).json()) as {
         managed: boolean;
         leader: string | null;
         switchover_ready: boolean;
@@ -208,7 +215,7 @@ describe.skipIf(!!missing)('the primary’s node is lost under load (Patroni, sy
       cluster: () => ha.cluster(),
       urls: () => ha.urls(),
       switchover: async () => {
-        const res = await fetch(`${baseUrl}/v1/atlas/database/switchover`, {
+        const res = await contractFetch(`${baseUrl}/v1/atlas/database/switchover`, {
           method: 'POST',
           headers: { cookie, 'Content-Type': 'application/json', Origin: baseUrl },
           body: JSON.stringify({ reason: 'failover test: a planned switchover' }),

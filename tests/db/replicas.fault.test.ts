@@ -7,6 +7,7 @@ import { resetEnvCache } from '../../server/env';
 import { memberCookie, statusAtRegionHost } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { parsePrometheusText } from '../../dev/testing/prometheus';
+import { contractFetch } from '../../dev/testing/contract';
 
 const f = () => inject('faults');
 const key = (org: string, region: string) => f().keys.find((k) => k.org === org && k.region === region)!.key;
@@ -34,7 +35,7 @@ async function api(
   path: string,
   opts: { key: string; body?: unknown; headers?: Record<string, string> },
 ): Promise<Res> {
-  const res = await fetch(`${f().baseUrl}${path}`, {
+  const res = await contractFetch(`${f().baseUrl}${path}`, {
     method,
     headers: {
       Authorization: `Bearer ${opts.key}`,
@@ -213,7 +214,7 @@ describe('fan-out with one region’s replica down', () => {
     resetEnvCache();
     const cookie = await memberCookie(f().databaseUrl, 'bob@globex.test', 'globex');
     const list = () =>
-      fetch(`${f().baseUrl}/v1/compute/clusters?limit=200`, { headers: { cookie } }).then(async (r) => ({
+      contractFetch(`${f().baseUrl}/v1/compute/clusters?limit=200`, { headers: { cookie } }).then(async (r) => ({
         status: r.status,
         headers: r.headers,
         body: (await r.json()) as { data: { region: string }[]; regions: Record<string, { status: string }> },
@@ -275,7 +276,7 @@ describe('the primary goes down under load', () => {
     // Another principal of the same organization, who wrote nothing: its reads never fail.
     const reader = async () => {
       while (running) {
-        const res = await fetch(`${f().baseUrl}/v1/projects?limit=5`, { headers: { cookie } });
+        const res = await contractFetch(`${f().baseUrl}/v1/projects?limit=5`, { headers: { cookie } });
         await res.text();
         if (res.status === 200) readsOk++;
         else {

@@ -3,6 +3,7 @@
 // requests that each hold a database connection for a while.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBenchServer, type BenchServer } from '../../bench/server';
+import { contractFetch } from '../../dev/testing/contract';
 
 let srv: BenchServer;
 beforeAll(async () => {
@@ -24,7 +25,7 @@ describe('admission control', () => {
     const results = await Promise.all(
       Array.from({ length: 300 }, async () => {
         const t = performance.now();
-        const res = await fetch(`${srv.baseUrl}/v1/compute/clusters?limit=200`, {
+        const res = await contractFetch(`${srv.baseUrl}/v1/compute/clusters?limit=200`, {
           headers: { authorization: `Bearer ${key}` },
         });
         const body = (await res.json()) as { error?: { code: string; request_id: string } };

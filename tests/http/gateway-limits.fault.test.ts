@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { appServerCommand } from '../../dev/app-server';
 import { freePort, waitForHttp } from '../../dev/ports';
 import { processLog } from '../../dev/testing/process-logs';
+import { contractFetch } from '../../dev/testing/contract';
 
 const faults = inject('faults');
 const BODY_TIMEOUT_MS = 1_500;
@@ -105,7 +106,7 @@ const header = (answer: string, name: string) =>
   new RegExp(`\\r\\n${name}: ([^\\r]*)\\r\\n`, 'i').exec(answer.split('\r\n\r\n')[0] + '\r\n')?.[1];
 
 async function get(path: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers, redirect: 'manual' });
+  const res = await contractFetch(`http://127.0.0.1:${port}${path}`, { headers, redirect: 'manual' });
   return { status: res.status, headers: res.headers, body: await res.text() };
 }
 
@@ -116,7 +117,7 @@ describe('the gateway under hostile clients', () => {
     await admin.connect();
     await admin.query('BEGIN');
     await admin.query('LOCK TABLE projects IN SHARE MODE');
-    const holder = fetch(`http://127.0.0.1:${port}/v1/projects`, {
+    const holder = contractFetch(`http://127.0.0.1:${port}/v1/projects`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: `held-${Date.now().toString(36)}` }),

@@ -11,6 +11,7 @@ import { disconnectAll, primary } from '../../server/db/client';
 import { resetEnvCache } from '../../server/env';
 import { backgroundDb } from '../../server/db/background';
 import { failRun, startWorkers, type Workers } from '../../server/worker/workers';
+import { contractFetch } from '../../dev/testing/contract';
 
 const f = () => inject('faults');
 let topo: EmbeddedTopology;
@@ -77,7 +78,7 @@ afterAll(async () => {
   }
   const acme = await primary().organization.findUnique({ where: { slug: 'acme' } });
   if (acme?.homeRegion === 'lax1' && opsCookie) {
-    const res = await fetch(`${f().baseUrl}/v1/atlas/moves`, {
+    const res = await contractFetch(`${f().baseUrl}/v1/atlas/moves`, {
       method: 'POST',
       headers: { cookie: opsCookie, origin: f().baseUrl, 'content-type': 'application/json' },
       body: JSON.stringify({ slug: 'acme', to_region: 'sfo1' }),
@@ -120,7 +121,7 @@ it('retries the step in hand while the primary is down and completes the same mo
 
   workers.push(await startWorkers({ connectionString: f().databaseUrl, regions: ['sfo1', 'lax1'] }));
   await query(f().adminReplicas.lax1!, 'SELECT pg_wal_replay_pause()');
-  const res = await fetch(`${f().baseUrl}/v1/atlas/moves`, {
+  const res = await contractFetch(`${f().baseUrl}/v1/atlas/moves`, {
     method: 'POST',
     headers: { cookie, origin: f().baseUrl, 'content-type': 'application/json' },
     body: JSON.stringify({ slug: 'acme', to_region: 'lax1' }),
@@ -138,7 +139,7 @@ it('retries the step in hand while the primary is down and completes the same mo
   try {
     await new Promise((r) => setTimeout(r, 4_000));
     // Meanwhile the app still answers reads of acme from a replica: the move changed nothing yet.
-    const during = await fetch(`${f().baseUrl}/v1/atlas/moves/${id}`, { headers: { cookie } });
+    const during = await contractFetch(`${f().baseUrl}/v1/atlas/moves/${id}`, { headers: { cookie } });
     expect(during.status).toBe(200);
     expect(((await during.json()) as { status: string }).status).toBe('copying');
   } finally {

@@ -9,6 +9,7 @@ import { testRequestId } from '../../dev/testing/decisions';
 import { resetEnvCache } from '../../server/env';
 import { parseRequestId } from '../../server/ids';
 import { EXPLAIN_LIMIT } from '../../server/routing/explain';
+import { contractFetch } from '../../dev/testing/contract';
 
 const f = () => inject('faults');
 const key = (org: string, region: string) => f().keys.find((k) => k.org === org && k.region === region)!.key;
@@ -22,7 +23,7 @@ interface Answer {
 
 async function get(path: string, headers: Record<string, string>): Promise<Answer> {
   const t = performance.now();
-  const res = await fetch(`${f().baseUrl}${path}`, { headers });
+  const res = await contractFetch(`${f().baseUrl}${path}`, { headers });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : {}, ms: performance.now() - t };
 }

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { sessionCookie } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { resetEnvCache } from '../../server/env';
+import { contractFetch } from '../../dev/testing/contract';
 
 const f = () => inject('faults');
 const key = (org: string, region: string) => f().keys.find((k) => k.org === org && k.region === region)!.key;
@@ -42,7 +43,7 @@ async function call(
   path: string,
   opts: { key?: string; cookie?: string; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; headers: Headers; body: unknown }> {
-  const res = await fetch(`${f().baseUrl}${path}`, {
+  const res = await contractFetch(`${f().baseUrl}${path}`, {
     method,
     headers: {
       ...(opts.key ? { Authorization: `Bearer ${opts.key}` } : {}),

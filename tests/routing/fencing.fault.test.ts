@@ -13,6 +13,7 @@ import { FAULT_ENV } from '../../dev/testing/fault-setup';
 import { resetEnvCache } from '../../server/env';
 import { eventually as poll } from '../../dev/testing/eventually';
 import { processLog } from '../../dev/testing/process-logs';
+import { contractFetch } from '../../dev/testing/contract';
 
 /** Polled every 10 ms: the applied-within figures are read off these waits. */
 const eventually = <T>(check: () => Promise<T | undefined>, timeoutMs: number, what: string) =>
@@ -43,7 +44,7 @@ async function liveGateways(): Promise<Row[]> {
 
 async function api<T>(gateway: GatewaySpec, method: string, path: string, body?: unknown) {
   const base = `http://127.0.0.1:${gateway.port}`;
-  const res = await fetch(`${base}${path}`, {
+  const res = await contractFetch(`${base}${path}`, {
     method,
     headers: { cookie: ops, origin: base, ...(body ? { 'Content-Type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,

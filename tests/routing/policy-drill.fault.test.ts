@@ -15,6 +15,7 @@ import { sessionCookie } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { resetEnvCache } from '../../server/env';
 import { eventually } from '../../dev/testing/eventually';
+import { contractFetch } from '../../dev/testing/contract';
 
 const f = () => inject('faults');
 const key = (org: string, region: string) => f().keys.find((k) => k.org === org && k.region === region)!.key;
@@ -50,7 +51,7 @@ async function call<T = unknown>(
   path: string,
   opts: { key?: string; cookie?: string; body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<Res<T>> {
-  const res = await fetch(`${f().baseUrl}${path}`, {
+  const res = await contractFetch(`${f().baseUrl}${path}`, {
     method,
     headers: {
       ...(opts.key ? { Authorization: `Bearer ${opts.key}` } : {}),

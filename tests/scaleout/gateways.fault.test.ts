@@ -17,6 +17,7 @@ import { parsePrometheusText } from '../../dev/testing/prometheus';
 import { resetEnvCache } from '../../server/env';
 import { eventually } from '../../dev/testing/eventually';
 import { processLog } from '../../dev/testing/process-logs';
+import { contractFetch } from '../../dev/testing/contract';
 
 const f = () => inject('faults');
 const key = (org: string, region: string) => f().keys.find((k) => k.org === org && k.region === region)!.key;
@@ -104,7 +105,7 @@ async function api<T = unknown>(
   opts: { key?: string; cookie?: string; body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<Res<T>> {
   const base = `http://127.0.0.1:${gw[gateway]!.port}`;
-  const res = await fetch(`${base}${path}`, {
+  const res = await contractFetch(`${base}${path}`, {
     method,
     headers: {
       ...(opts.key ? { Authorization: `Bearer ${opts.key}` } : {}),

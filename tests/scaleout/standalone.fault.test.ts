@@ -10,6 +10,7 @@ import { freePort, waitForHttp } from '../../dev/ports';
 import { FAULT_ENV } from '../../dev/testing/fault-setup';
 import { packageStandalone } from '../../scripts/package-standalone';
 import { processLog } from '../../dev/testing/process-logs';
+import { contractFetch } from '../../dev/testing/contract';
 
 const f = () => inject('faults');
 const key = (org: string, region: string) => f().keys.find((k) => k.org === org && k.region === region)!.key;
@@ -50,7 +51,7 @@ afterAll(async () => {
 });
 
 async function api<T>(method: string, p: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${base}${p}`, {
+  const res = await contractFetch(`${base}${p}`, {
     method,
     headers: {
       authorization: `Bearer ${key('acme', 'sfo1')}`,

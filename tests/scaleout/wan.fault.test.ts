@@ -15,6 +15,7 @@ import { parseProfile } from '../../dev/wan/profile';
 import { siteEnv } from '../../dev/wan/topology';
 import { Wan } from '../../dev/wan/wan';
 import { processLog } from '../../dev/testing/process-logs';
+import { contractFetch } from '../../dev/testing/contract';
 
 const f = () => inject('faults');
 const REGIONS = ['sfo1', 'lax1', 'ams1'];
@@ -32,7 +33,7 @@ const pct = (xs: number[], q: number) =>
 
 async function api(g: number, method: string, path: string, body?: unknown) {
   const t = performance.now();
-  const res = await fetch(`${gateways[g]!.url}${path}`, {
+  const res = await contractFetch(`${gateways[g]!.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
@@ -146,7 +147,7 @@ describe('ams1 80 ms from the primary', () => {
       for (let i = 0; i < 10; i++) {
         // sfo1 (the suite's own gateway, beside the primary) notices nothing: its writes go on.
         const t = performance.now();
-        const other = await fetch(`${f().baseUrl}/v1/projects`, {
+        const other = await contractFetch(`${f().baseUrl}/v1/projects`, {
           method: 'POST',
           headers: { authorization: `Bearer ${sfo1Key}`, 'x-region': 'sfo1', 'content-type': 'application/json' },
           body: JSON.stringify({ name: `wan-cut-sfo1-${Date.now()}-${i}` }),

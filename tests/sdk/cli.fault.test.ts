@@ -11,6 +11,7 @@ import { sessionCookie } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { resetEnvCache } from '../../server/env';
 import { BIN, buildSdk, cliEnv, f, globalKey, key, meridian, startWorker, uniq, type CliResult } from './harness';
+import { contractFetch } from '../../dev/testing/contract';
 
 const REQUEST_ID = /req_[a-z0-9]+-\d+-[0-9a-f]{12}/;
 
@@ -473,7 +474,7 @@ describe('atlas, for operators', () => {
 
   it('atlas moves, table and JSON, the same list as the API; customers are refused', async () => {
     const api = (await (
-      await fetch(`${f().baseUrl}/v1/atlas/moves`, { headers: { cookie: `authjs.session-token=${opsToken}` } })
+      await contractFetch(`${f().baseUrl}/v1/atlas/moves`, { headers: { cookie: `authjs.session-token=${opsToken}` } })
     ).json()) as { data: { id: string }[] };
     const moves = json<{ data: { id: string }[] }>(await meridian(['atlas', 'moves', '--json'], as('ops')));
     expect(moves.data.map((m) => m.id)).toEqual(api.data.map((m) => m.id));
