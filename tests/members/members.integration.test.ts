@@ -15,7 +15,7 @@ import { handleRest } from '../../server/api/adapters/rest';
 import { primary } from '../../server/db/client';
 import { resetEnvCache } from '../../server/env';
 import { serveApi } from '../../server/http/api-door';
-import { previewInvitation } from '../../server/members/invitations';
+import { previewInvitation } from '../../server/members/invitation-acceptance';
 import { checkCredentials } from '../../server/auth/sign-in';
 import { sealSecret } from '../../server/secrets/sealed';
 import { processLog } from '../../dev/testing/process-logs';

@@ -5,14 +5,12 @@ import { MAX_PASSWORD_LENGTH } from '../../auth/password';
 import { env } from '../../env';
 import { AppError } from '../../errors';
 import { actorOf } from '../../members/actor';
+import { acceptInvitation, invitationPreview, previewInvitation } from '../../members/invitation-acceptance';
 import {
-  acceptInvitation,
   createdInvitationView,
   createInvitation,
-  invitationPreview,
   invitationsOf,
   invitationView,
-  previewInvitation,
   resendInvitation,
   revokeInvitation,
 } from '../../members/invitations';
