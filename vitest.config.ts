@@ -11,8 +11,8 @@ const alias = { '~': path.resolve(import.meta.dirname) };
  */
 function pgBossConnectionLoss(error: { message?: string; stack?: string; code?: string }): boolean {
   const lost =
-    ['ECONNREFUSED', 'ECONNRESET', '57P01', '57P02', '57P03'].includes(error.code ?? '') ||
-    /connection terminated|terminating connection|ECONNREFUSED/i.test(error.message ?? '');
+    ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', '57P01', '57P02', '57P03', '08001', '08006'].includes(error.code ?? '') ||
+    /connection terminated|terminating connection|ECONNREFUSED|no host accepts writes/i.test(error.message ?? '');
   return lost && /node_modules\/pg-boss\//.test(error.stack ?? '');
 }
 

@@ -214,6 +214,7 @@ export class EmbeddedTopology {
       password: opts.password ?? this.state.adminPassword,
       database: opts.database ?? 'postgres',
     });
+    c.on('error', () => {}); // a node stopping under it: the next call fails instead
     await c.connect();
     try {
       return await fn(c);

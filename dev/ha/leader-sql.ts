@@ -8,6 +8,7 @@ export type AdminQuery = <T>(fn: (c: pg.Client) => Promise<T>, database?: string
 export function adminOn(port: number, password: string): AdminQuery {
   return async (fn, database = 'postgres') => {
     const c = new pg.Client({ host: '127.0.0.1', port, user: ADMIN_ROLE, password, database });
+    c.on('error', () => {}); // a node stopping under it: the next call fails instead
     await c.connect();
     try {
       return await fn(c);

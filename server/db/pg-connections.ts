@@ -52,10 +52,18 @@ function primaryClientClass(m: MultiHostUrl): typeof pg.Client {
         return this as pg.Client;
       })();
       if (!callback) return connected;
-      connected.then(
-        (c) => (callback as (err: null, c: pg.Client) => void)(null, c),
-        (e: unknown) => (callback as (err: Error) => void)(e as Error),
-      );
+      connected
+        .then(
+          (c) => (callback as (err: null, c: pg.Client) => void)(null, c),
+          (e: unknown) => (callback as (err: Error) => void)(e as Error),
+        )
+        // What the callback itself throws is thrown as from pg.Client's own callback: uncaught,
+        // never a silent unhandled rejection.
+        .catch((e: unknown) =>
+          process.nextTick(() => {
+            throw e;
+          }),
+        );
     }
   }
   return PrimaryClient;
@@ -102,10 +110,13 @@ export function newPool(
   return pool;
 }
 
-/** A new, unconnected client on `config.connectionString` (the caller listens for `error`). */
+/** A new, unconnected client on `config.connectionString`. A connection lost while idle fails the
+ * next query, never the process; a caller that must hear of it at once listens for `error`. */
 export function newClient(config: pg.ClientConfig & { connectionString: string }): pg.Client {
   const { connectionString, Client = pg.Client } = connectionConfig(config.connectionString);
-  return new Client({ ...config, connectionString });
+  const client = new Client({ ...config, connectionString });
+  client.on('error', absorb);
+  return client;
 }
 
 function absorb(): void {

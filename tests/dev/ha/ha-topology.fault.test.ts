@@ -40,6 +40,7 @@ async function link(name: string): Promise<{ connections: number; bytesDown: num
 
 async function query<T = Record<string, unknown>>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
   const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+  c.on('error', () => {}); // a node stopping under it: the next call fails instead
   try {
     await c.connect();
     return (await c.query(sql, params)).rows as T[];
@@ -172,6 +173,7 @@ describe.skipIf(skip)(skip ? `${title}: skipped, ${describeMissing(pre)}` : titl
       await query(t.nodeUrl('sfo1-a', 'owner'), 'INSERT INTO ha_probe (v) VALUES ($1)', [v]);
       const committed = performance.now();
       const c = new pg.Client({ connectionString: t.nodeUrl('ams1-r', 'admin') });
+      c.on('error', () => {}); // a node stopping under it: the next call fails instead
       await c.connect();
       try {
         while ((await c.query('SELECT 1 FROM ha_probe WHERE v = $1', [v])).rowCount === 0) {
@@ -207,6 +209,7 @@ describe.skipIf(skip)(skip ? `${title}: skipped, ${describeMissing(pre)}` : titl
     await commit; // …and returns once the standby has it.
     // remote_apply: the commit returns once the standby has also replayed it, so it is readable there.
     const c = new pg.Client({ connectionString: t.nodeUrl('sfo1-a', 'owner') });
+    c.on('error', () => {}); // a node stopping under it: the next call fails instead
     await c.connect();
     try {
       await c.query('SET synchronous_commit = remote_apply');
