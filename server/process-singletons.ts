@@ -5,6 +5,7 @@ export type SingletonName =
   | 'db-clients'
   | 'db-pools'
   | 'db-health'
+  | 'db-flush-history'
   | 'replay-watch'
   | 'region-registry'
   | 'metrics'

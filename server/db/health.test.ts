@@ -1,6 +1,7 @@
 // Replica time lag from the primary probes' record of its flushed position (secondsBehind).
 import { describe, expect, it } from 'vitest';
-import { recordFlush, resetHealth, secondsBehind } from './health';
+import { recordFlush, secondsBehind } from './flush-history';
+import { resetHealth } from './health';
 
 describe('secondsBehind', () => {
   it('is the time since the primary first flushed past the replay position', async () => {

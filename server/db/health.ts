@@ -1,5 +1,6 @@
 // Health of the primary and of every region's replica as this gateway sees them: probes and lag.
 // How lag is measured: docs/flows/reads-and-writes.md#replica-health
+// What GET /health/region makes of it: health-report.ts; the primary's flush record: flush-history.ts
 import type pg from 'pg';
 import { env } from '../env';
 import { metrics } from '../telemetry/metrics';
@@ -10,6 +11,7 @@ import { primaryLocation } from './primary-locator';
 import { RttWindow, type RttSummary } from './rtt-window';
 import { primaryUrl, replicaRegions, replicaUrl } from './topology';
 import { processSingleton } from '../process-singletons';
+import { clearFlushHistory, recordFlush, secondsBehind } from './flush-history';
 
 export type ReplicaStatus = 'healthy' | 'lagging' | 'down' | 'unknown';
 
@@ -51,16 +53,8 @@ export interface PrimaryRtt extends RttSummary {
 /** Called after every probe of a replica (Atlas debounces lag from it). */
 export type ReplicaProbeListener = (health: ReplicaHealth) => void;
 
-/** The primary's flushed position as probes saw it, oldest first (secondsBehind reads it). */
-interface FlushMark {
-  at: number;
-  lsn: bigint;
-}
-const FLUSH_HISTORY_MS = 15 * 60_000;
-
 interface State {
   startedAt: number;
-  flushHistory?: FlushMark[];
   listeners?: Set<ReplicaProbeListener>;
   primary: PrimaryHealth;
   /** Round trips of the primary probes since the primary last answered (cleared when it does not). */
@@ -214,27 +208,6 @@ async function probePrimary(): Promise<void> {
   metrics.primaryUp.set(state().primary.up ? 1 : 0);
 }
 
-/** Records the primary's flushed position at `at` (probes, and the lag sampler's own reads). */
-export function recordFlush(at: number, lsn: bigint): void {
-  const h = (state().flushHistory ??= []);
-  if (h.length === 0 || lsn > h.at(-1)!.lsn) h.push({ at, lsn }); // only when it moved: the first time it reached lsn
-  while (h.length > 1 && h[0]!.at < at - FLUSH_HISTORY_MS) h.shift();
-}
-
-/**
- * How long the replica at `replayLsn` has been behind, by the primary probes' record: the time
- * since the first probe that saw the primary flushed past it (a lower bound: it passed it at most
- * one probe interval earlier). undefined when the record doesn't reach back that far.
- */
-export function secondsBehind(replayLsn: bigint, now = Date.now()): number | undefined {
-  const h = state().flushHistory ?? [];
-  if (h.length === 0 || h.at(-1)!.lsn <= replayLsn) return h.length ? 0 : undefined;
-  if (h[0]!.lsn > replayLsn) return undefined; // behind everything remembered
-  let i = h.length - 1;
-  while (h[i - 1]!.lsn > replayLsn) i--; // h[i] is the first mark past replayLsn
-  return Math.max(0, (now - h[i]!.at) / 1000);
-}
-
 async function probeReplica(region: string): Promise<void> {
   const url = replicaUrl(region);
   if (!url) return;
@@ -342,55 +315,10 @@ export async function resetHealth(): Promise<void> {
   if (state().timer) clearTimeout(state().timer);
   state().timer = undefined;
   state().primary = { up: true };
-  state().flushHistory = undefined;
+  clearFlushHistory();
   state().rtt = undefined;
   state().rttAt = undefined;
   state().replicas.clear();
   await Promise.all([...state().pools.values()].map((p) => p.end().catch(() => {})));
   state().pools.clear();
-}
-
-export interface HealthReportView {
-  status: ReplicaStatus;
-  serving_reads: boolean;
-  lag_bytes: number | null;
-  lag_seconds: number | null;
-  checked_at: string | null;
-  error: string | null;
-}
-
-/**
- * What GET /health/region answers for `gatewayRegion`. Raw database errors name hosts, ports and
- * roles: `withErrors` (operators) see them, everyone else only `unreachable`.
- */
-export function healthReport(gatewayRegion: string, withErrors: boolean) {
-  const error = (e: string | undefined) => (e ? (withErrors ? e : 'unreachable') : null);
-  const view = (r: ReplicaHealth): HealthReportView => ({
-    status: r.status,
-    serving_reads: r.status === 'healthy',
-    lag_bytes: r.lagBytes ?? null,
-    lag_seconds: r.lagSeconds === undefined ? null : Math.round(r.lagSeconds * 1000) / 1000,
-    checked_at: r.checkedAt ? new Date(r.checkedAt).toISOString() : null,
-    error: error(r.error),
-  });
-  const replicas = Object.fromEntries(allReplicaHealth().map((r) => [r.region, view(r)]));
-  const own = replicas[gatewayRegion] ?? null;
-  const p = primaryHealth();
-  // Several primary hosts (an HA pair): down means a failover is under way, or about to be.
-  const at = primaryLocation(primaryUrl());
-  return {
-    region: gatewayRegion,
-    status: p.up && (own === null || own.serving_reads) ? 'ok' : 'degraded',
-    replica: own,
-    primary: {
-      reachable: p.up,
-      error: error(p.error),
-      failover_under_way: !!at && (!p.up || at.searching),
-      ...(at && withErrors
-        ? { hosts: at.hosts, current: at.current ?? null, timeline: at.timeline ?? null, moves: at.moves }
-        : {}),
-    },
-    uptime_seconds: Math.round(uptimeSeconds()),
-    replicas,
-  };
 }

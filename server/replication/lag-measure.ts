@@ -2,7 +2,8 @@
 // this gateway's traffic for the region over the interval, and the region's round trip to the
 // primary as its gateways last published it (docs/atlas.md#lag-history).
 import type { BackgroundClient } from '../db/background';
-import { probePool, recordFlush, secondsBehind } from '../db/health';
+import { recordFlush, secondsBehind } from '../db/flush-history';
+import { probePool } from '../db/health';
 import { formatLsn, parseLsn } from '../db/lsn';
 import { execute, run, runOne } from '../db/sql';
 import { replicaRegions, replicaUrl } from '../db/topology';

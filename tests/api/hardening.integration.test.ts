@@ -14,7 +14,8 @@ import { endAllSessions } from '../../server/auth/sessions';
 import { primary } from '../../server/db/client';
 import { purgeExpiredIdempotencyKeys } from '../../server/db/idempotency';
 import { waitForReplay as waitForReplayWatch } from '../../server/db/replay-watch';
-import { healthReport, probeNow, replicaHealth, reportDown } from '../../server/db/health';
+import { probeNow, replicaHealth, reportDown } from '../../server/db/health';
+import { healthReport } from '../../server/db/health-report';
 import { resetEnvCache } from '../../server/env';
 import { handleTrpc } from '../../server/api/adapters/trpc-http';
 

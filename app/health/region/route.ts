@@ -2,7 +2,8 @@
 // and every other region's replica as this gateway sees it (error text for operators only).
 import { serviceRoute } from '~/server/api/adapters/service-route';
 import { isOperator } from '~/server/auth/identity';
-import { ensureHealthMonitor, healthReport } from '~/server/db/health';
+import { ensureHealthMonitor } from '~/server/db/health';
+import { healthReport } from '~/server/db/health-report';
 
 export const dynamic = 'force-dynamic';
 
