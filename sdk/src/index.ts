@@ -41,4 +41,4 @@ export {
   regionAddress,
   type RetryInfo,
 } from './transport.js';
-export type { paths } from './generated/openapi.js';
+export { webhookEventTypes, type paths } from './generated/openapi.js';

@@ -1,9 +1,10 @@
 // `meridian atlas servers|regions|orgs|moves|database|switchover`: Atlas, for platform operators
 // (a session token).
 import { Option, type Command } from 'commander';
-import type { AtlasOrganization, AtlasRegion, AtlasServer } from '../../index.js';
+import type { AtlasRegion, AtlasServer } from '../../index.js';
 import { clientFor, collect, emitList, emitOne, regionOption } from '../invocation.js';
 import { status, table } from '../output.js';
+import { listOrganizations } from './orgs.js';
 
 export function registerAtlas(program: Command): void {
   const atlas = program.command('atlas').description('Atlas, for platform operators (login --session-token)');
@@ -67,23 +68,7 @@ export function registerAtlas(program: Command): void {
     .command('list', { isDefault: true })
     .option('--search <text>', 'slug, name or org_…')
     .addOption(regionOption())
-    .action(async (opts: { search?: string; region?: string }, cmd) => {
-      const rows = await collect(
-        clientFor(cmd).atlas.organizations.iterate({ q: opts.search, region: opts.region }),
-        10_000,
-      );
-      emitList<AtlasOrganization>(cmd, rows, (r) =>
-        table(r, [
-          { header: 'ID', cell: (o) => o.id },
-          { header: 'SLUG', cell: (o) => o.slug },
-          { header: 'STATUS', cell: (o) => status(o.status) },
-          { header: 'REGIONS', cell: (o) => o.allowed_regions.join(' ') },
-          { header: 'DEFAULT', cell: (o) => o.default_region ?? '' },
-          { header: 'CLUSTERS', cell: (o) => o.clusters.total },
-          { header: 'KEYS', cell: (o) => o.active_api_keys },
-        ]),
-      );
-    });
+    .action(listOrganizations);
   atlas
     .command('moves')
     .description('workspace moves (GET /v1/atlas/moves)')

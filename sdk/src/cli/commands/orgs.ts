@@ -18,6 +18,26 @@ async function orgId(client: MeridianClient, ref: string): Promise<string> {
   return ref; // the API answers 404 for it
 }
 
+/** `meridian orgs list` (and `meridian atlas orgs`): every organization, its status and size. */
+export async function listOrganizations(opts: { search?: string; region?: string }, cmd: Command): Promise<void> {
+  const rows = await collect(
+    clientFor(cmd).atlas.organizations.iterate({ q: opts.search, region: opts.region }),
+    10_000,
+  );
+  emitList<AtlasOrganization>(cmd, rows, (r) =>
+    table(r, [
+      { header: 'ID', cell: (o) => o.id },
+      { header: 'SLUG', cell: (o) => o.slug },
+      { header: 'STATUS', cell: (o) => status(o.status) },
+      { header: 'REGIONS', cell: (o) => o.allowed_regions.join(' ') },
+      { header: 'DEFAULT', cell: (o) => o.default_region ?? '' },
+      { header: 'CLUSTERS', cell: (o) => o.clusters.total },
+      { header: 'KEYS', cell: (o) => o.active_api_keys },
+      { header: 'PURGE AFTER', cell: (o) => o.purge_after ?? '' },
+    ]),
+  );
+}
+
 export function registerOrgs(program: Command): void {
   const orgs = program.command('orgs').description('organizations and their lifecycle, for platform operators');
   orgs
@@ -25,21 +45,7 @@ export function registerOrgs(program: Command): void {
     .description('every organization with its lifecycle status')
     .option('--search <text>', 'slug, name or org_…')
     .addOption(regionOption())
-    .action(async (opts: { search?: string; region?: string }, cmd) => {
-      const rows = await collect(
-        clientFor(cmd).atlas.organizations.iterate({ q: opts.search, region: opts.region }),
-        10_000,
-      );
-      emitList<AtlasOrganization>(cmd, rows, (r) =>
-        table(r, [
-          { header: 'ID', cell: (o) => o.id },
-          { header: 'SLUG', cell: (o) => o.slug },
-          { header: 'STATUS', cell: (o) => status(o.status) },
-          { header: 'REGIONS', cell: (o) => o.allowed_regions.join(' ') },
-          { header: 'PURGE AFTER', cell: (o) => o.purge_after ?? '' },
-        ]),
-      );
-    });
+    .action(listOrganizations);
   orgs
     .command('create')
     .description('create an organization; a new admin gets a one-time link, printed once')

@@ -1,23 +1,13 @@
 // `meridian webhooks list|create|update|delete|rotate-secret|test|deliveries|redeliver`: the
 // organization's webhook endpoints (an admin-scoped key); secrets are printed once.
 import type { Command } from 'commander';
+import { webhookEventTypes } from '../../generated/openapi.js';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../index.js';
 import { CliError, EXIT } from '../exit.js';
 import { clientFor, emitList, emitOne, globals } from '../invocation.js';
 import { print, printJson, table } from '../output.js';
 
-const EVENTS = [
-  'cluster.created',
-  'cluster.ready',
-  'cluster.failed',
-  'cluster.deleted',
-  'project.created',
-  'project.deleted',
-  'member.added',
-  'member.removed',
-  'api_key.created',
-  'api_key.revoked',
-];
+const EVENTS: readonly string[] = webhookEventTypes;
 
 function events(list: string): WebhookEventType[] {
   const out = list
