@@ -16461,3 +16461,6 @@ export interface operations {
         };
     };
 }
+
+/** Every webhook event type an endpoint may subscribe to, as the document lists them. */
+export const webhookEventTypes = ["cluster.created","cluster.ready","cluster.failed","cluster.deleted","project.created","project.deleted","member.added","member.removed","api_key.created","api_key.revoked"] as const;
