@@ -21,6 +21,7 @@ const ARC = [
   '/arc/projects',
   '/arc/notifications',
   '/arc/organization',
+  '/arc/audit',
   '/arc/settings',
   '/arc/settings/api-keys',
 ];

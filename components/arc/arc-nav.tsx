@@ -13,6 +13,7 @@ const ITEMS = [
   { href: '/arc/projects', label: 'Projects' },
   { href: '/arc/notifications', label: 'Notifications', badge: true },
   { href: '/arc/organization', label: 'Organization' },
+  { href: '/arc/audit', label: 'Audit log' },
   { href: '/arc/settings', label: 'Settings', exclude: ['/arc/settings/api-keys', '/arc/settings/members'] },
   { href: '/arc/settings/members', label: 'Members' },
   { href: '/arc/settings/api-keys', label: 'API keys' },

@@ -315,6 +315,17 @@ export class MeridianClient {
       ),
   };
 
+  /** The organization's audit log, newest first; `export` pages of up to 1,000 (admins). */
+  readonly audit = {
+    list: (query: Query<paths['/audit']['get']> = {}) => this.unwrap(this.api.GET('/audit', { params: { query } })),
+    iterate: (query: Omit<Query<paths['/audit']['get']>, 'cursor'> = {}) =>
+      this.paginate((cursor) => this.audit.list({ ...query, cursor })),
+    export: (query: Omit<Query<paths['/audit/export']['get']>, 'cursor'> = {}) =>
+      this.paginate((cursor) =>
+        this.unwrap(this.api.GET('/audit/export', { params: { query: { ...query, cursor } } })),
+      ),
+  };
+
   readonly notifications = {
     list: (params: { unread?: boolean; cursor?: string; limit?: number } = {}) => {
       const { unread, ...rest } = params;

@@ -26,6 +26,7 @@ export type {
   Project,
   RegionOption,
   CreatedWebhookEndpoint,
+  AuditEvent,
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEventType,

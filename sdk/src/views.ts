@@ -31,6 +31,7 @@ export type CreatedInvitation = Success<paths['/invitations']['post']>;
 export type WebhookEndpoint = Success<paths['/webhooks']['get']>['data'][number];
 export type CreatedWebhookEndpoint = Success<paths['/webhooks']['post']>;
 export type WebhookDelivery = Success<paths['/webhooks/{id}/deliveries']['get']>['data'][number];
+export type AuditEvent = Success<paths['/audit']['get']>['data'][number];
 export type WebhookEventType = Body<paths['/webhooks']['post']>['event_types'][number];
 export type AtlasServer = Success<paths['/atlas/infrastructure/servers']['get']>['data'][number];
 export type AtlasRegion = Success<paths['/atlas/regions']['get']>['data'][number];

@@ -12,6 +12,7 @@ import { atlasRegionsRouter } from './routers/atlas/regions';
 import { atlasRequestsRouter } from './routers/atlas/requests';
 import { atlasServersRouter } from './routers/atlas/servers';
 import { apiKeysRouter } from './routers/api-keys';
+import { auditRouter } from './routers/audit';
 import { webhooksRouter } from './routers/webhooks';
 import { clustersRouter } from './routers/clusters';
 import { kubernetesRouter } from './routers/kubernetes';
@@ -38,6 +39,7 @@ export const appRouter = router({
   me: meRouter,
   apiKeys: apiKeysRouter,
   webhooks: webhooksRouter,
+  audit: auditRouter,
   organization: organizationRouter,
   onboarding: onboardingRouter,
   members: membersRouter,

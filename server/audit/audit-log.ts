@@ -1,5 +1,6 @@
-// The audit log as operators read it: every event newest first, filtered by actor, action (a
-// prefix with `*`) and time, keyset-paged by (created_at, id).
+// The audit log: every event newest first, filtered by actor, action (a prefix with `*`) and time,
+// keyset-paged by (created_at, id). Operators read all of it (Atlas); an organization reads its own
+// (Arc), scoped here, in the query, whatever the caller passed.
 import { z } from 'zod';
 import { read } from '../db/access';
 import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
@@ -29,9 +30,15 @@ export const auditView = z.object({
 });
 export type AuditView = z.infer<typeof auditView>;
 
+/** An organization's own events: what it did, and what operators did to it. */
+export function listOrganizationAudit(req: DataRequest, orgId: string, f: AuditFilter) {
+  return listAudit(req, f, orgId);
+}
+
 export async function listAudit(
   req: DataRequest,
   f: AuditFilter,
+  orgId?: string,
 ): Promise<{ data: AuditView[]; next_cursor: string | null }> {
   const after = f.cursor ? decodeTimeCursor(f.cursor) : undefined;
   if (f.cursor && !after) throw new AppError('invalid_request', 'malformed cursor');
@@ -41,6 +48,7 @@ export async function listAudit(
     db.auditEvent.findMany({
       where: {
         AND: [
+          orgId !== undefined ? { orgId } : {},
           actor ? (actor.includes('@') ? { actor: { email: actor.toLowerCase() } } : { actorId: actor }) : {},
           action ? (action.endsWith('*') ? { action: { startsWith: action.slice(0, -1) } } : { action }) : {},
           f.from ? { createdAt: { gte: new Date(f.from) } } : {},

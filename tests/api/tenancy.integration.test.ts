@@ -190,6 +190,19 @@ const CASES: Record<string, (api: Caller) => Promise<void>> = {
       .catch((e: unknown) => e);
     expect((theirs as Error).message).toBe((unknown as Error).message);
   },
+  // The audit log: globex's admin (session) or key reads globex's events alone, never acme's.
+  'audit.list': async (api) => {
+    const page = await api.audit.list({ limit: 200 }).catch((e: unknown) => e);
+    if (page instanceof TRPCError) return void expect(code(page)).toBe('forbidden');
+    const orgs = (page as { data: { org_id: string | null }[] }).data.map((e) => e.org_id);
+    expect(orgs.filter((o) => o !== fx.globex.orgId)).toEqual([]);
+  },
+  'audit.export': async (api) => {
+    const page = await api.audit.export({}).catch((e: unknown) => e);
+    if (page instanceof TRPCError) return void expect(code(page)).toBe('forbidden');
+    const orgs = (page as { data: { org_id: string | null }[] }).data.map((e) => e.org_id);
+    expect(orgs.filter((o) => o !== fx.globex.orgId)).toEqual([]);
+  },
   'members.list': async (api) => {
     const list = await api.members.list({ limit: 200 });
     expect(list.data.map((m) => m.user_id)).not.toContain(fx.acme.adminId);
@@ -433,6 +446,10 @@ beforeAll(async () => {
     },
   });
   fx.acme.webhookId = hook.id;
+  // An event of acme's audit log, which globex's reads must never show.
+  await db.auditEvent.create({
+    data: { id: newId('evt'), orgId: acme.id, actorId: alice.id, action: 'tenancy.probe', targetType: 'organization' },
+  });
   fx.acme.deliveryId = delivery.id;
   const decision = sampleDecision({ org_id: acme.id });
   recordDecision(decision);

@@ -249,6 +249,21 @@ beforeAll(async () => {
     arc().apiKeys.list({ limit: 20, cursor: keys.next_cursor! }),
   );
   await call('arc organization', 'organization.get', () => arc().organization.get({}));
+  // The organization's audit log (the big tenant's): each filter, the next page, and the export.
+  const orgAudit = await arc().audit.list({ limit: 50 });
+  const orgAuditFilters = [
+    {},
+    ...(orgAudit.next_cursor ? [{ cursor: orgAudit.next_cursor }] : []),
+    { actor: bob.id },
+    { actor: 'bob@globex.test' },
+    { action: 'cluster.*' },
+    { from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date().toISOString() },
+  ];
+  for (const f of orgAuditFilters)
+    await call(`arc audit ${Object.keys(f).join(',') || 'all'}`, 'audit.list', () =>
+      arc().audit.list({ ...f, limit: 50 }),
+    );
+  await call('arc audit export', 'audit.export', () => arc().audit.export({}));
   await call('arc members', 'members.list', () => arc().members.list({ limit: 50 }));
   await call('arc invitations', 'invitations.list', () => arc().invitations.list({ limit: 50 }));
   await call('arc single sign-on', 'organization.sso.get', () => arc().organization.sso.get({}));

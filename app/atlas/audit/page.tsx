@@ -1,6 +1,6 @@
 // /atlas/audit: the audit log, for operators.
 import type { Metadata } from 'next';
-import { AuditLog } from '~/components/atlas/audit-log';
+import { AuditLog } from '~/components/audit/audit-log';
 import { PageHeader } from '~/components/ui/page-header';
 
 export const metadata: Metadata = { title: 'Audit log · Atlas' };
@@ -15,7 +15,7 @@ export default function AuditPage() {
         title="Audit log"
         description="Who did what, when, and from which request: region changes, API keys, sign-ins."
       />
-      <AuditLog />
+      <AuditLog scope="platform" />
     </div>
   );
 }

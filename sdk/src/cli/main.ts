@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { MeridianError } from '../index.js';
 import { registerAtlas } from './commands/atlas.js';
+import { registerAudit } from './commands/audit.js';
 import { registerClusters } from './commands/clusters.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   registerProjects(program);
   registerNotifications(program);
   registerMembers(program);
+  registerAudit(program);
   registerWebhooks(program);
   registerRuns(program);
   registerAtlas(program);

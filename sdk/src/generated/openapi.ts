@@ -553,6 +553,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your organization’s audit events, newest first (what its people, keys and Meridian’s operators did): filter by actor, action (`prefix*`), time */
+        get: operations["audit-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your organization’s audit events for an export (admins): the list’s filters, pages of up to 1000 */
+        get: operations["audit-export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/compute/clusters": {
         parameters: {
             query?: never;
@@ -8612,6 +8646,320 @@ export interface operations {
                 };
             };
             /** @description Unavailable for now: `overloaded` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "audit-list": {
+        parameters: {
+            query?: {
+                action?: string;
+                actor?: string;
+                cursor?: string;
+                from?: string;
+                limit?: number;
+                to?: string;
+            };
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            action: string;
+                            actor: {
+                                email: string;
+                                id: string;
+                            } | null;
+                            created_at: string;
+                            id: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            org_id: string | null;
+                            region: string | null;
+                            request_id: string | null;
+                            target_id: string | null;
+                            target_type: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request`, `invalid_region` */
+            400: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: `unauthenticated` */
+            401: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
+            403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "audit-export": {
+        parameters: {
+            query?: {
+                action?: string;
+                actor?: string;
+                cursor?: string;
+                from?: string;
+                limit?: number;
+                to?: string;
+            };
+            header?: {
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+                /** @description The region to act in (second in the resolution cascade, after the subdomain) */
+                "X-Region"?: components["parameters"]["XRegion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            action: string;
+                            actor: {
+                                email: string;
+                                id: string;
+                            } | null;
+                            created_at: string;
+                            id: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            org_id: string | null;
+                            region: string | null;
+                            request_id: string | null;
+                            target_id: string | null;
+                            target_type: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request`, `invalid_region` */
+            400: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: `unauthenticated` */
+            401: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `forbidden`, `organization_suspended`, `region_not_allowed` */
+            403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `region_unavailable` */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

@@ -1,9 +1,11 @@
 'use client';
 // The audit log: who did what, when, from which request; filtered by actor, action and time,
-// a page at a time (newest first).
+// a page at a time (newest first). Atlas reads the platform's; Arc its organization's, whose
+// admins export what the filters select (audit-export.tsx).
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '../trpc-provider';
+import { AuditExport, type AuditFilterInput } from './audit-export';
 import { DataTable } from '../ui/data-table';
 import { ErrorAlert } from '../ui/error-alert';
 import { FilterForm } from '../ui/filter-form';
@@ -37,22 +39,34 @@ function describe(metadata: Record<string, unknown>): string {
   return parts.join(', ');
 }
 
-export function AuditLog() {
+export function AuditLog({
+  scope,
+  exportAs,
+}: {
+  scope: 'platform' | 'organization';
+  /** The organization's slug, for an admin who may export (names the file); none: no export. */
+  exportAs?: string;
+}) {
   const trpc = useTRPC();
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters>(EMPTY);
-  const input = {
-    limit: 50,
+  const filters: AuditFilterInput = {
     ...(applied.actor ? { actor: applied.actor } : {}),
     ...(applied.action ? { action: applied.action } : {}),
     ...(instant(applied.from) ? { from: instant(applied.from) } : {}),
     ...(instant(applied.to) ? { to: instant(applied.to) } : {}),
   };
+  const input = { limit: 50, ...filters };
+  const paging = {
+    getNextPageParam: (last: { next_cursor: string | null }) => last.next_cursor ?? undefined,
+    refetchInterval: 10_000,
+  };
+  // The two procedures answer the same shape (auditView): one query, whichever scope.
+  const platform = trpc.atlas.audit.list.infiniteQueryOptions(input, paging);
   const list = useInfiniteQuery(
-    trpc.atlas.audit.list.infiniteQueryOptions(input, {
-      getNextPageParam: (last) => last.next_cursor ?? undefined,
-      refetchInterval: 10_000,
-    }),
+    scope === 'platform'
+      ? platform
+      : (trpc.audit.list.infiniteQueryOptions(input, paging) as unknown as typeof platform),
   );
   const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
   const set = (k: keyof Filters) => (e: React.ChangeEvent<HTMLInputElement>) =>
@@ -73,6 +87,7 @@ export function AuditLog() {
         <TextField label="From" compact type="datetime-local" value={draft.from} onChange={set('from')} />
         <TextField label="To" compact type="datetime-local" value={draft.to} onChange={set('to')} />
       </FilterForm>
+      {exportAs && <AuditExport org={exportAs} filters={filters} />}
       {list.isError && <ErrorAlert>The audit log could not be read: {list.error.message}</ErrorAlert>}
       {list.isPending && <SkeletonRows rows={5} label="Loading the audit log…" />}
       {list.data && (
