@@ -52,7 +52,11 @@ beforeAll(async () => {
     [alice, 'acme-audit-key'],
     [bobInGlobex, 'globex-audit-key'],
   ] as const) {
-    const key = await rest('POST', '/v1/api-keys', { headers: { cookie }, body: { name, scopes: ['read'] } });
+    const key = await rest('POST', '/v1/api-keys', {
+      headers: { cookie },
+      body: { name, scopes: ['read'] },
+      host: 'sfo1.localhost:3000', // a region key, made at its region
+    });
     expect(key.status, JSON.stringify(key.body)).toBe(201);
   }
   const org = await db.organization.findUniqueOrThrow({ where: { id: acmeId }, include: { allowedRegions: true } });
