@@ -577,7 +577,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your organization’s audit events for an export (admins): the list’s filters, pages of up to 1000 */
+        /** Your organization’s audit events for an export (admins): the list’s filters, pages of 1000 */
         get: operations["audit-export"];
         put?: never;
         post?: never;
@@ -8824,7 +8824,6 @@ export interface operations {
                 actor?: string;
                 cursor?: string;
                 from?: string;
-                limit?: number;
                 to?: string;
             };
             header?: {
