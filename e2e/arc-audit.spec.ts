@@ -33,6 +33,9 @@ for (const viewport of [
     await expect(created).toBeVisible();
     await expect(created).toContainText('alice@acme.test');
     await expect(created).toHaveAttribute('data-action', 'api_key.create');
+    // Her sign-in a moment ago (at acme's region) is in acme's log too.
+    const signedIn = page.locator('[data-testid="audit-row"][data-action="auth.sign_in"]');
+    await expect(signedIn.filter({ hasText: 'alice@acme.test' }).first()).toBeVisible();
 
     await page.getByLabel('Action').fill('api_key.*');
     await page.getByRole('button', { name: 'Apply filters' }).click();

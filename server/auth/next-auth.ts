@@ -87,10 +87,7 @@ const nextAuth = NextAuth(() => ({
         token.uid = user.id;
         token.sv = (user as { sessionVersion?: number }).sessionVersion ?? 0;
         // Signed in through a workspace's page: act in that organization (membership checked).
-        token.org =
-          (user as { orgId?: string }).orgId ??
-          (await readPrimary((db) => membershipsOf(db, user.id!)))[0]?.org.id ??
-          null;
+        token.org = await startingOrg(user as SignedInUser);
       }
       // A session an organization's single sign-on made stays in that organization: its provider
       // vouches for nothing else (docs/flows/single-sign-on.md#what-a-session-may-do).
@@ -174,7 +171,15 @@ async function refusedSignIn(req: Request, err: AppError, authjs: Response): Pro
   });
 }
 
-/** Every sign-in attempt, success or failure, is in the audit trail (no password, ever). */
+/** The organization a new session acts in: the workspace the sign-in named, else the first membership. */
+async function startingOrg(user: Pick<SignedInUser, 'id' | 'orgId'>): Promise<string | null> {
+  return user.orgId ?? (await readPrimary((db) => membershipsOf(db, user.id)))[0]?.org.id ?? null;
+}
+
+/**
+ * Every sign-in attempt, success or failure, is in the audit trail (no password, ever). A success
+ * is the organization's too (its Arc audit log): the one the session starts in.
+ */
 async function auditSignIn(
   raw: unknown,
   address: string,
@@ -183,12 +188,14 @@ async function auditSignIn(
 ): Promise<void> {
   const email = typeof (raw as { email?: unknown })?.email === 'string' ? (raw as { email: string }).email : '';
   const known = user ?? (email ? await readPrimary((db) => findUserByEmail(db, email)) : null);
+  const orgId = user ? await startingOrg(user).catch(() => null) : null;
   await writePrimary((db) =>
     recordAudit(db, {
       action: user ? 'auth.sign_in' : 'auth.sign_in_failed',
       targetType: 'user',
       targetId: known?.id ?? null,
       actorId: user?.id ?? null,
+      orgId,
       // An email that belongs to nobody is not kept: it may be a person's address mistyped.
       metadata: { address, ...(known ? { email: known.email } : {}), ...(refused ? { code: refused } : {}) },
     }),

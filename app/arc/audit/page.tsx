@@ -16,7 +16,7 @@ export default async function ArcAuditPage() {
     <div className="space-y-6">
       <PageHeader
         title="Audit log"
-        description="Who did what in your organization, when, and from which request: API keys, members, roles and invitations, single sign-on, webhooks, and the changes Meridian's operators made to it."
+        description="Who did what in your organization, when, and from which request: sign-ins, API keys, members, roles and invitations, single sign-on, webhooks, and the changes Meridian's operators made to it."
       />
       {!org ? (
         <p className={noticeWarning}>Choose an organization to see its audit log.</p>
