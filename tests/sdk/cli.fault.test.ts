@@ -425,6 +425,37 @@ describe('projects, notifications', () => {
   });
 });
 
+describe('audit, the organization’s log', () => {
+  it('audit list (filters, table and JSON) and audit export (JSON Lines, every page)', async () => {
+    // Two audited changes of alice's: an endpoint made and deleted (for an event never sent).
+    const hook = json<{ id: string }>(
+      await meridian(
+        ['webhooks', 'create', 'https://hooks.example.com/cli-audit', '--events', 'project.created', '--json'],
+        as('alice'),
+      ),
+    );
+    ok(await meridian(['webhooks', 'delete', hook.id], as('alice')));
+    const list = json<{ data: { action: string; org_id: string; target_id: string | null }[] }>(
+      await meridian(['audit', '--action', 'webhook.*', '--limit', '5', '--json'], as('alice')),
+    );
+    expect(list.data.slice(0, 2).map((e) => [e.action, e.target_id])).toEqual([
+      ['webhook.endpoint_delete', hook.id],
+      ['webhook.endpoint_create', hook.id],
+    ]);
+    expect(list.data.length).toBeLessThanOrEqual(5);
+    expect(new Set(list.data.map((e) => e.org_id)).size).toBe(1); // acme's alone
+    expect(ok(await meridian(['audit', 'list', '--limit', '3'], as('alice')))).toMatch(
+      /^WHEN\s+ACTOR\s+ACTION\s+TARGET\s+REQUEST/,
+    );
+    const lines = ok(await meridian(['audit', 'export', '--action', 'webhook.*'], as('alice')))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; action: string });
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines.every((e) => e.action.startsWith('webhook.'))).toBe(true);
+  });
+});
+
 describe('atlas, for operators', () => {
   it('atlas regions|servers|orgs, table and JSON', async () => {
     const regions = json<{ data: { code: string; status: string }[] }>(
