@@ -1,6 +1,6 @@
 // Arc's audit log: alice (acme's admin) makes a key, finds it in the log, filters by action and
-// exports what the filter selects as CSV and JSON Lines; bob, a member of acme, reads the log but
-// has no export. Desktop and phone, axe on the page, screenshots.
+// exports what the filter selects as CSV and JSON Lines; bob, a member of acme, is told the log is
+// its admins'. Desktop and phone, axe on the page, screenshots.
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expectAccessible, shot } from './checks';
@@ -33,9 +33,6 @@ for (const viewport of [
     await expect(created).toBeVisible();
     await expect(created).toContainText('alice@acme.test');
     await expect(created).toHaveAttribute('data-action', 'api_key.create');
-    // Her sign-in a moment ago (at acme's region) is in acme's log too.
-    const signedIn = page.locator('[data-testid="audit-row"][data-action="auth.sign_in"]');
-    await expect(signedIn.filter({ hasText: 'alice@acme.test' }).first()).toBeVisible();
 
     await page.getByLabel('Action').fill('api_key.*');
     await page.getByRole('button', { name: 'Apply filters' }).click();
@@ -65,14 +62,14 @@ for (const viewport of [
   });
 }
 
-test('bob, a member of acme, reads its audit log without an export', async ({ page }) => {
+test('bob, a member of acme, is told the audit log is its admins’', async ({ page }) => {
   await signIn(page, 'bob@globex.test');
   // bob signs in to globex, where he is the admin; in acme he is a member.
   await page.getByLabel('Organization').selectOption({ label: 'acme (member)' });
   await expect(page.locator('#main').getByText('Arc · acme')).toBeVisible();
   await page.goto('/arc/audit');
   await revealed(page);
-  await expect(page.getByTestId('audit-row').first()).toBeVisible();
-  await expect(page.getByRole('button', { name: 'CSV' })).toHaveCount(0);
+  await expect(page.getByText('Only organization admins read the audit log')).toBeVisible();
+  await expect(page.getByTestId('audit-row')).toHaveCount(0);
   await shot(page, 'arc-audit-member');
 });

@@ -89,7 +89,6 @@ export async function finishHandoff(
       targetType: 'user',
       targetId: user.id,
       actorId: user.id,
-      orgId: row.orgId,
       metadata: { address, email: user.email, via: 'handoff', from_region: row.region },
     }),
   ).catch(() => {}); // the audit write never decides a sign-in

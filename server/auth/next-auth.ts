@@ -178,7 +178,8 @@ async function startingOrg(user: Pick<SignedInUser, 'id' | 'orgId'>): Promise<st
 
 /**
  * Every sign-in attempt, success or failure, is in the audit trail (no password, ever). A success
- * is the organization's too (its Arc audit log): the one the session starts in.
+ * at a workspace's page is that organization's too (its Arc audit log); one that named none is the
+ * person's alone: which of their organizations it was for is not known.
  */
 async function auditSignIn(
   raw: unknown,
@@ -188,14 +189,13 @@ async function auditSignIn(
 ): Promise<void> {
   const email = typeof (raw as { email?: unknown })?.email === 'string' ? (raw as { email: string }).email : '';
   const known = user ?? (email ? await readPrimary((db) => findUserByEmail(db, email)) : null);
-  const orgId = user ? await startingOrg(user).catch(() => null) : null;
   await writePrimary((db) =>
     recordAudit(db, {
       action: user ? 'auth.sign_in' : 'auth.sign_in_failed',
       targetType: 'user',
       targetId: known?.id ?? null,
       actorId: user?.id ?? null,
-      orgId,
+      orgId: user?.orgId ?? null,
       // An email that belongs to nobody is not kept: it may be a person's address mistyped.
       metadata: { address, ...(known ? { email: known.email } : {}), ...(refused ? { code: refused } : {}) },
     }),

@@ -1,5 +1,5 @@
-// /arc/audit: the organization's audit log — what its people and keys did, and what Meridian's
-// operators did to it; admins export it.
+// /arc/audit: the organization's audit log, for its admins — what its people and keys did, and
+// what Meridian's operators did to it; exported as CSV or JSON Lines.
 import type { Metadata } from 'next';
 import { arcMe } from '~/app/arc/me';
 import { AuditLog } from '~/components/audit/audit-log';
@@ -20,8 +20,13 @@ export default async function ArcAuditPage() {
       />
       {!org ? (
         <p className={noticeWarning}>Choose an organization to see its audit log.</p>
+      ) : me.role !== 'admin' ? (
+        <p className={noticeWarning}>
+          Only organization admins read the audit log: it holds what only they see (webhook URLs, invitees&apos; emails,
+          the addresses people sign in from).
+        </p>
       ) : (
-        <AuditLog scope="organization" exportAs={me.role === 'admin' ? org.slug : undefined} />
+        <AuditLog scope="organization" exportAs={org.slug} />
       )}
     </div>
   );

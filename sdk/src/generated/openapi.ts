@@ -560,7 +560,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your organization’s audit events, newest first (what its people, keys and Meridian’s operators did): filter by actor, action (`prefix*`), time */
+        /** Your organization’s audit events, newest first (admins): what its people, keys and Meridian’s operators did; filter by actor, action (`prefix*`), time */
         get: operations["audit-list"];
         put?: never;
         post?: never;

@@ -1,8 +1,9 @@
-// Arc: the organization's audit log. Everyone in it reads it a page at a time; admins export it
-// in pages of EXPORT_PAGE (the browser writes CSV or JSON Lines from them, the CLI JSON Lines).
+// Arc: the organization's audit log, for its admins (its events carry what only admins see: webhook
+// URLs, invitees' emails, sign-in addresses). A page at a time, or exported in pages of
+// EXPORT_PAGE (the browser writes CSV or JSON Lines from them, the CLI JSON Lines).
 import { z } from 'zod';
 import { auditView, listOrganizationAudit } from '../../audit/audit-log';
-import { adminProcedure, router, viewerProcedure } from '../trpc';
+import { adminProcedure, router } from '../trpc';
 
 export const EXPORT_PAGE = 1000;
 
@@ -16,13 +17,13 @@ const filters = {
 const page = z.object({ data: z.array(auditView), next_cursor: z.string().nullable() });
 
 export const auditRouter = router({
-  list: viewerProcedure
+  list: adminProcedure
     .meta({
       openapi: {
         method: 'GET',
         path: '/audit',
         summary:
-          'Your organization’s audit events, newest first (what its people, keys and Meridian’s operators did): filter by actor, action (`prefix*`), time',
+          'Your organization’s audit events, newest first (admins): what its people, keys and Meridian’s operators did; filter by actor, action (`prefix*`), time',
         tags: ['arc'],
       },
     })
