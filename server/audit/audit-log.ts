@@ -36,13 +36,14 @@ const NOT_THE_ORGANIZATIONS = ['auth.sign_in_failed'];
 
 /** An organization's own events: what its people did, and what operators did to it. */
 export function listOrganizationAudit(req: DataRequest, orgId: string, f: AuditFilter) {
-  return listAudit(req, f, orgId);
+  return listAudit(req, f, { orgId });
 }
 
+/** `scope`: the whole platform's log (Atlas), or one organization's — said, never defaulted. */
 export async function listAudit(
   req: DataRequest,
   f: AuditFilter,
-  orgId?: string,
+  scope: 'platform' | { orgId: string },
 ): Promise<{ data: AuditView[]; next_cursor: string | null }> {
   const after = f.cursor ? decodeTimeCursor(f.cursor) : undefined;
   if (f.cursor && !after) throw new AppError('invalid_request', 'malformed cursor');
@@ -52,7 +53,7 @@ export async function listAudit(
     db.auditEvent.findMany({
       where: {
         AND: [
-          orgId !== undefined ? { orgId, action: { notIn: NOT_THE_ORGANIZATIONS } } : {},
+          scope === 'platform' ? {} : { orgId: scope.orgId, action: { notIn: NOT_THE_ORGANIZATIONS } },
           actor ? (actor.includes('@') ? { actor: { email: actor.toLowerCase() } } : { actorId: actor }) : {},
           action ? (action.endsWith('*') ? { action: { startsWith: action.slice(0, -1) } } : { action }) : {},
           f.from ? { createdAt: { gte: new Date(f.from) } } : {},

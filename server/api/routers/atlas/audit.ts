@@ -25,5 +25,5 @@ export const atlasAuditRouter = router({
       }),
     )
     .output(z.object({ data: z.array(auditView), next_cursor: z.string().nullable() }))
-    .query(({ ctx, input }) => listAudit(ctx, input)),
+    .query(({ ctx, input }) => listAudit(ctx, input, 'platform')),
 });
