@@ -46,6 +46,8 @@ beforeAll(async () => {
   const v = await db.user.create({ data: { id: newId('usr'), email: 'vera@acme.test', name: 'Vera Viewer' } });
   await db.membership.create({ data: { userId: v.id, orgId: acmeId, role: 'viewer' } });
   viewer = await sessionCookie(v.id, acmeId);
+  // Forged sessions carry no bookmark: sfo1's replica must hold the seed before they are used there.
+  await settled();
 
   // What happens to each organization: keys made by their admins, and an operator's change to acme.
   for (const [cookie, name] of [

@@ -296,16 +296,19 @@ describe('offboarding', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     org = res.body.organization;
     admin = await sessionCookie(res.body.first_admin.user_id, org.id);
+    // The forged session has no bookmark of its own: the create's makes sfo1 read the new admin.
     const project = await call<{ id: string }>('POST', '/v1/projects', {
       host: 'sfo1.localhost',
       cookie: admin,
       body: { name: 'labs' },
+      bookmark: res.headers['x-meridian-bookmark'] as string,
     });
     expect(project.status, JSON.stringify(project.body)).toBe(201);
     const cluster = await call<{ cluster: { id: string } }>('POST', '/v1/compute/clusters', {
       host: 'sfo1.localhost',
       cookie: admin,
       body: { name: 'hive', project_id: project.body.id, template: 'k8s-small', node_count: 1 },
+      bookmark: project.headers['x-meridian-bookmark'] as string,
     });
     expect(cluster.status, JSON.stringify(cluster.body)).toBe(202);
     await until(
