@@ -1,10 +1,14 @@
 // MeridianClient: the typed SDK for Arc and Atlas; types from the OpenAPI document
 // (generated/openapi.ts), requests through openapi-fetch and the Transport.
 import createClient, { type Client } from 'openapi-fetch';
+import { atlasApi } from './atlas.js';
+import type { ClientCalls } from './calls.js';
 import { errorFromResponse, MeridianError } from './errors.js';
 import type { paths } from './generated/openapi.js';
 import { Run, type RunView, type WaitOptions } from './runs.js';
+import { invitationsApi, membersApi } from './team.js';
 import { addressForKey, baseDomainOf, DEFAULT_GLOBAL_URL, keyRegion, Transport, type RetryInfo } from './transport.js';
+import { webhookEndpointsApi } from './webhook-endpoints.js';
 
 import type {
   Accepted,
@@ -13,12 +17,8 @@ import type {
   ClusterListParams,
   ClusterPage,
   CreateClusterInput,
-  CreatedOrganization,
-  CreateOrganizationInput,
   Me,
   Offboarding,
-  MemberRole,
-  WebhookEventType,
   Organization,
   Page,
   Project,
@@ -54,6 +54,14 @@ export class MeridianClient {
   readonly api: Client<paths>;
   readonly region: string | undefined;
   readonly transport: Transport;
+  /** The organization's members: everyone lists them; admins (or an admin-scoped key) change them. */
+  readonly members: ReturnType<typeof membersApi>;
+  /** Invitations (admins): the link in `create`'s and `resend`'s answer is shown once. */
+  readonly invitations: ReturnType<typeof invitationsApi>;
+  /** Webhook endpoints (admins): secrets shown once; verify deliveries with `verifyWebhook`. */
+  readonly webhooks: ReturnType<typeof webhookEndpointsApi>;
+  /** Atlas: platform operators only (a customer's key gets 403 forbidden). */
+  readonly atlas: ReturnType<typeof atlasApi>;
 
   constructor(opts: MeridianClientOptions) {
     if (!opts.apiKey && !opts.sessionToken) {
@@ -85,6 +93,15 @@ export class MeridianClient {
       baseUrl: anchor,
       fetch: (req) => this.transport.send(req, 'http://meridian.sdk'),
     });
+    const calls: ClientCalls = {
+      api: this.api,
+      unwrap: (call) => this.unwrap(call),
+      paginate: (page) => this.paginate(page),
+    };
+    this.members = membersApi(calls);
+    this.invitations = invitationsApi(calls);
+    this.webhooks = webhookEndpointsApi(calls);
+    this.atlas = atlasApi(calls);
   }
 
   /** The address requests go to now (after a followed 421, the one the API named). */
@@ -257,64 +274,6 @@ export class MeridianClient {
     iterate: (params: { limit?: number } = {}) => this.paginate((cursor) => this.apiKeys.list({ ...params, cursor })),
   };
 
-  /** The organization's members: everyone lists them; admins (or an admin-scoped key) change them. */
-  readonly members = {
-    list: (params: { cursor?: string; limit?: number } = {}) =>
-      this.unwrap(this.api.GET('/members', { params: { query: params } })),
-    iterate: (params: { limit?: number } = {}) => this.paginate((cursor) => this.members.list({ ...params, cursor })),
-    /** `409 last_admin` for the organization's last admin. */
-    setRole: (userId: string, role: MemberRole) =>
-      this.unwrap(this.api.PATCH('/members/{user_id}', { params: { path: { user_id: userId } }, body: { role } })),
-    /** Ends their sessions and revokes the API keys they created, at once. */
-    remove: (userId: string) =>
-      this.unwrap(this.api.DELETE('/members/{user_id}', { params: { path: { user_id: userId } } })),
-  };
-
-  /** Invitations (admins): the link in `create`'s and `resend`'s answer is shown once. */
-  readonly invitations = {
-    list: (params: { cursor?: string; limit?: number } = {}) =>
-      this.unwrap(this.api.GET('/invitations', { params: { query: params } })),
-    create: (input: { email: string; role: MemberRole }) => this.unwrap(this.api.POST('/invitations', { body: input })),
-    resend: (id: string) =>
-      this.unwrap(this.api.POST('/invitations/{id}/resend', { params: { path: { id } }, body: {} as never })),
-    revoke: (id: string) => this.unwrap(this.api.DELETE('/invitations/{id}', { params: { path: { id } } })),
-  };
-
-  /**
-   * Webhook endpoints (admins, or an admin-scoped key): `create` and `rotateSecret` answer with the
-   * `whsec_…` secret once. Verify deliveries with `verifyWebhook`.
-   */
-  readonly webhooks = {
-    list: () => this.unwrap(this.api.GET('/webhooks', {})),
-    create: (input: { url: string; event_types: WebhookEventType[]; description?: string }) =>
-      this.unwrap(this.api.POST('/webhooks', { body: { description: '', ...input } })),
-    update: (
-      id: string,
-      changes: { url?: string; event_types?: WebhookEventType[]; description?: string; enabled?: boolean },
-    ) => this.unwrap(this.api.PATCH('/webhooks/{id}', { params: { path: { id } }, body: changes })),
-    delete: (id: string) => this.unwrap(this.api.DELETE('/webhooks/{id}', { params: { path: { id } } })),
-    rotateSecret: (id: string, overlapHours?: number) =>
-      this.unwrap(
-        this.api.POST('/webhooks/{id}/rotate-secret', {
-          params: { path: { id } },
-          body: overlapHours === undefined ? {} : { overlap_hours: overlapHours },
-        }),
-      ),
-    test: (id: string) =>
-      this.unwrap(this.api.POST('/webhooks/{id}/test', { params: { path: { id } }, body: {} as never })),
-    deliveries: (
-      id: string,
-      params: { status?: 'pending' | 'succeeded' | 'failed'; cursor?: string; limit?: number } = {},
-    ) => this.unwrap(this.api.GET('/webhooks/{id}/deliveries', { params: { path: { id }, query: params } })),
-    redeliver: (deliveryId: string) =>
-      this.unwrap(
-        this.api.POST('/webhooks/deliveries/{id}/redeliver', {
-          params: { path: { id: deliveryId } },
-          body: {} as never,
-        }),
-      ),
-  };
-
   /** The organization's audit log, newest first; `export` pages of up to 1,000 (admins). */
   readonly audit = {
     list: (query: Query<paths['/audit']['get']> = {}) => this.unwrap(this.api.GET('/audit', { params: { query } })),
@@ -344,47 +303,5 @@ export class MeridianClient {
       this.unwrap(this.api.GET('/workflow-runs/{id}', { params: { path: { id } } })),
     /** Polls the run until it ends; `onStep` hears every step that changes status. */
     wait: (id: string, opts: WaitOptions = {}): Promise<RunView> => new Run(this, id).wait(opts),
-  };
-
-  /** Atlas: platform operators only (a customer's key gets 403 forbidden). */
-  readonly atlas = {
-    servers: {
-      list: (query: Query<paths['/atlas/infrastructure/servers']['get']> = {}) =>
-        this.unwrap(this.api.GET('/atlas/infrastructure/servers', { params: { query } })),
-      iterate: (query: Omit<Query<paths['/atlas/infrastructure/servers']['get']>, 'cursor'> = {}) =>
-        this.paginate((cursor) => this.atlas.servers.list({ ...query, cursor })),
-    },
-    regions: {
-      list: () => this.unwrap(this.api.GET('/atlas/regions', { params: { query: {} } })),
-    },
-    /** The database cluster as its HA manager sees it, and a planned switchover (audited). */
-    database: {
-      get: () => this.unwrap(this.api.GET('/atlas/database')),
-      switchover: (body: { reason: string; candidate?: string }) =>
-        this.unwrap(this.api.POST('/atlas/database/switchover', { body })),
-    },
-    organizations: {
-      list: (query: Query<paths['/atlas/organizations']['get']> = {}) =>
-        this.unwrap(this.api.GET('/atlas/organizations', { params: { query } })),
-      iterate: (query: Omit<Query<paths['/atlas/organizations']['get']>, 'cursor'> = {}) =>
-        this.paginate((cursor) => this.atlas.organizations.list({ ...query, cursor })),
-      get: (id: string) => this.unwrap(this.api.GET('/atlas/organizations/{id}', { params: { path: { id } } })),
-      /** Creates one; a new first admin's one-time `setup_link` is in the answer, and nowhere else. */
-      create: (body: CreateOrganizationInput): Promise<CreatedOrganization> =>
-        this.unwrap(this.api.POST('/atlas/organizations', { body })),
-      suspend: (id: string, reason: string) =>
-        this.unwrap(this.api.POST('/atlas/organizations/{id}/suspend', { params: { path: { id } }, body: { reason } })),
-      reactivate: (id: string, reason: string) =>
-        this.unwrap(
-          this.api.POST('/atlas/organizations/{id}/reactivate', { params: { path: { id } }, body: { reason } }),
-        ),
-      /** `confirm` must be the organization's slug. */
-      offboard: (id: string, confirm: string): Promise<Offboarding> =>
-        this.unwrap(
-          this.api.POST('/atlas/organizations/{id}/offboard', { params: { path: { id } }, body: { confirm } }),
-        ),
-      cancelOffboard: (id: string): Promise<Offboarding> =>
-        this.unwrap(this.api.POST('/atlas/organizations/{id}/cancel-offboard', { params: { path: { id } } })),
-    },
   };
 }
