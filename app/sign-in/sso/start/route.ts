@@ -1,9 +1,9 @@
 // /sign-in/sso/start at a region's host: on to the workspace's (or the platform's) identity
-// provider (server/sso/flow.ts).
+// provider (server/sso/start.ts).
 import { serviceRoute } from '~/server/api/adapters/service-route';
 import { readBodyText } from '~/server/net/body';
 import { DIRECTORY_MAX_BODY_BYTES } from '~/server/net/body-limits';
-import { startSso } from '~/server/sso/flow';
+import { startSso } from '~/server/sso/start';
 import { ssoHere } from '../here';
 
 export const dynamic = 'force-dynamic';
