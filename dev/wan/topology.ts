@@ -1,7 +1,7 @@
 // Where each process's database connections go over the WAN: the primary sits at the mothership,
 // each region's replica at its region; a process at one site dials the others through their link's
 // relays (docs/operations.md#wan-mode). For `npm start -- --wan`, tests and benchmarks.
-import type { HaWanSites } from '../ha/topology';
+import type { HaWanSites } from '../ha/agents';
 import type { Wan } from './wan';
 
 /** The databases as the local stack serves them, direct (no WAN). */
