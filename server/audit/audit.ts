@@ -33,6 +33,13 @@ export type AuditAction =
   | 'webhook.secret_rotate'
   | 'webhook.test'
   | 'webhook.redeliver'
+  | 'cluster.create'
+  | 'cluster.delete'
+  | 'cluster.kubeconfig_issue'
+  | 'cluster.kubeconfig_rotate'
+  | 'cluster.kubeconfig_revoke'
+  | 'project.create'
+  | 'project.update'
   | (`operator.${string}` & {});
 
 export interface AuditEntry {

@@ -1,5 +1,6 @@
 // The cluster create's one statement: checks, inserts and the first step's job in one round
 // trip (docs/flows/cluster-create.md#the-accept-statement).
+import { auditCte } from '../audit/audit-cte';
 import { statement } from '../db/sql';
 import { QUEUE_SCHEMA, stepJobInsert } from '../workflows/queue';
 
@@ -15,10 +16,11 @@ export interface AcceptRow {
   steps: number;
   jobs: number;
   records: number;
+  audits: number;
 }
 
-/** Parameters $1…$18 are the cluster's (accept.ts names each); the job's follow from $19. */
-export const JOB_FIRST_PARAM = 19;
+/** Parameters $1…$19 are the cluster's (accept.ts names each); the job's follow from $20. */
+export const JOB_FIRST_PARAM = 20;
 
 const text = `
 WITH prior AS (
@@ -69,11 +71,12 @@ WITH prior AS (
   FROM cluster, accepted, jsonb_to_record($17::jsonb) AS r(hash text, status int, body jsonb)
   WHERE $16::text IS NOT NULL
   RETURNING 1
-)
+), ${auditCte('audit', 'cluster', 19, 11)}
 SELECT (SELECT row_to_json(prior) FROM prior) AS prior, (SELECT id FROM project) AS project, EXISTS (SELECT 1 FROM allowed) AS allowed, EXISTS (SELECT 1 FROM writable) AS writable, (SELECT id FROM clash) AS clash, (SELECT n FROM free) AS free,
        EXISTS (SELECT 1 FROM queue) AS queue,
        (SELECT count(*) FROM cluster)::int AS clusters, (SELECT count(*) FROM steps)::int AS steps,
-       (SELECT count(*) FROM job)::int AS jobs, (SELECT count(*) FROM record)::int AS records`;
+       (SELECT count(*) FROM job)::int AS jobs, (SELECT count(*) FROM record)::int AS records,
+       (SELECT count(*) FROM audit)::int AS audits`;
 
 /** Accepts a cluster create, or says why not (server/clusters/accept.ts runs it). */
 export const acceptClusterStatement = statement<AcceptRow>('clusters.accept', text, (r) => ({
@@ -88,4 +91,5 @@ export const acceptClusterStatement = statement<AcceptRow>('clusters.accept', te
   steps: Number(r.steps),
   jobs: Number(r.jobs),
   records: Number(r.records),
+  audits: Number(r.audits),
 }));

@@ -28,6 +28,8 @@ export interface Acceptance {
   runInput: Record<string, unknown>;
   /** With an Idempotency-Key: the record to keep, and the body a retry gets back. */
   record?: IdempotencyRecord & { status: number; body: unknown };
+  /** The `cluster.create` event, inserted with the cluster (auditParam). */
+  audit: string;
 }
 
 export interface AcceptOutcome {
@@ -76,12 +78,13 @@ export async function acceptCluster(send: SendOne, a: Acceptance): Promise<Accep
     a.record?.key ?? null, // $16
     a.record ? JSON.stringify({ hash: a.record.requestHash, status: a.record.status, body: a.record.body }) : null, // $17
     IDEMPOTENCY_TTL_HOURS, // $18
+    a.audit, // $19
   ];
   // Prepared (each connection parses and plans it once), and sent with the bookmark: one round trip.
   const [r] = await send(acceptClusterStatement, ...params, ...job.values);
   if (!r) throw new Error('cluster accept returned no row');
   const created = r.clusters === 1;
-  if (created && (r.steps !== STEPS.length || r.jobs !== 1 || r.records !== (a.record ? 1 : 0))) {
+  if (created && (r.steps !== STEPS.length || r.jobs !== 1 || r.records !== (a.record ? 1 : 0) || r.audits !== 1)) {
     // Cannot happen while the statement is what it says; if it does, say so rather than half-start a run.
     throw new Error(`cluster accept inserted an incomplete run: ${JSON.stringify(r)}`);
   }

@@ -1,5 +1,7 @@
 // Creating a cluster: the documented defaults, the checks that need no database, then the
 // idempotent accept statement. docs/flows/cluster-create.md
+import { actorMetadata } from '../audit/actor';
+import { auditParam } from '../audit/audit-cte';
 import type { OrgContext } from '../auth/identity';
 import { read } from '../db/access';
 import { uniqueViolation } from '../db/errors';
@@ -20,6 +22,8 @@ export interface ClusterRequester {
   org: OrgContext;
   region: string;
   userId: string | null;
+  /** The API key's prefix when a key asks (the audit trail names it). */
+  keyPrefix?: string;
   /** The browser session's project: the default when the input names none. */
   sessionProjectId?: string | null;
 }
@@ -103,6 +107,22 @@ export async function createCluster(req: DataRequest, who: ClusterRequester, inp
           createdAt,
           runInput: { template: template.id, node_count: nodeCount, version, requested_by: who.userId },
           record: record && { ...record, status: 202, body },
+          audit: auditParam({
+            action: 'cluster.create',
+            targetType: 'cluster',
+            orgId: org.id,
+            actorId: who.userId,
+            region,
+            requestId: req.requestId,
+            metadata: {
+              name: input.name,
+              template: template.id,
+              node_count: nodeCount,
+              version,
+              run_id: body.run_id,
+              ...actorMetadata(who),
+            },
+          }),
         });
       } catch (e) {
         // Another create of the same name committed between our check and our insert.

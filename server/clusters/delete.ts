@@ -1,5 +1,7 @@
 // Deleting a cluster: a ready or failed cluster moves to `deleting` and a delete-cluster run
-// releases its servers, in one idempotent transaction; any other state is a 409 that says why.
+// releases its servers in one idempotent, audited transaction; other states are a 409 saying why.
+import { actorMetadata } from '../audit/actor';
+import { recordAudit } from '../audit/audit';
 import { idempotentWrite } from '../db/idempotency';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
@@ -29,6 +31,16 @@ export async function deleteCluster(req: DataRequest, who: Omit<ClusterRequester
       region: cluster.region,
       clusterId: cluster.id,
       input: { requested_by: who.userId },
+    });
+    await recordAudit(tx, {
+      action: 'cluster.delete',
+      targetType: 'cluster',
+      targetId: cluster.id,
+      orgId,
+      actorId: who.userId,
+      region: cluster.region,
+      requestId: req.requestId,
+      metadata: { name: cluster.name, run_id: runId, ...actorMetadata(who) },
     });
     return { status: 202, body: { cluster: toClusterView(cluster), run_id: runId } };
   });

@@ -1,10 +1,10 @@
-// A cluster's kubeconfig and its revocable credentials, checked by the cluster's API server
-// through TokenReview. docs/security.md#credentials-and-look-ups
-import { createHash, timingSafeEqual } from 'node:crypto';
+// A cluster's kubeconfig and its revocable credentials (issued, rotated and revoked, audited);
+// token-review.ts checks them for the cluster's API server. docs/security.md#credentials-and-look-ups
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { actorMetadata, type Actor } from '../audit/actor';
+import { recordAudit } from '../audit/audit';
 import { read, write } from '../db/access';
-import { isConnectionError, primaryUnavailable } from '../db/connection-errors';
-import { readPrimary } from '../db/primary-reads';
 import { runOne } from '../db/sql';
 import { liveClusterForUpdate } from './clusters.sql';
 import type { DataRequest } from '../db/request-state';
@@ -27,17 +27,8 @@ export function clusterEndpoint(c: KubeconfigCluster): string {
   return `https://${c.id.toLowerCase().replace('_', '-')}.${c.region}.k8s.meridian.internal:6443`;
 }
 
-function hashKubeSecret(secret: string): string {
+export function hashKubeSecret(secret: string): string {
   return createHash('sha256').update(`meridian-kubeconfig:${secret}`).digest('hex');
-}
-
-/** A miss is compared against this, so a miss and a wrong secret cost the same. */
-const DECOY_HASH = hashKubeSecret('decoy-secret-that-matches-nothing');
-
-function secretMatches(secret: string, storedHash: string): boolean {
-  const a = Buffer.from(hashKubeSecret(secret), 'hex');
-  const b = Buffer.from(storedHash, 'hex');
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** A new credential: the token the kubeconfig carries, and what is stored of it. */
@@ -124,10 +115,11 @@ const noCluster = (id: string) => new AppError('not_found', `no cluster ${id}`);
  */
 export async function issueKubeconfig(
   req: DataRequest,
-  orgId: string,
+  actor: Actor,
   id: string,
   opts: { createdBy: string | null; rotate: boolean },
 ): Promise<z.infer<typeof issuedKubeconfigView>> {
+  const { orgId } = actor;
   const minted = mintKubeToken();
   const credentialId = newId('kcr');
   const { cluster, revoked } = await write(req, async (tx) => {
@@ -174,6 +166,16 @@ export async function issueKubeconfig(
         createdBy: opts.createdBy,
       },
     });
+    await recordAudit(tx, {
+      action: opts.rotate ? 'cluster.kubeconfig_rotate' : 'cluster.kubeconfig_issue',
+      targetType: 'cluster',
+      targetId: id,
+      orgId,
+      actorId: actor.userId,
+      region: row.region,
+      requestId: req.requestId,
+      metadata: { credential_id: credentialId, revoked, ...actorMetadata(actor) },
+    });
     return { cluster: row, revoked };
   });
   return {
@@ -209,78 +211,30 @@ export async function listKubeconfigCredentials(
 /** Revokes one credential of the cluster (again: a no-op answering the same); 404 when not theirs. */
 export async function revokeKubeconfigCredential(
   req: DataRequest,
-  orgId: string,
+  actor: Actor,
   id: string,
   credentialId: string,
 ): Promise<CredentialView> {
+  const { orgId } = actor;
   const row = await write(req, async (tx) => {
     const where = { id: credentialId, clusterId: id, orgId, cluster: { status: { not: 'deleted' as const } } };
-    await tx.kubeconfigCredential.updateMany({
+    const { count } = await tx.kubeconfigCredential.updateMany({
       where: { ...where, revokedAt: null },
       data: { revokedAt: new Date(), revokedReason: 'revoked' },
     });
+    if (count > 0) {
+      await recordAudit(tx, {
+        action: 'cluster.kubeconfig_revoke',
+        targetType: 'cluster',
+        targetId: id,
+        orgId,
+        actorId: actor.userId,
+        requestId: req.requestId,
+        metadata: { credential_id: credentialId, ...actorMetadata(actor) },
+      });
+    }
     return tx.kubeconfigCredential.findFirst({ where });
   });
   if (!row) throw new AppError('not_found', `no kubeconfig credential ${credentialId} of cluster ${id}`);
   return view(row);
-}
-
-/** A TokenReview's status, as Kubernetes reads it. */
-export const tokenReviewStatusView = z.object({
-  authenticated: z.boolean(),
-  user: z
-    .object({
-      username: z.string(),
-      uid: z.string(),
-      groups: z.array(z.string()),
-      extra: z.record(z.string(), z.array(z.string())),
-    })
-    .optional(),
-  audiences: z.array(z.string()).optional(),
-  error: z.string().optional(),
-});
-export type TokenReviewStatus = z.infer<typeof tokenReviewStatusView>;
-
-/**
- * What a cluster's API server asks of a bearer token (a Kubernetes TokenReview): authenticated
- * only for an active credential of a cluster that is not deleted, and only when `audiences`
- * names that cluster (its ID or its endpoint), so one cluster's token never opens another.
- * Read on the primary: a revocation counts at once. A miss costs what a wrong secret does.
- */
-export async function reviewKubeconfigToken(token: string, audiences: readonly string[]): Promise<TokenReviewStatus> {
-  const m = KUBE_TOKEN_RE.exec(token);
-  let row;
-  try {
-    row = m
-      ? await readPrimary((db) =>
-          db.kubeconfigCredential.findUnique({
-            where: { prefix: m[1]! },
-            include: { cluster: { select: { id: true, name: true, region: true, status: true, orgId: true } } },
-          }),
-        )
-      : null;
-  } catch (e) {
-    if (isConnectionError(e)) throw primaryUnavailable(e);
-    throw e;
-  }
-  const matches = secretMatches(m?.[2] ?? '', row?.secretHash ?? DECOY_HASH);
-  if (!row || !matches || row.revokedAt || row.cluster.status === 'deleted') {
-    return { authenticated: false, error: 'invalid, revoked or unknown kubeconfig token' };
-  }
-  const names = [row.cluster.id, clusterEndpoint(row.cluster)];
-  const audience = audiences.find((a) => names.includes(a));
-  if (!audience) return { authenticated: false, error: 'this token is for another cluster' };
-  return {
-    authenticated: true,
-    user: {
-      username: `meridian:kubeconfig:${row.id}`,
-      uid: row.id,
-      groups: KUBE_GROUPS,
-      extra: {
-        'meridian.dev/org': [row.cluster.orgId],
-        'meridian.dev/created-by': row.createdBy ? [row.createdBy] : [],
-      },
-    },
-    audiences: [audience],
-  };
 }

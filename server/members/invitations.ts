@@ -14,7 +14,7 @@ import { AppError } from '../errors';
 import { newId } from '../ids';
 import { consumeOrRefuse, type LimitPolicy } from '../rate-limits/limiters';
 import { regionRegistry } from '../region/registry';
-import { actorMetadata, type Actor } from './actor';
+import { actorMetadata, type Actor } from '../audit/actor';
 import { invitationExpiry, mintInvitationToken } from './invitation-token';
 import { sendInvitationMail, type Delivery } from './mailer';
 import { lockOrgMembers } from './members.sql';

@@ -10,7 +10,7 @@ import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
 import type { DataRequest } from '../db/request-state';
 import { execute } from '../db/sql';
 import { AppError } from '../errors';
-import { actorMetadata, type Actor } from './actor';
+import { actorMetadata, type Actor } from '../audit/actor';
 import { lockOrgMembers } from './members.sql';
 import { ORG_ROLES, ROLE_SCOPE, type OrgRole } from './roles';
 import { API_KEY_SCOPES } from '../api-keys/format';

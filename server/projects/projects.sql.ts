@@ -1,4 +1,5 @@
-// Hand-written SQL of projects: the create, in one statement (projects.ts).
+// Hand-written SQL of projects: the create, in one statement with its audit event (projects.ts).
+import { auditCte } from '../audit/audit-cte';
 import { statement } from '../db/sql';
 
 export interface CreateRow {
@@ -14,7 +15,7 @@ export interface CreateRow {
  * Creates a project unless the name is taken in the organization, with its Idempotency-Key record
  * ($5 null: none), or answers the fresh record already under the key. $1 org, $2 ID, $3 name,
  * $4 default region, $5 key, $6 request hash, $7 the body a retry gets, $8 the TTL in hours,
- * $9 created at.
+ * $9 created at, $10 the `project.create` event (auditParam).
  */
 export const createProjectStatement = statement<
   CreateRow,
@@ -28,6 +29,7 @@ export const createProjectStatement = statement<
     replayBody: string | null,
     ttlHours: number,
     createdAt: Date,
+    audit: string,
   ]
 >(
   'projects.create',
@@ -46,7 +48,7 @@ export const createProjectStatement = statement<
     INSERT INTO idempotency_keys (org_id, key, request_hash, response_status, response_body, created_at)
     SELECT $1::text, $5::text, $6::text, 201, $7::jsonb, $9::timestamptz FROM created WHERE $5::text IS NOT NULL
     RETURNING 1
-  )
+  ), ${auditCte('audit', 'created', 10, 9)}
   SELECT (SELECT row_to_json(p) FROM prior p) AS prior,
          EXISTS (SELECT 1 FROM writable) AS writable,
          (SELECT id FROM created) AS created,

@@ -1,5 +1,8 @@
 // Arc projects: list, get, create (names unique per organization, optional default region),
-// change the default region. Every function acts in one organization.
+// change the default region (changes audited). Every function acts in one organization.
+import { actorMetadata, type Actor } from '../audit/actor';
+import { recordAudit } from '../audit/audit';
+import { auditParam } from '../audit/audit-cte';
 import type { OrgContext } from '../auth/identity';
 import { read, write } from '../db/access';
 import { IDEMPOTENCY_TTL_HOURS, idempotentStatement } from '../db/idempotency';
@@ -41,6 +44,7 @@ export async function createProjectIn(
   req: DataRequest,
   org: OrgContext,
   input: { name: string; default_region?: string | null },
+  actor: Omit<Actor, 'orgId'>,
 ) {
   const defaultRegion = allowedRegionOrNull(org.allowedRegions, input.default_region ?? null);
   const createdAt = new Date();
@@ -59,6 +63,14 @@ export async function createProjectIn(
         record ? JSON.stringify(body) : null,
         IDEMPOTENCY_TTL_HOURS,
         createdAt,
+        auditParam({
+          action: 'project.create',
+          targetType: 'project',
+          orgId: org.id,
+          actorId: actor.userId,
+          requestId: req.requestId,
+          metadata: { name: input.name, default_region: defaultRegion, ...actorMetadata(actor) },
+        }),
       ),
     );
     if (!r) throw new Error('project create returned no row');
@@ -91,9 +103,29 @@ async function sendCapped<T>(send: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function setProjectDefaultRegion(req: DataRequest, org: OrgContext, id: string, region: string | null) {
+export async function setProjectDefaultRegion(
+  req: DataRequest,
+  org: OrgContext,
+  id: string,
+  region: string | null,
+  actor: Omit<Actor, 'orgId'>,
+) {
   const checked = allowedRegionOrNull(org.allowedRegions, region);
-  const project = await write(req, (tx) => setProjectRegion(tx, org.id, id, checked));
+  const project = await write(req, async (tx) => {
+    const updated = await setProjectRegion(tx, org.id, id, checked);
+    if (updated) {
+      await recordAudit(tx, {
+        action: 'project.update',
+        targetType: 'project',
+        targetId: id,
+        orgId: org.id,
+        actorId: actor.userId,
+        requestId: req.requestId,
+        metadata: { default_region: checked, ...actorMetadata(actor) },
+      });
+    }
+    return updated;
+  });
   if (!project) throw new AppError('not_found', `no project ${id}`);
   identityChanged([`project:${id}`], { lsn: req.consistency.newBookmark }); // a session's project default is part of the session
   return project;

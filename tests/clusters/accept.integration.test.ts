@@ -3,7 +3,7 @@
 // run, steps, job, idempotency record); the capacity check counts promised nodes and stops
 // counting free servers once it has enough, yet a refusal names the exact number free; the
 // workers' wake-up is sent once the create has committed; and the job it inserts is the job
-// pg-boss itself would have inserted.
+// pg-boss itself would have inserted. The audit event is written by the same statement, once.
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RUN_STARTED_CHANNEL } from '../../server/workflows/queue';
@@ -22,6 +22,7 @@ interface ErrorOut {
 
 let alice: string;
 let acmeId: string;
+let aliceId: string;
 let primaryUrl: string;
 let acmeProject: string;
 const unique = (p: string) => `${p}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6)}`;
@@ -33,7 +34,7 @@ beforeAll(async () => {
   const db = primary();
   const acme = await db.organization.findUniqueOrThrow({ where: { slug: 'acme' } });
   acmeId = acme.id;
-  const aliceId = (await db.user.findUniqueOrThrow({ where: { email: 'alice@acme.test' } })).id;
+  aliceId = (await db.user.findUniqueOrThrow({ where: { email: 'alice@acme.test' } })).id;
   alice = await sessionCookie(aliceId, acme.id);
   acmeProject = (await db.project.findFirstOrThrow({ where: { orgId: acme.id } })).id;
 });
@@ -47,14 +48,15 @@ const create = (body: Record<string, unknown>, headers: Record<string, string> =
 /** Rows a create writes, across every table it touches. */
 async function footprint() {
   const db = primary();
-  const [clusters, runs, steps, records, jobs] = await Promise.all([
+  const [clusters, runs, steps, records, audits, jobs] = await Promise.all([
     db.cluster.count({ where: { orgId: acmeId } }),
     db.workflowRun.count({ where: { orgId: acmeId } }),
     db.workflowStep.count({ where: { run: { orgId: acmeId } } }),
     db.idempotencyKey.count({ where: { orgId: acmeId } }),
+    db.auditEvent.count({ where: { orgId: acmeId, action: 'cluster.create' } }),
     db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pgboss.job WHERE name = ${queueName('sfo1')}`,
   ]);
-  return { clusters, runs, steps, records, jobs: Number(jobs[0]!.n) };
+  return { clusters, runs, steps, records, audits, jobs: Number(jobs[0]!.n) };
 }
 
 describe('cluster accept, one statement', () => {
@@ -76,6 +78,11 @@ describe('cluster accept, one statement', () => {
     expect(new Set(all.map((r) => r.body.run_id)).size).toBe(1);
     expect(all.filter((r) => r.headers.get('Idempotent-Replayed') === 'true')).toHaveLength(7);
     expect(await primary().workflowRun.count({ where: { clusterId: [...ids][0] } })).toBe(1);
+    // One audit event, by alice, naming the run: the replays wrote none.
+    const events = await primary().auditEvent.findMany({ where: { action: 'cluster.create', targetId: [...ids][0] } });
+    expect(
+      events.map((e) => [e.orgId, e.actorId, e.targetType, e.region, (e.metadata as { run_id?: string }).run_id]),
+    ).toEqual([[acmeId, aliceId, 'cluster', 'sfo1', all[0]!.body.run_id]]);
   });
 
   it('a refused create writes nothing: unknown project, a taken name, no capacity', async () => {
@@ -212,6 +219,7 @@ describe('cluster accept, one statement', () => {
       runs: before.runs + 1,
       steps: before.steps + run.steps.length,
       records: before.records + 1,
+      audits: before.audits + 1,
       // The run may already have moved to its next step's job; never fewer than one more.
       jobs: expect.any(Number) as number,
     });

@@ -2,6 +2,7 @@
 // The work is in server/clusters (docs/flows/cluster-create.md).
 import { z } from 'zod';
 import { LISTED_CLUSTER_STATUSES } from '~/lib/cluster-status';
+import { actorOf } from '../../audit/actor';
 import { clusterCreateDefaults, createCluster } from '../../clusters/create';
 import { deleteCluster } from '../../clusters/delete';
 import {
@@ -25,6 +26,7 @@ function located<T extends { run_id: string }>(ctx: Context, accepted: T): T {
 }
 
 const userOf = (ctx: Context) => (ctx.identity.kind === 'session' ? ctx.identity.userId : null);
+const keyOf = (ctx: Context) => (ctx.identity.kind === 'api_key' ? ctx.identity.keyPrefix : undefined);
 
 export const clustersRouter = router({
   list: viewerProcedure
@@ -131,6 +133,7 @@ export const clustersRouter = router({
             org: ctx.org,
             region: ctx.region.region,
             userId: userOf(ctx),
+            keyPrefix: keyOf(ctx),
             sessionProjectId: ctx.identity.kind === 'session' ? ctx.identity.project?.id : null,
           },
           input,
@@ -152,7 +155,7 @@ export const clustersRouter = router({
     .input(z.object({ id: z.string() }))
     .output(acceptedClusterView)
     .mutation(async ({ ctx, input }) =>
-      located(ctx, await deleteCluster(ctx, { org: ctx.org, userId: userOf(ctx) }, input.id)),
+      located(ctx, await deleteCluster(ctx, { org: ctx.org, userId: userOf(ctx), keyPrefix: keyOf(ctx) }, input.id)),
     ),
 
   // Cluster-admin credentials: org admins and admin-scoped keys only.
@@ -172,7 +175,10 @@ export const clustersRouter = router({
     .output(issuedKubeconfigView)
     .query(async ({ ctx, input }) => {
       ctx.req.setHeader('Cache-Control', 'no-store');
-      return issueKubeconfig(ctx, ctx.org.id, input.id, { createdBy: ctx.principal ?? null, rotate: false });
+      return issueKubeconfig(ctx, actorOf(ctx.identity, ctx.org.id), input.id, {
+        createdBy: ctx.principal ?? null,
+        rotate: false,
+      });
     }),
 
   rotateKubeconfig: adminProcedure
@@ -190,7 +196,10 @@ export const clustersRouter = router({
     .output(issuedKubeconfigView)
     .mutation(async ({ ctx, input }) => {
       ctx.req.setHeader('Cache-Control', 'no-store');
-      return issueKubeconfig(ctx, ctx.org.id, input.id, { createdBy: ctx.principal ?? null, rotate: true });
+      return issueKubeconfig(ctx, actorOf(ctx.identity, ctx.org.id), input.id, {
+        createdBy: ctx.principal ?? null,
+        rotate: true,
+      });
     }),
 
   kubeconfigCredentials: adminProcedure
@@ -219,5 +228,7 @@ export const clustersRouter = router({
     })
     .input(z.object({ id: z.string(), credential_id: z.string().max(100) }))
     .output(credentialView)
-    .mutation(({ ctx, input }) => revokeKubeconfigCredential(ctx, ctx.org.id, input.id, input.credential_id)),
+    .mutation(({ ctx, input }) =>
+      revokeKubeconfigCredential(ctx, actorOf(ctx.identity, ctx.org.id), input.id, input.credential_id),
+    ),
 });

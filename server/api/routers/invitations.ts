@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from '../../auth/password';
 import { env } from '../../env';
 import { AppError } from '../../errors';
-import { actorOf } from '../../members/actor';
+import { actorOf } from '../../audit/actor';
 import { acceptInvitation, invitationPreview, previewInvitation } from '../../members/invitation-acceptance';
 import {
   createdInvitationView,

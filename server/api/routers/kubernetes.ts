@@ -1,7 +1,7 @@
 // A cluster's API server asks whether a bearer token is one of its kubeconfig credentials (a
 // TokenReview in and out): no Meridian caller, the 256-bit secret alone authenticates (docs/api.md).
 import { z } from 'zod';
-import { reviewKubeconfigToken, tokenReviewStatusView } from '../../clusters/kubeconfig';
+import { reviewKubeconfigToken, tokenReviewStatusView } from '../../clusters/token-review';
 import { publicProcedure, router } from '../trpc';
 
 const API_VERSION = 'authentication.k8s.io/v1';

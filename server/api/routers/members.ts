@@ -1,7 +1,7 @@
 // The organization's members: everyone in it sees the list; admins change roles and remove
 // people (docs/flows/members-and-invitations.md).
 import { z } from 'zod';
-import { actorOf } from '../../members/actor';
+import { actorOf } from '../../audit/actor';
 import { membersOf, memberView, removeMember, setMemberRole } from '../../members/members';
 import { ORG_ROLES } from '../../members/roles';
 import { pageInput } from '../schemas';

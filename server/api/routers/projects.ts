@@ -1,5 +1,6 @@
 // Arc projects: list, create (with an optional default region), get, change the default region.
 import { z } from 'zod';
+import { actorOf } from '../../audit/actor';
 import { createProjectIn, projectOf, projectsOf, setProjectDefaultRegion } from '../../projects/projects';
 import { projectView } from '../../projects/repository';
 import { pageInput, resourceName } from '../schemas';
@@ -36,7 +37,7 @@ export const projectsRouter = router({
       }),
     )
     .output(projectView)
-    .mutation(({ ctx, input }) => createProjectIn(ctx, ctx.org, input)),
+    .mutation(({ ctx, input }) => createProjectIn(ctx, ctx.org, input, actorOf(ctx.identity, ctx.org.id))),
 
   update: memberProcedure
     .meta({
@@ -50,5 +51,7 @@ export const projectsRouter = router({
     })
     .input(z.object({ id: z.string(), default_region: z.string().nullable() }))
     .output(projectView)
-    .mutation(({ ctx, input }) => setProjectDefaultRegion(ctx, ctx.org, input.id, input.default_region)),
+    .mutation(({ ctx, input }) =>
+      setProjectDefaultRegion(ctx, ctx.org, input.id, input.default_region, actorOf(ctx.identity, ctx.org.id)),
+    ),
 });

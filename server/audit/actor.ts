@@ -1,10 +1,10 @@
-// Who changes an organization's people, as the audit trail records it: a signed-in admin, or an
-// admin-scoped API key (no person: its prefix is named instead).
+// Who acts on an organization, as the audit trail records it: a signed-in person, or an API key
+// (no person: its prefix is named instead).
 import type { Identity } from '../auth/identity';
 
 export interface Actor {
   orgId: string;
-  /** The admin's user ID; null for an API key. */
+  /** The person's user ID; null for an API key. */
   userId: string | null;
   /** `mk_…` prefix when an API key acts. */
   keyPrefix?: string;
@@ -17,4 +17,4 @@ export function actorOf(identity: Identity, orgId: string): Actor {
 }
 
 /** What the audit event says about the actor beyond `actorId`. */
-export const actorMetadata = (a: Actor) => (a.keyPrefix ? { api_key: a.keyPrefix } : {});
+export const actorMetadata = (a: Pick<Actor, 'keyPrefix'>) => (a.keyPrefix ? { api_key: a.keyPrefix } : {});
