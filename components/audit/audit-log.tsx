@@ -1,7 +1,7 @@
 'use client';
 // The audit log: who did what, when, from which request; filtered by actor, action and time,
-// a page at a time (newest first). Atlas reads the platform's; Arc its organization's, whose
-// admins export what the filters select (audit-export.tsx).
+// a page at a time (newest first). Atlas reads the platform's; Arc its organization's (members
+// without what only admins see), whose admins export what the filters select (audit-export.tsx).
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '../trpc-provider';
@@ -34,7 +34,8 @@ function describe(metadata: Record<string, unknown>): string {
   if (typeof metadata.reason === 'string' && metadata.to)
     return `${metadata.from} → ${metadata.to}: “${metadata.reason}”`;
   const parts = Object.entries(metadata)
-    .filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+    // The key that acted is in the Actor column.
+    .filter(([k, v]) => k !== 'api_key' && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'))
     .map(([k, v]) => `${k}: ${String(v)}`);
   return parts.join(', ');
 }
@@ -104,14 +105,31 @@ export function AuditLog({
                 className: 'whitespace-nowrap font-mono text-xs',
                 cell: (e) => e.created_at.replace('T', ' ').slice(0, 19),
               },
-              { header: 'Actor', cell: (e) => e.actor?.email ?? '—' },
+              {
+                header: 'Actor',
+                cell: (e) =>
+                  e.actor?.email ?? (typeof e.metadata.api_key === 'string' ? `API key ${e.metadata.api_key}` : '—'),
+              },
               { header: 'Action', className: 'font-mono text-xs', cell: (e) => e.action },
               {
                 header: 'Target',
                 className: 'font-mono text-xs',
                 cell: (e) => `${e.target_type}${e.target_id ? ` ${e.target_id}` : ''}`,
               },
-              { header: 'Details', cell: (e) => describe(e.metadata) },
+              {
+                header: 'Details',
+                cell: (e) =>
+                  e.redacted ? (
+                    <>
+                      {describe(e.metadata)}
+                      <span className="text-slate-500 dark:text-slate-400" data-testid="audit-redacted">
+                        {describe(e.metadata) ? ' · ' : ''}more for admins
+                      </span>
+                    </>
+                  ) : (
+                    describe(e.metadata)
+                  ),
+              },
               { header: 'Request', className: 'font-mono text-xs', cell: (e) => e.request_id ?? '—' },
             ]}
           />

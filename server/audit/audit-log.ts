@@ -26,6 +26,8 @@ export const auditView = z.object({
   region: z.string().nullable(),
   request_id: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()),
+  /** True when details only admins read were left out of `metadata` (member-view.ts). */
+  redacted: z.boolean().describe('true: details only admins read were left out of metadata'),
   created_at: z.string(),
 });
 export type AuditView = z.infer<typeof auditView>;
@@ -81,6 +83,7 @@ export async function listAudit(
       region: e.region,
       request_id: e.requestId,
       metadata: (e.metadata ?? {}) as Record<string, unknown>,
+      redacted: false,
       created_at: e.createdAt.toISOString(),
     })),
     next_cursor: rows.length > f.limit && last ? encodeTimeCursor({ at: last.createdAt, id: last.id }) : null,

@@ -1,6 +1,7 @@
 // Roles in an organization (viewer ⊂ member ⊂ admin) and what each procedure declares about them:
 // the one table the request middleware, the routers and the role suite read.
-import type { ApiKeyScope } from '../api-keys/format';
+import { scopeGrants, type ApiKeyScope } from '../api-keys/format';
+import type { Identity } from '../auth/identity';
 
 export const ORG_ROLES = ['viewer', 'member', 'admin'] as const;
 export type OrgRole = (typeof ORG_ROLES)[number];
@@ -23,4 +24,11 @@ export function roleAtLeast(role: OrgRole | null | undefined, needed: OrgRole): 
 /** The role a procedure without a decision stands for (queries read, mutations write, `admin` scope). */
 export function defaultRole(scope: ApiKeyScope): OrgRole {
   return scope === 'admin' ? 'admin' : scope === 'write' ? 'member' : 'viewer';
+}
+
+/** Whether the caller acts with at least `role` in its organization: a person by their role, a key by its scope. */
+export function actsAs(identity: Identity, role: OrgRole): boolean {
+  if (identity.kind === 'session') return roleAtLeast(identity.orgRole, role);
+  if (identity.kind === 'api_key') return scopeGrants(identity.scopes, ROLE_SCOPE[role]);
+  return false;
 }

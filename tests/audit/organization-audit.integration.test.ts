@@ -1,6 +1,7 @@
 // The organization's audit log in Arc (GET /v1/audit, GET /v1/audit/export): its own events and
 // the operators' changes to it, never another organization's (scoped in the query) nor a failed
-// sign-in; filters and cursor pages; its admins alone read and export it, nobody anonymous.
+// sign-in; filters and cursor pages; members and viewers read it without what only admins see,
+// admins alone export it, nobody anonymous.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
 import { topology, waitForReplay } from '../../dev/testing/db';
@@ -14,6 +15,8 @@ type Event = {
   actor: { id: string; email: string } | null;
   org_id: string | null;
   target_type: string;
+  metadata: Record<string, unknown>;
+  redacted: boolean;
   created_at: string;
 };
 type Page = { data: Event[]; next_cursor: string | null } & ErrorOut;
@@ -69,7 +72,18 @@ beforeAll(async () => {
     : { default_region: allowed.find((r) => r !== org.defaultRegion) };
   const patched = await rest('PATCH', `/v1/atlas/organizations/${acmeId}`, { headers: { cookie: ops }, body: change });
   expect(patched.status, JSON.stringify(patched.body)).toBe(200);
-  // A failed sign-in recorded against acme (as single sign-on's are): not acme's to read.
+  // An invitation (its invitee's email is for admins' eyes), and a failed sign-in recorded against
+  // acme (as single sign-on's are): not acme's to read at all.
+  await db.auditEvent.create({
+    data: {
+      id: newId('evt'),
+      orgId: acmeId,
+      actorId: (await user('alice@acme.test')).id,
+      action: 'invitation.create',
+      targetType: 'invitation',
+      metadata: { email: 'invitee@elsewhere.test', role: 'member' },
+    },
+  });
   await db.auditEvent.create({
     data: { id: newId('evt'), orgId: acmeId, action: 'auth.sign_in_failed', targetType: 'user', metadata: {} },
   });
@@ -115,16 +129,29 @@ describe('GET /v1/audit', () => {
     expect((await get('/v1/audit?cursor=not-a-cursor', alice)).body.error.code).toBe('invalid_request');
   });
 
-  it('its admins alone read and export it; nobody anonymous', async () => {
-    for (const path of ['/v1/audit', '/v1/audit/export'])
-      for (const cookie of [bobInAcme, viewer]) {
-        const refused = await get(path, cookie);
-        expect([path, refused.status, refused.body.error.code]).toEqual([path, 403, 'forbidden']);
-      }
+  it('members and viewers read it without what only admins see; admins alone export it; nobody anonymous', async () => {
+    const full = await get('/v1/audit?action=invitation.create', alice);
+    expect(full.body.data.map((e) => [e.metadata, e.redacted])).toEqual([
+      [{ email: 'invitee@elsewhere.test', role: 'member' }, false],
+    ]);
+    for (const cookie of [bobInAcme, viewer]) {
+      const page = await get('/v1/audit?limit=200', cookie);
+      expect(page.status).toBe(200);
+      expect(page.body.data.every((e) => e.org_id === acmeId)).toBe(true);
+      const admins = (await get('/v1/audit?limit=200', alice)).body.data;
+      expect(page.body.data.map((e) => e.id)).toEqual(admins.map((e) => e.id));
+      const invited = page.body.data.find((e) => e.action === 'invitation.create')!;
+      expect([invited.metadata, invited.redacted]).toEqual([{ role: 'member' }, true]);
+      const key = page.body.data.find((e) => e.action === 'api_key.create' && e.metadata.name === 'acme-audit-key')!;
+      expect(key.redacted).toBe(false); // nothing in it is an admin's alone
+      expect(JSON.stringify(page.body.data)).not.toContain('invitee@elsewhere.test');
+      const refused = await get('/v1/audit/export', cookie);
+      expect([refused.status, refused.body.error.code]).toEqual([403, 'forbidden']);
+    }
     expect((await get('/v1/audit')).status).toBe(401);
     const exported = await get('/v1/audit/export', alice);
     expect(exported.status).toBe(200);
-    expect(exported.body.data.every((e) => e.org_id === acmeId)).toBe(true);
+    expect(exported.body.data.every((e) => e.org_id === acmeId && !e.redacted)).toBe(true);
     expect(exported.body.data.length).toBe((await get('/v1/audit?limit=200', alice)).body.data.length);
     expect((await get('/v1/audit?limit=201', alice)).status).toBe(400);
   });

@@ -560,7 +560,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your organization’s audit events, newest first (admins): what its people, keys and Meridian’s operators did; filter by actor, action (`prefix*`), time */
+        /** Your organization’s audit events, newest first: what its people, keys and Meridian’s operators did; filter by actor, action (`prefix*`), time. Members and viewers get each event without the details only admins see (`redacted`) */
         get: operations["audit-list"];
         put?: never;
         post?: never;
@@ -2183,6 +2183,8 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             org_id: string | null;
+                            /** @description true: details only admins read were left out of metadata */
+                            redacted: boolean;
                             region: string | null;
                             request_id: string | null;
                             target_id: string | null;
@@ -8706,6 +8708,8 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             org_id: string | null;
+                            /** @description true: details only admins read were left out of metadata */
+                            redacted: boolean;
                             region: string | null;
                             request_id: string | null;
                             target_id: string | null;
@@ -8862,6 +8866,8 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             org_id: string | null;
+                            /** @description true: details only admins read were left out of metadata */
+                            redacted: boolean;
                             region: string | null;
                             request_id: string | null;
                             target_id: string | null;

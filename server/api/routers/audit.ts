@@ -1,9 +1,11 @@
-// Arc: the organization's audit log, for its admins (its events carry what only admins see: webhook
-// URLs, invitees' emails, sign-in addresses). A page at a time, or exported in pages of
-// EXPORT_PAGE (the browser writes CSV or JSON Lines from them, the CLI JSON Lines).
+// Arc: the organization's audit log. Everyone in it reads it, members and viewers without what only
+// admins see (member-view.ts); admins export it in pages of EXPORT_PAGE (the browser writes CSV or
+// JSON Lines from them, the CLI JSON Lines).
 import { z } from 'zod';
 import { auditView, listOrganizationAudit } from '../../audit/audit-log';
-import { adminProcedure, router } from '../trpc';
+import { memberView } from '../../audit/member-view';
+import { actsAs } from '../../members/roles';
+import { adminProcedure, router, viewerProcedure } from '../trpc';
 
 export const EXPORT_PAGE = 1000;
 
@@ -17,19 +19,22 @@ const filters = {
 const page = z.object({ data: z.array(auditView), next_cursor: z.string().nullable() });
 
 export const auditRouter = router({
-  list: adminProcedure
+  list: viewerProcedure
     .meta({
       openapi: {
         method: 'GET',
         path: '/audit',
         summary:
-          'Your organization’s audit events, newest first (admins): what its people, keys and Meridian’s operators did; filter by actor, action (`prefix*`), time',
+          'Your organization’s audit events, newest first: what its people, keys and Meridian’s operators did; filter by actor, action (`prefix*`), time. Members and viewers get each event without the details only admins see (`redacted`)',
         tags: ['arc'],
       },
     })
     .input(z.object({ ...filters, limit: z.coerce.number().int().min(1).max(200).default(50) }))
     .output(page)
-    .query(({ ctx, input }) => listOrganizationAudit(ctx, ctx.org.id, input)),
+    .query(async ({ ctx, input }) => {
+      const page = await listOrganizationAudit(ctx, ctx.org.id, input);
+      return actsAs(ctx.identity, 'admin') ? page : { ...page, data: page.data.map(memberView) };
+    }),
 
   export: adminProcedure
     .meta({
