@@ -118,5 +118,5 @@ export async function acceptCluster(send: SendOne, a: Acceptance): Promise<Accep
  * already committed.
  */
 export function workersWakeUp(region: string, runId: string): CommitHint {
-  return { channel: RUN_STARTED_CHANNEL, payload: region, ifRunExists: runId };
+  return { channel: RUN_STARTED_CHANNEL, payload: region, ifExists: runId };
 }

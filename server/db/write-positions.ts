@@ -46,10 +46,11 @@ export interface CommitHint {
   channel: string;
   payload: string;
   /**
-   * Sent only if this workflow run exists by then: a hint that goes out with a single-statement
-   * write's flight, before anyone knows whether the statement created the run it announces.
+   * Sent only if this workflow run (`run_…`) or webhook event (`msg_…`) exists by then: a hint
+   * that goes out with a single-statement write's flight, before anyone knows whether the
+   * statement created what it announces.
    */
-  ifRunExists?: string;
+  ifExists?: string;
 }
 
 /**
@@ -58,7 +59,7 @@ export interface CommitHint {
  * hint, if any: one round trip, its own tiny transaction, committed asynchronously (it carries
  * no data: a notice lost to a crash costs a read on the primary, a hint one queue poll).
  * Parameters: the principal or null, the time sent (ms since the epoch), this gateway's ID, the
- * hint's channel and payload or nulls, and the run the hint needs (or null). Named: each
+ * hint's channel and payload or nulls, and the run or event the hint needs (or null). Named: each
  * connection parses and plans it once.
  */
 const BOOKMARK_STATEMENT = {
@@ -66,7 +67,8 @@ const BOOKMARK_STATEMENT = {
   text:
     "SELECT set_config('synchronous_commit', 'off', true) AS _sc, l::text AS lsn, " +
     `CASE WHEN $1::text IS NOT NULL THEN pg_notify('${WRITES_CHANNEL}', 'w ' || $1 || ' ' || l::text || ' ' || $2 || ' ' || $3) END AS _n, ` +
-    'CASE WHEN $4::text IS NOT NULL AND ($6::text IS NULL OR EXISTS (SELECT 1 FROM workflow_runs WHERE id = $6)) ' +
+    'CASE WHEN $4::text IS NOT NULL AND ($6::text IS NULL OR EXISTS (SELECT 1 FROM workflow_runs WHERE id = $6) ' +
+    'OR EXISTS (SELECT 1 FROM webhook_events WHERE id = $6)) ' +
     'THEN pg_notify($4, $5) END AS _h FROM pg_current_wal_insert_lsn() l',
 };
 
@@ -80,7 +82,7 @@ export function bookmarkQuery(principal: string | undefined, hint: CommitHint | 
       state().id,
       hint?.channel ?? null,
       hint?.payload ?? null,
-      hint?.ifRunExists ?? null,
+      hint?.ifExists ?? null,
     ],
   };
 }

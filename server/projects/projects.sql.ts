@@ -1,6 +1,8 @@
-// Hand-written SQL of projects: the create, in one statement with its audit event (projects.ts).
+// Hand-written SQL of projects: the create, in one statement with its audit and webhook events
+// (projects.ts).
 import { auditCte } from '../audit/audit-cte';
 import { statement } from '../db/sql';
+import { webhookEventCtes } from '../webhooks/event-cte';
 
 export interface CreateRow {
   prior: { request_hash: string; response_status: number; response_body: unknown } | null;
@@ -9,13 +11,16 @@ export interface CreateRow {
   /** The new project's ID; null when nothing was inserted (a fresh record, a taken name, not writable). */
   created: string | null;
   records: number;
+  /** project.created events written (0 when no endpoint wants it). */
+  events: number;
 }
 
 /**
  * Creates a project unless the name is taken in the organization, with its Idempotency-Key record
  * ($5 null: none), or answers the fresh record already under the key. $1 org, $2 ID, $3 name,
  * $4 default region, $5 key, $6 request hash, $7 the body a retry gets, $8 the TTL in hours,
- * $9 created at, $10 the `project.create` event (auditParam).
+ * $9 created at, $10 the `project.create` event (auditParam), $11… the `project.created` webhook
+ * event (webhookEventParams).
  */
 export const createProjectStatement = statement<
   CreateRow,
@@ -30,6 +35,9 @@ export const createProjectStatement = statement<
     ttlHours: number,
     createdAt: Date,
     audit: string,
+    eventId: string,
+    eventPayload: string,
+    regionOrder: readonly string[],
   ]
 >(
   'projects.create',
@@ -37,7 +45,8 @@ export const createProjectStatement = statement<
     SELECT request_hash, response_status, response_body FROM idempotency_keys
     WHERE org_id = $1::text AND key = $5::text AND created_at >= now() - make_interval(hours => $8::int)
   ), writable AS (
-    SELECT id FROM organizations WHERE id = $1::text AND status = 'active' AND NOT EXISTS (SELECT 1 FROM prior)
+    SELECT id, home_region, default_region FROM organizations
+    WHERE id = $1::text AND status = 'active' AND NOT EXISTS (SELECT 1 FROM prior)
     FOR SHARE
   ), created AS (
     INSERT INTO projects (id, org_id, name, default_region, created_at, updated_at)
@@ -48,15 +57,17 @@ export const createProjectStatement = statement<
     INSERT INTO idempotency_keys (org_id, key, request_hash, response_status, response_body, created_at)
     SELECT $1::text, $5::text, $6::text, 201, $7::jsonb, $9::timestamptz FROM created WHERE $5::text IS NOT NULL
     RETURNING 1
-  ), ${auditCte('audit', 'created', 10, 9)}
+  ), ${auditCte('audit', 'created', 10, 9)}, ${webhookEventCtes('project.created', 'created', 'writable', 11)}
   SELECT (SELECT row_to_json(p) FROM prior p) AS prior,
          EXISTS (SELECT 1 FROM writable) AS writable,
          (SELECT id FROM created) AS created,
-         (SELECT count(*) FROM record)::int AS records`,
+         (SELECT count(*) FROM record)::int AS records,
+         (SELECT count(*) FROM hook_event)::int AS events`,
   (r) => ({
     prior: (r.prior as CreateRow['prior']) ?? null,
     writable: r.writable === true,
     created: (r.created as string | null) ?? null,
     records: Number(r.records),
+    events: Number(r.events),
   }),
 );

@@ -14,6 +14,10 @@ import { notWritable } from '../organizations/writable';
 import { sqlState } from '../db/errors';
 import { changed as identityChanged } from '../auth/identity-cache';
 import { allowedRegionOrNull } from '../region/allowed';
+import { regionRegistry } from '../region/registry';
+import { homeRegionOf } from '../cell/workspaces';
+import { WEBHOOK_CHANNEL } from '../webhooks/events';
+import { webhookEventParams } from '../webhooks/event-cte';
 import { createProjectStatement } from './projects.sql';
 import { getProject, listProjects, setProjectRegion, toView, type ProjectView } from './repository';
 
@@ -49,44 +53,55 @@ export async function createProjectIn(
   const defaultRegion = allowedRegionOrNull(org.allowedRegions, input.default_region ?? null);
   const createdAt = new Date();
   const body = toView({ id: newId('prj'), name: input.name, defaultRegion, createdAt });
+  const order = (await regionRegistry()).all().map((r) => r.code);
+  const event = webhookEventParams('project.created', body, createdAt, order);
+  // Wakes the delivering region's webhook workers at commit, if the statement wrote the event.
+  const region = homeRegionOf(org, order);
+  const hint = region ? { channel: WEBHOOK_CHANNEL, payload: region, ifExists: event.id } : undefined;
   // One statement, sent with the bookmark: one round trip (docs/flows/reads-and-writes.md).
-  return idempotentStatement<ProjectView>(req, { op: 'projects.create', input }, async (send, record) => {
-    const [r] = await sendCapped(() =>
-      send(
-        createProjectStatement,
-        org.id,
-        body.id,
-        input.name,
-        defaultRegion,
-        record?.key ?? null,
-        record?.requestHash ?? null,
-        record ? JSON.stringify(body) : null,
-        IDEMPOTENCY_TTL_HOURS,
-        createdAt,
-        auditParam({
-          action: 'project.create',
-          targetType: 'project',
-          orgId: org.id,
-          actorId: actor.userId,
-          requestId: req.requestId,
-          metadata: { name: input.name, default_region: defaultRegion, ...actorMetadata(actor) },
-        }),
-      ),
-    );
-    if (!r) throw new Error('project create returned no row');
-    if (r.prior) {
-      return {
-        prior: {
-          requestHash: r.prior.request_hash,
-          status: r.prior.response_status,
-          body: r.prior.response_body as ProjectView,
-        },
-      };
-    }
-    if (r.created) return { status: 201, body };
-    if (!r.writable) throw await notWritable(org.id, org.slug, 'new projects');
-    throw new AppError('conflict', `a project named ${input.name} exists already`);
-  });
+  return idempotentStatement<ProjectView>(
+    req,
+    { op: 'projects.create', input },
+    async (send, record) => {
+      const [r] = await sendCapped(() =>
+        send(
+          createProjectStatement,
+          org.id,
+          body.id,
+          input.name,
+          defaultRegion,
+          record?.key ?? null,
+          record?.requestHash ?? null,
+          record ? JSON.stringify(body) : null,
+          IDEMPOTENCY_TTL_HOURS,
+          createdAt,
+          auditParam({
+            action: 'project.create',
+            targetType: 'project',
+            orgId: org.id,
+            actorId: actor.userId,
+            requestId: req.requestId,
+            metadata: { name: input.name, default_region: defaultRegion, ...actorMetadata(actor) },
+          }),
+          ...event.values,
+        ),
+      );
+      if (!r) throw new Error('project create returned no row');
+      if (r.prior) {
+        return {
+          prior: {
+            requestHash: r.prior.request_hash,
+            status: r.prior.response_status,
+            body: r.prior.response_body as ProjectView,
+          },
+        };
+      }
+      if (r.created) return { status: 201, body };
+      if (!r.writable) throw await notWritable(org.id, org.slug, 'new projects');
+      throw new AppError('conflict', `a project named ${input.name} exists already`);
+    },
+    { hint },
+  );
 }
 
 /** The create's statement, its refusal at the cap answered as 409 limit_exceeded. */

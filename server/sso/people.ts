@@ -3,6 +3,8 @@
 // docs/flows/single-sign-on.md#just-in-time-membership
 import { readPrimary, writePrimary } from '../db/primary-reads';
 import { recordAudit } from '../audit/audit';
+import { view as memberView } from '../members/members';
+import { emitWebhook } from '../webhooks/events';
 import { changed } from '../auth/identity-cache';
 import type { SessionSubject } from '../auth/session-cookie';
 import { newId } from '../ids';
@@ -87,7 +89,11 @@ export async function organizationMember(
         data: { id: newId('usr'), email: claims.email, name: claims.name ?? claims.email.split('@')[0]!, passwordHash },
         select: userSelect,
       });
-      await tx.membership.create({ data: { userId: made.id, orgId: org.id, role: org.defaultRole } });
+      const joined = await tx.membership.create({
+        data: { userId: made.id, orgId: org.id, role: org.defaultRole },
+        include: { user: { select: { email: true, name: true } } },
+      });
+      await emitWebhook(tx, org.id, 'member.added', memberView(joined));
       await recordAudit(tx, {
         action: 'membership.add',
         targetType: 'user',

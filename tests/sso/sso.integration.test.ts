@@ -11,6 +11,8 @@ import { checkCredentials } from '../../server/auth/sign-in';
 import { resetEnvCache } from '../../server/env';
 import { PEER_HEADER } from '../../server/net/client-address';
 import { SSO_COOKIE } from '../../server/sso/flow';
+import { sealSigningSecret } from '../../server/webhooks/secrets';
+import { newId } from '../../server/ids';
 
 type Handler = (req: Request) => Promise<Response>;
 
@@ -275,6 +277,14 @@ describe('organization SSO settings', () => {
 
 describe('sign-in with SSO', () => {
   it('adds a new person of an allowed domain as a member and signs them in at the region', async () => {
+    // An endpoint that wants member.added (to the discard port: delivering is webhooks' test's business).
+    const endpoint = newId('whk');
+    await query(
+      primaryUrl,
+      `INSERT INTO webhook_endpoints (id, org_id, url, event_types, secret_sealed, updated_at)
+       VALUES ($1, $2, 'http://127.0.0.1:9/', '{member.added}', $3, now())`,
+      [endpoint, acmeId, sealSigningSecret(endpoint, 'whsec_c3NvLWppdC10ZXN0LXNlY3JldC0wMDAwMDAwMDAw')],
+    );
     const b = new Browser();
     const r = await signInWithSso(b, { workspace: 'acme' }, { email: 'carol@acme.test', password: 'idp-carol' });
     expect(r.error).toBeNull();
@@ -303,6 +313,18 @@ describe('sign-in with SSO', () => {
     expect(m!.role).toBe('member');
     expect((await latestAudit('membership.add'))!.metadata).toMatchObject({ via: 'sso', role: 'member' });
     expect((await latestAudit('auth.sign_in'))!.metadata).toMatchObject({ via: 'sso', email: 'carol@acme.test' });
+    // Her joining is an event, in the transaction that made her a member, for the endpoint that wants it.
+    const events = await query<{ data: { email: string; role: string }; endpoints: string[] }>(
+      primaryUrl,
+      `SELECT e.payload->'data' AS data, array_agg(d.endpoint_id) AS endpoints
+         FROM webhook_events e JOIN webhook_deliveries d ON d.event_id = e.id
+        WHERE e.org_id = $1 AND e.type = 'member.added' GROUP BY e.id`,
+      [acmeId],
+    );
+    expect(events.map((e) => [e.data.email, e.data.role, e.endpoints])).toEqual([
+      ['carol@acme.test', 'member', [endpoint]],
+    ]);
+    await query(primaryUrl, 'DELETE FROM webhook_endpoints WHERE id = $1', [endpoint]);
     // Her account has no password anyone knows.
     expect(await checkCredentials({ email: 'carol@acme.test', password: 'idp-carol' }, 'addr-carol')).toBeNull();
   });

@@ -1,5 +1,5 @@
 // Webhooks end to end: endpoints made through the REST API, events enqueued by real changes
-// (clusters through the workflow workers, API keys, members), delivered by the webhook workers over
+// (clusters through the workflow workers, projects, API keys, members), delivered by the webhook workers over
 // real HTTP to a receiver that verifies every signature with the official `standardwebhooks`
 // package; retries, redirects, rollback, SSRF, disable after 3 days, rotation, redelivery, cells.
 import http from 'node:http';
@@ -137,6 +137,7 @@ describe('endpoints (REST)', () => {
       'api_key.revoked',
       'member.removed',
       'member.added',
+      'project.created',
     ]);
     expect(ep.secret).toMatch(/^whsec_/);
     const row = await primary().webhookEndpoint.findUniqueOrThrow({ where: { id: ep.id } });
@@ -249,6 +250,26 @@ describe('events from real changes, in their transaction', () => {
       ofType('member.removed').find((r) => r.body.data.email === 'hooked@example.test'),
     );
     expect(removed.verifiedBy).toEqual([0]);
+  });
+
+  it('projects: created, by the one statement that makes the project; a refused create sends none', async () => {
+    const name = `hooked-${Date.now().toString(36)}`;
+    const made = await rest<{ id: string }>('POST', '/v1/projects', {
+      headers: { cookie: aliceCookie },
+      body: { name },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const created = await eventually(async () =>
+      ofType('project.created').find((r) => r.body.data.id === made.body.id),
+    );
+    expect(created.body.data).toEqual(made.body); // the project as the REST API returned it
+    expect(created.verifiedBy).toEqual([0]);
+    const event = await primary().webhookEvent.findUniqueOrThrow({ where: { id: created.body.id } });
+    expect([event.orgId, event.region]).toEqual([acmeId, home]);
+    const taken = await rest('POST', '/v1/projects', { headers: { cookie: aliceCookie }, body: { name } });
+    expect(taken.status).toBe(409);
+    const events = await primary().webhookEvent.findMany({ where: { orgId: acmeId, type: 'project.created' } });
+    expect(events.filter((e) => (e.payload as { data: { name: string } }).data.name === name)).toHaveLength(1);
   });
 
   it('a change that rolls back leaves no event, and nothing is sent', async () => {
