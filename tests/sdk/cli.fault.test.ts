@@ -10,7 +10,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionCookie } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { resetEnvCache } from '../../server/env';
-import { BIN, buildSdk, cliEnv, f, globalKey, key, meridian, startWorker, uniq, type CliResult } from './harness';
+import {
+  BIN,
+  buildSdk,
+  cliEnv,
+  f,
+  globalKey,
+  json,
+  key,
+  meridian,
+  ok,
+  startWorker,
+  uniq,
+  type CliResult,
+} from './harness';
 import { contractFetch } from '../../dev/testing/contract';
 
 const REQUEST_ID = /req_[a-z0-9]+-\d+-[0-9a-f]{12}/;
@@ -22,16 +35,6 @@ let opsToken: string;
 /** A config file per persona. */
 const cfg = (name: string) => path.join(dir, name, 'config.json');
 const as = (name: string) => ({ MERIDIAN_CONFIG: cfg(name) });
-
-const json = <T>(r: CliResult): T => {
-  expect(r.stderr === '' || !r.stderr.startsWith('error'), r.stderr).toBe(true);
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as T;
-};
-const ok = (r: CliResult) => {
-  expect(r.code, r.stderr).toBe(0);
-  return r.stdout;
-};
 
 interface Cluster {
   id: string;

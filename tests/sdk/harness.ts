@@ -3,7 +3,7 @@
 // run the `meridian` bin as a user would.
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { processLog } from '../../dev/testing/process-logs';
 
 export const f = () => inject('faults');
@@ -96,3 +96,16 @@ export function meridian(args: string[], env: Record<string, string | undefined>
     });
   });
 }
+
+/** A run that succeeded (exit 0, nothing on stderr that starts `error`), its stdout parsed as JSON. */
+export const json = <T>(r: CliResult): T => {
+  expect(r.stderr === '' || !r.stderr.startsWith('error'), r.stderr).toBe(true);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as T;
+};
+
+/** A run that succeeded (exit 0): its stdout. */
+export const ok = (r: CliResult) => {
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout;
+};
