@@ -33,6 +33,7 @@ const ATLAS = [
   '/atlas/moves',
   '/atlas/database',
   '/atlas/organizations',
+  '/atlas/organizations/new',
   '/atlas/clusters',
   '/atlas/regions/lax1',
   '/atlas/policy',

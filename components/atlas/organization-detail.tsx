@@ -1,6 +1,7 @@
 'use client';
-// One organization for operators: its facts, clusters by status and per region, and the editor of
-// its allowed and default regions. Refreshed every 10 s (the editor starts over after a save).
+// One organization for operators: its facts, clusters by status and per region, the editor of its
+// allowed and default regions, and its lifecycle (suspend, offboard). Refreshed every 10 s (the
+// editor starts over after a save).
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useTRPC } from '../trpc-provider';
@@ -11,6 +12,7 @@ import { SkeletonRows } from '../ui/skeleton';
 import { link } from '../ui/styles';
 import { ClusterCounts } from './cluster-counts';
 import { MovesList } from './moves/moves-list';
+import { OrganizationLifecycle } from './organization-lifecycle';
 import { OrganizationRegionsForm } from './organization-regions-form';
 import { RegionList } from './region-list';
 
@@ -79,6 +81,9 @@ export function OrganizationDetail({ id }: { id: string }) {
         ) : (
           <SkeletonRows rows={2} label="Loading regions…" />
         )}
+      </CardSection>
+      <CardSection id="lifecycle-heading" title="Lifecycle">
+        <OrganizationLifecycle org={o} />
       </CardSection>
       {/* Its workspace moves (status live while one is open); start one from Atlas → Moves. */}
       <MovesList org={o.id} />

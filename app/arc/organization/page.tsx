@@ -1,6 +1,8 @@
-// /arc/organization: the organization's identity and defaults, its regions and its members.
+// /arc/organization: the organization's identity and defaults, its regions and its members; its
+// admins delete it here (offboarding, cancellable for 7 days).
 import type { Metadata } from 'next';
 import { arcMe } from '~/app/arc/me';
+import { OffboardOwnOrganization } from '~/components/arc/organization/offboard-own';
 import { fullDate } from '~/components/format';
 import { CopyButton } from '~/components/ui/copy-button';
 import { EmptyState } from '~/components/ui/empty-state';
@@ -118,6 +120,15 @@ export default async function OrganizationPage() {
           )}
         </div>
       </section>
+
+      {org.role === 'admin' && (
+        <section aria-labelledby="delete-heading" className="space-y-3">
+          <h2 id="delete-heading" className="text-lg font-semibold">
+            Delete this organization
+          </h2>
+          <OffboardOwnOrganization slug={org.slug} status={org.status} purgeAfter={org.purge_after} />
+        </section>
+      )}
     </div>
   );
 }

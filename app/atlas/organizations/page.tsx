@@ -1,7 +1,9 @@
-// /atlas/organizations: every organization, for operators.
+// /atlas/organizations: every organization, for operators, and the way to a new one.
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { OrganizationsTable } from '~/components/atlas/organizations-table';
 import { PageHeader } from '~/components/ui/page-header';
+import { btnPrimary } from '~/components/ui/styles';
 
 export const metadata: Metadata = { title: 'Organizations · Atlas' };
 export const dynamic = 'force-dynamic';
@@ -14,6 +16,11 @@ export default function OrganizationsPage() {
         tone="atlas"
         title="Organizations"
         description="Every organization: where it may run (its allowed and default regions), its members, clusters and active API keys."
+        actions={
+          <Link href="/atlas/organizations/new" className={btnPrimary}>
+            New organization
+          </Link>
+        }
       />
       <OrganizationsTable />
     </div>
