@@ -34,7 +34,8 @@ beforeAll(async () => {
   aliceId = (await db.user.findUniqueOrThrow({ where: { email: 'alice@acme.test' } })).id;
   alice = await sessionCookie(aliceId, acmeId);
   const k = credentials.api_keys.find((c) => c.org === 'acme' && c.region === 'sfo1')!.key;
-  key = { key: k, prefix: parseApiKey(k)!.prefix };
+  // What the audit trail names a key by: `mk_{region}_{prefix}`, its secret left out.
+  key = { key: k, prefix: `mk_sfo1_${parseApiKey(k)!.prefix}` };
   // Forged sessions carry no bookmark: sfo1's replica must hold the seed before they are used there.
   await replayed();
 });
