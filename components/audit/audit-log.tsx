@@ -108,7 +108,12 @@ export function AuditLog({
               {
                 header: 'Actor',
                 cell: (e) =>
-                  e.actor?.email ?? (typeof e.metadata.api_key === 'string' ? `API key ${e.metadata.api_key}` : '—'),
+                  e.actor?.email ??
+                  (typeof e.metadata.api_key === 'string'
+                    ? `API key ${e.metadata.api_key}`
+                    : e.action.startsWith('operator.')
+                      ? 'A Meridian operator'
+                      : '—'),
               },
               { header: 'Action', className: 'font-mono text-xs', cell: (e) => e.action },
               {

@@ -4,9 +4,9 @@ import { newId } from '../ids';
 import type { AuditEntry } from './audit';
 
 /**
- * `name AS (INSERT INTO audit_events …)`: one event per row of the CTE `source` (its `id` is the
- * event's target), none when it returned nothing. `$param` is auditParam(…), `$createdAt` the
- * change's own time.
+ * `name AS (INSERT INTO audit_events …)`: the event for the row the CTE `source` returned (its `id`
+ * is the event's target), none when it returned nothing. `source` returns at most one row: the
+ * event's ID is one value. `$param` is auditParam(…), `$createdAt` the change's own time.
  */
 export function auditCte(name: string, source: string, param: number, createdAt: number): string {
   return `${name} AS (

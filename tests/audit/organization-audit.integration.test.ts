@@ -145,6 +145,14 @@ describe('GET /v1/audit', () => {
       const key = page.body.data.find((e) => e.action === 'api_key.create' && e.metadata.name === 'acme-audit-key')!;
       expect(key.redacted).toBe(false); // nothing in it is an admin's alone
       expect(JSON.stringify(page.body.data)).not.toContain('invitee@elsewhere.test');
+      // An operator is not one of its people: what they did is listed, who they are is the admins'.
+      const operator = page.body.data.find((e) => e.action === 'operator.organization.set_regions')!;
+      expect([operator.actor, operator.redacted]).toEqual([null, true]);
+      expect(JSON.stringify(page.body.data)).not.toContain('ops@meridian.test');
+      const probe = await get(`/v1/audit?actor=${encodeURIComponent('ops@meridian.test')}`, cookie);
+      expect([probe.status, probe.body.data]).toEqual([200, []]);
+      const byAlice = await get(`/v1/audit?actor=${encodeURIComponent('alice@acme.test')}`, cookie);
+      expect(byAlice.body.data.length).toBeGreaterThan(0); // a member: seen
       const refused = await get('/v1/audit/export', cookie);
       expect([refused.status, refused.body.error.code]).toEqual([403, 'forbidden']);
     }

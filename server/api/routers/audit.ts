@@ -3,7 +3,7 @@
 // JSON Lines from them, the CLI JSON Lines).
 import { z } from 'zod';
 import { auditView, listOrganizationAudit } from '../../audit/audit-log';
-import { memberView } from '../../audit/member-view';
+import { actorVisible, currentMembers, memberView } from '../../audit/member-view';
 import { actsAs } from '../../members/roles';
 import { adminProcedure, router, viewerProcedure } from '../trpc';
 
@@ -32,8 +32,18 @@ export const auditRouter = router({
     .input(z.object({ ...filters, limit: z.coerce.number().int().min(1).max(200).default(50) }))
     .output(page)
     .query(async ({ ctx, input }) => {
+      if (actsAs(ctx.identity, 'admin')) return listOrganizationAudit(ctx, ctx.org.id, input);
+      // Members: no probing for whether someone not in the organization acted in it.
+      if (input.actor?.trim() && !(await actorVisible(ctx, ctx.org.id, input.actor))) {
+        return { data: [], next_cursor: null };
+      }
       const page = await listOrganizationAudit(ctx, ctx.org.id, input);
-      return actsAs(ctx.identity, 'admin') ? page : { ...page, data: page.data.map(memberView) };
+      const members = await currentMembers(
+        ctx,
+        ctx.org.id,
+        page.data.flatMap((e) => (e.actor ? [e.actor.id] : [])),
+      );
+      return { ...page, data: page.data.map((e) => memberView(e, members)) };
     }),
 
   export: adminProcedure
