@@ -45,6 +45,13 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'pipe',
     gracefulShutdown: { signal: 'SIGTERM', timeout: 30_000 },
-    env: { PORT: String(PORT), MERIDIAN_DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: 'warn', WORKFLOW_STEP_MS: '500' },
+    env: {
+      PORT: String(PORT),
+      MERIDIAN_DATA_DIR: E2E_DATA_DIR,
+      LOG_LEVEL: 'warn',
+      WORKFLOW_STEP_MS: '500',
+      // Self-serve sign-up is off by default; its journey (e2e/sign-up.spec.ts) needs it open.
+      MERIDIAN_SIGNUP: 'on',
+    },
   },
 });

@@ -17,6 +17,7 @@ import { requestHost, requestOrigin } from '~/server/net/request-origin';
 import { sameOriginPath } from '~/server/net/redirect';
 import { hostRegion } from '~/server/region/host-region';
 import { regionRegistry } from '~/server/region/registry';
+import { signUpEnabled } from '~/server/organizations/signup';
 import { platformProvider } from '~/server/sso/oidc-client';
 
 export const metadata: Metadata = { title: 'Sign in' };
@@ -95,6 +96,14 @@ export default async function SignInPage({
       {label && <SsoWorkspaceForm next={next} />}
       {label && platformProvider() && <SsoOperatorButton next={next} />}
       {returning && <ReturnNote />}
+      {label && signUpEnabled() && (
+        <p className="text-center text-sm text-slate-600 dark:text-slate-300">
+          No workspace yet?{' '}
+          <Link href="/sign-up" className={link}>
+            Create one here
+          </Link>
+        </p>
+      )}
       {!label && (
         <p className="text-center text-sm text-slate-600 dark:text-slate-300">
           Signing in to your organization?{' '}

@@ -6,3 +6,16 @@ import { serverAction } from '../adapters/action';
 export const setFirstPassword = serverAction((api, input: { token: string; password: string }) =>
   api.onboarding.setPassword(input),
 );
+
+export const signUp = serverAction(
+  (
+    api,
+    input: {
+      email: string;
+      password: string;
+      name?: string;
+      organization_slug: string;
+      organization_name: string;
+    },
+  ) => api.onboarding.signUp(input),
+);
