@@ -60,11 +60,19 @@ export async function sessionCookie(
   orgId: string | null,
   projectId: string | null = null,
   sessionVersion = 0,
+  sessionId: string | null = null,
 ): Promise<string> {
   const { encode } = await import('next-auth/jwt');
   const name = 'authjs.session-token';
   const token = await encode({
-    token: { uid: userId, org: orgId, sub: userId, sv: sessionVersion, ...(projectId ? { project: projectId } : {}) },
+    token: {
+      uid: userId,
+      org: orgId,
+      sub: userId,
+      sv: sessionVersion,
+      ...(projectId ? { project: projectId } : {}),
+      ...(sessionId ? { sid: sessionId } : {}),
+    },
     secret: authSecret(),
     salt: name,
   });

@@ -46,6 +46,7 @@ const BOUNDED_LISTS = [
   'compute.templates.list',
   'atlas.policies.gateways',
   'webhooks.list',
+  'me.sessions',
 ];
 
 /** Lists whose page size is fixed by the server (no `limit`), each with its size and why. */

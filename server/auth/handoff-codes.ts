@@ -25,6 +25,8 @@ export interface HandoffSubject {
   sessionVersion: number;
   region: string;
   sso: string | null;
+  /** The session's record, which the global address's cookie shares. */
+  sessionId: string | null;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function issueHandoff(subject: HandoffSubject, state: string, next:
         sessionVersion: subject.sessionVersion,
         region: subject.region,
         sso: subject.sso,
+        sessionId: subject.sessionId,
         expiresAt: new Date(Date.now() + CODE_TTL_S * 1000),
       },
     });
@@ -79,10 +82,21 @@ export async function finishHandoff(
     }),
   );
   if (!user || user.sessionVersion !== row.sessionVersion) throw refused('the session it came from has ended');
+  if (row.sessionId) {
+    // Signed out at the region meanwhile: its record ended, and the cookie would be refused anyway.
+    const record = await readPrimary((db) =>
+      db.userSession.findUnique({ where: { id: row.sessionId! }, select: { endedAt: true } }),
+    );
+    if (!record || record.endedAt) throw refused('the session it came from has ended');
+  }
   await assertOrganizationActive(row.orgId);
 
   const secure = isHttps(headers);
-  const session = await sessionSetCookie(user, row.orgId, headers, row.sso ?? undefined);
+  // The same session as the region's: one record, ended by a sign-out at either host.
+  const session = await sessionSetCookie(user, row.orgId, headers, {
+    sso: row.sso ?? undefined,
+    sid: row.sessionId ?? undefined,
+  });
   await writePrimary((db) =>
     recordAudit(db, {
       action: 'auth.sign_in',

@@ -8,13 +8,14 @@ export interface ConsumedHandoff {
   sessionVersion: number;
   region: string;
   sso: string | null;
+  sessionId: string | null;
 }
 
 /** Deletes the unexpired code with this hash and answers what it was bound to (one use, ever). */
 export const consumeHandoffCode = statement<ConsumedHandoff, [codeHash: string]>(
   'auth.consume_handoff_code',
   `DELETE FROM session_handoffs WHERE code_hash = $1::text AND expires_at > now()
-    RETURNING state_hash, user_id, org_id, session_version, region, sso`,
+    RETURNING state_hash, user_id, org_id, session_version, region, sso, session_id`,
   (r) => ({
     stateHash: r.state_hash as string,
     userId: r.user_id as string,
@@ -22,5 +23,6 @@ export const consumeHandoffCode = statement<ConsumedHandoff, [codeHash: string]>
     sessionVersion: Number(r.session_version),
     region: r.region as string,
     sso: (r.sso as string | null) ?? null,
+    sessionId: (r.session_id as string | null) ?? null,
   }),
 );

@@ -160,6 +160,7 @@ export async function handleIssuePost(
         sessionVersion: user.sessionVersion,
         region: c.region,
         sso: c.identity.sso,
+        sessionId: c.identity.sessionId,
       },
       c.input.state,
       c.next,

@@ -10,6 +10,8 @@ export type Identity =
   | {
       kind: 'session';
       userId: string;
+      /** The session's record (user_sessions), null for a token made before records existed. */
+      sessionId: string | null;
       email: string;
       platformOperator: boolean;
       org: OrgContext | null;

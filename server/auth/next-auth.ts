@@ -13,6 +13,7 @@ import { requestHost } from '../net/request-origin';
 import { hostRegion } from '../region/host-region';
 import { isGlobalAddress } from '../directory/page';
 import { endAllSessions } from './sessions';
+import { endSession, recordSession } from './session-records';
 import { SESSION_MAX_AGE } from './session-age';
 import { checkCredentials, type SignedInUser } from './sign-in';
 import { findUserByEmail, membershipsOf } from './users';
@@ -65,7 +66,15 @@ const nextAuth = NextAuth(() => ({
         try {
           const user = await checkCredentials(raw, address);
           await auditSignIn(raw, address, user);
-          return user;
+          if (!user) return null;
+          // The session's record: its ID goes into the token (the jwt callback below).
+          const sid = await recordSession({
+            userId: user.id,
+            via: 'password',
+            region: signInRegion(request.headers),
+            headers: request.headers,
+          });
+          return { ...user, sid };
         } catch (e) {
           if (isAppError(e) && (e.code === 'rate_limited' || e.code === 'sso_required')) {
             const seen = refusals.getStore();
@@ -86,6 +95,7 @@ const nextAuth = NextAuth(() => ({
       if (user?.id) {
         token.uid = user.id;
         token.sv = (user as { sessionVersion?: number }).sessionVersion ?? 0;
+        token.sid = (user as { sid?: string }).sid;
         // Signed in through a workspace's page: act in that organization (membership checked).
         token.org = await startingOrg(user as SignedInUser);
       }
@@ -126,10 +136,19 @@ const nextAuth = NextAuth(() => ({
     async signOut(message) {
       const uid = 'token' in message ? message.token?.uid : undefined;
       if (typeof uid !== 'string') return;
-      // A copied token must not outlive the sign-out: end every session of the user.
-      await writePrimary((db) => endAllSessions(db, uid));
+      const sid = 'token' in message ? message.token?.sid : undefined;
+      // A copied token must not outlive the sign-out: this session's record ends (every gateway
+      // refuses its token at once); a token without one ends every session of the user.
+      if (typeof sid === 'string') await writePrimary((db) => endSession(db, uid, sid, 'signed_out'));
+      else await writePrimary((db) => endAllSessions(db, uid));
       await writePrimary((db) =>
-        recordAudit(db, { action: 'auth.sign_out', targetType: 'user', targetId: uid, actorId: uid }),
+        recordAudit(db, {
+          action: 'auth.sign_out',
+          targetType: 'user',
+          targetId: uid,
+          actorId: uid,
+          metadata: typeof sid === 'string' ? { session_id: sid } : { everywhere: true },
+        }),
       );
     },
   },
@@ -169,6 +188,12 @@ async function refusedSignIn(req: Request, err: AppError, authjs: Response): Pro
     status: err.status,
     headers,
   });
+}
+
+/** The region whose host a sign-in came to (null when the host names none). */
+function signInRegion(headers: Headers): string | null {
+  const { label, wellFormed } = hostRegion(requestHost(headers), env().MERIDIAN_HOST);
+  return wellFormed && label ? label : null;
 }
 
 /** The organization a new session acts in: the workspace the sign-in named, else the first membership. */

@@ -14,13 +14,14 @@ export interface SessionSubject {
 
 /**
  * `Set-Cookie` for a session of `user` acting in `orgId` (host-only, HttpOnly, Lax; Secure over
- * https). `sso`: how it was signed in, when by single sign-on (`platform` or the organization's ID).
+ * https). `sso`: how it was signed in, when by single sign-on (`platform` or the organization's ID);
+ * `sid`: the session's record (session-records.ts).
  */
 export async function sessionSetCookie(
   user: SessionSubject,
   orgId: string | null,
   headers: Headers,
-  sso?: string,
+  { sso, sid }: { sso?: string; sid?: string } = {},
 ): Promise<string> {
   const secure = isHttps(headers);
   const name = secure ? '__Secure-authjs.session-token' : 'authjs.session-token';
@@ -33,6 +34,7 @@ export async function sessionSetCookie(
       name: user.name,
       email: user.email,
       ...(sso ? { sso } : {}),
+      ...(sid ? { sid } : {}),
     },
     secret: authSecret(),
     salt: name,

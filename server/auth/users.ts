@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import { ORG_CONTEXT_INCLUDE, toOrgContext } from '../organizations/context';
 import { ORG_ROLES, type OrgRole } from '../members/roles';
 import type { OrgContext } from './identity';
+import { SESSION_MAX_AGE } from './session-age';
 
 export async function findUserByEmail(db: Db, email: string) {
   return db.user.findUnique({ where: { email: email.trim().toLowerCase() } });
@@ -30,18 +31,34 @@ export async function membershipsOf(db: Db, userId: string): Promise<MembershipV
 }
 
 /** The user and their membership in `orgId` (null when not a member any more). */
-export async function sessionSubject(db: Db, userId: string, orgId: string | null, projectId: string | null = null) {
-  const user = await db.user.findUnique({
-    where: { id: userId },
-    select: {
-      id: true,
-      email: true,
-      platformRole: true,
-      sessionVersion: true,
-      settings: { select: { defaultRegion: true } },
-    },
-  });
-  if (!user) return null;
+export async function sessionSubject(
+  db: Db,
+  userId: string,
+  orgId: string | null,
+  projectId: string | null = null,
+  sessionId: string | null = null,
+) {
+  // The session's record read beside the user, at once. Not found, the session is not one (a new
+  // record announces itself, so a replica that lacks it is not asked: session-records.ts).
+  const [user, record] = await Promise.all([
+    db.user.findUnique({
+      where: { id: userId },
+      select: {
+        id: true,
+        email: true,
+        platformRole: true,
+        sessionVersion: true,
+        settings: { select: { defaultRegion: true } },
+      },
+    }),
+    sessionId
+      ? db.userSession.findUnique({
+          where: { id: sessionId },
+          select: { userId: true, endedAt: true, createdAt: true },
+        })
+      : null,
+  ]);
+  if (!user || (sessionId && !record)) return null;
   const membership = orgId
     ? await db.membership.findUnique({
         where: { userId_orgId: { userId, orgId } },
@@ -58,6 +75,13 @@ export async function sessionSubject(db: Db, userId: string, orgId: string | nul
   return {
     user,
     project,
+    session: record
+      ? {
+          ended: record.endedAt !== null || record.userId !== userId,
+          /** A session lasts SESSION_MAX_AGE from its sign-in, however often Auth.js re-issues its token. */
+          expiresAt: record.createdAt.getTime() + SESSION_MAX_AGE * 1000,
+        }
+      : null,
     membership: membership
       ? {
           role: membership.role,

@@ -22,6 +22,7 @@ export const ID_PREFIXES = [
   'whk',
   'msg',
   'whd',
+  'ses',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

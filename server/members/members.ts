@@ -3,6 +3,7 @@
 // (docs/flows/members-and-invitations.md#removal).
 import { z } from 'zod';
 import { recordAudit } from '../audit/audit';
+import { endAllSessions } from '../auth/sessions';
 import { emitWebhook } from '../webhooks/events';
 import { changed as identityChanged } from '../auth/identity-cache';
 import { read, write, type Tx } from '../db/access';
@@ -134,7 +135,7 @@ export async function removeMember(req: DataRequest, actor: Actor, userId: strin
     const m = await lockedMembership(tx, actor.orgId, userId);
     if (m.role === 'admin') await assertNotLastAdmin(tx, actor.orgId, 'remove this one');
     await tx.membership.delete({ where: { userId_orgId: { userId, orgId: actor.orgId } } });
-    await tx.user.update({ where: { id: userId }, data: { sessionVersion: { increment: 1 } } });
+    await endAllSessions(tx, userId);
     const revoked = await revokeKeysCreatedBy(tx, actor.orgId, userId, null);
     await recordAudit(tx, {
       action: 'membership.remove',

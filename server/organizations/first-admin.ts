@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { recordAudit } from '../audit/audit';
 import { hashPassword } from '../auth/password';
+import { endAllSessions } from '../auth/sessions';
 import { write, type Tx } from '../db/access';
 import { backgroundDb } from '../db/background';
 import type { DataRequest } from '../db/request-state';
@@ -141,10 +142,8 @@ export async function redeemSetupLink(
     // Single use under races: only the transaction that deletes the row goes on.
     const used = await tx.passwordSetupLink.deleteMany({ where: { tokenHash, expiresAt: { gt: new Date() } } });
     if (used.count !== 1) throw invalidLink();
-    await tx.user.update({
-      where: { id: link.userId },
-      data: { passwordHash, sessionVersion: { increment: 1 } },
-    });
+    await tx.user.update({ where: { id: link.userId }, data: { passwordHash } });
+    await endAllSessions(tx, link.userId);
     await recordAudit(tx, {
       action: 'auth.password_set',
       targetType: 'user',

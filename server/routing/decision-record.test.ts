@@ -50,6 +50,7 @@ describe("a request's decision record", () => {
         identity: {
           kind: 'session',
           userId: 'usr_1',
+          sessionId: null,
           email: 'a@b.test',
           platformOperator: true,
           sso: null,

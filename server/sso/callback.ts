@@ -4,6 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { recordAudit } from '../audit/audit';
 import { sessionSetCookie, type SessionSubject } from '../auth/session-cookie';
+import { recordSession } from '../auth/session-records';
 import { writePrimary } from '../db/primary-reads';
 import { runOne } from '../db/sql';
 import { isAppError } from '../errors';
@@ -161,7 +162,11 @@ export async function ssoCallback(req: Request, here: Here): Promise<Response> {
     throw e;
   }
 
-  const session = await sessionSetCookie(user, orgId, req.headers, settings ? settings.orgId : 'platform');
+  const sid = await recordSession({ userId: user.id, via: 'sso', region, headers: req.headers });
+  const session = await sessionSetCookie(user, orgId, req.headers, {
+    sso: settings ? settings.orgId : 'platform',
+    sid,
+  });
   await writePrimary((db) =>
     recordAudit(db, {
       action: 'auth.sign_in',

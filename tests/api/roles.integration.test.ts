@@ -20,6 +20,8 @@ const entries = Object.entries(all).sort(([a], [b]) => a.localeCompare(b));
 /** Mutations that need no role in the organization, each for a reason. */
 const NO_ROLE_MUTATIONS: Record<string, string> = {
   'me.updateSettings': 'the caller’s own theme and default region (self): not the organization’s data',
+  'me.endSession': 'the caller’s own browser sessions (self): ending one of theirs',
+  'me.signOutEverywhere': 'the caller’s own browser sessions (self): ending all of theirs',
   'invitations.accept': 'public: the invitee joins; the link is the credential',
   'routing.resolveWrite': 'public: says where a write would go, writes nothing',
   'compute.kubernetes.tokenReview': 'public: the cluster API server’s webhook, authenticated by the token',

@@ -4,6 +4,7 @@
 import { TRPCError } from '@trpc/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mintKubeToken } from '../../server/clusters/kubeconfig';
+import { recordSession } from '../../server/auth/session-records';
 import { primary } from '../../server/db/client';
 import { newId } from '../../server/ids';
 import { sealSecret } from '../../server/secrets/sealed';
@@ -30,6 +31,8 @@ interface Fixture {
     invitationId: string;
     webhookId: string;
     deliveryId: string;
+    /** A live browser session of alice's (its record). */
+    sessionId: string;
   };
   globex: { orgId: string; adminId: string };
 }
@@ -40,6 +43,20 @@ let creds: DemoCredentials;
 function code(e: unknown): string {
   expect(e).toBeInstanceOf(TRPCError);
   return (e as { cause: { code: string } }).cause.code;
+}
+
+/**
+ * bob's session cookie in `orgId`, at his current session version: the me.signOutEverywhere case,
+ * as bob, ends every session of his before the cases after it.
+ */
+async function bobCookie(orgId: string): Promise<string> {
+  const { sessionVersion } = await primary().user.findUniqueOrThrow({ where: { id: fx.globex.adminId } });
+  return sessionCookie(fx.globex.adminId, orgId, null, sessionVersion);
+}
+
+async function expectAliceSessionLive(): Promise<void> {
+  const record = await primary().userSession.findUniqueOrThrow({ where: { id: fx.acme.sessionId } });
+  expect(record.endedAt).toBeNull();
 }
 
 /** One case per Arc procedure: call it as globex, aiming at acme's data, and check nothing leaks. */
@@ -54,6 +71,22 @@ const CASES: Record<string, (api: Caller) => Promise<void>> = {
     expect(['invalid_region', 'region_not_allowed', 'forbidden']).toContain(code(err));
     const aliceSettings = await primary().userSettings.findUnique({ where: { userId: fx.acme.adminId } });
     expect(aliceSettings?.theme ?? 'system').toBe('system'); // nothing of another user changed
+  },
+  // Sessions are a person's own (an API key has none): globex's admin never sees nor ends alice's.
+  'me.sessions': async (api) => {
+    const list = await api.me.sessions().catch((e: unknown) => e);
+    if (list instanceof TRPCError) return void expect(code(list)).toBe('forbidden');
+    expect((list as { data: { id: string }[] }).data.map((x) => x.id)).not.toContain(fx.acme.sessionId);
+  },
+  'me.endSession': async (api) => {
+    const err = await api.me.endSession({ id: fx.acme.sessionId }).catch((e: unknown) => e);
+    expect(['not_found', 'forbidden']).toContain(code(err));
+    await expectAliceSessionLive();
+  },
+  'me.signOutEverywhere': async (api) => {
+    const out = await api.me.signOutEverywhere().catch((e: unknown) => e);
+    if (out instanceof TRPCError) expect(code(out)).toBe('forbidden');
+    await expectAliceSessionLive();
   },
   'projects.list': async (api) => {
     const list = await api.projects.list({ limit: 200 });
@@ -406,6 +439,12 @@ beforeAll(async () => {
       requestId: '',
       webhookId: '',
       deliveryId: '',
+      sessionId: await recordSession({
+        userId: alice.id,
+        via: 'password',
+        region: 'sfo1',
+        headers: new Headers({ 'user-agent': 'tenancy' }),
+      }),
       invitationId: (
         await db.invitation.create({
           data: {
@@ -467,7 +506,7 @@ describe('BOLA: every Arc procedure', () => {
   });
 
   it.each(procedures('authenticated'))('%s leaks nothing of another organization (browser session)', async (path) => {
-    const cookie = await sessionCookie(fx.globex.adminId, fx.globex.orgId);
+    const cookie = await bobCookie(fx.globex.orgId);
     const { api } = callerFor({
       method: path.endsWith('list') || path.endsWith('get') ? 'GET' : 'POST',
       headers: { cookie },
@@ -577,7 +616,7 @@ describe('Atlas refuses customers', () => {
 
 describe('API keys', () => {
   it('only signed-in org admins manage keys: members and API keys get 403', async () => {
-    const bobInAcme = await sessionCookie(fx.globex.adminId, fx.acme.orgId); // bob is an acme member
+    const bobInAcme = await bobCookie(fx.acme.orgId); // bob is an acme member
     const member = callerFor({ headers: { cookie: bobInAcme } }).api;
     expect((await member.me.get()).role).toBe('member');
     expect(code(await member.apiKeys.create({ name: 'nope' }).catch((e: unknown) => e))).toBe('forbidden');
@@ -603,14 +642,14 @@ describe('API keys', () => {
   });
 
   it('a multi-region admin’s key creation needs a region', async () => {
-    const cookie = await sessionCookie(fx.globex.adminId, fx.globex.orgId);
+    const cookie = await bobCookie(fx.globex.orgId);
     const api = callerFor({ method: 'POST', headers: { cookie } }).api;
     expect(code(await api.apiKeys.create({ name: 'x' }).catch((e: unknown) => e))).toBe('region_required');
     expect((await api.apiKeys.create({ name: 'x', region: 'ams1' })).region).toBe('ams1');
   });
 
   it('an organization-wide key: created by an admin without a region, fans out reads, may name any allowed region, never another', async () => {
-    const cookie = await sessionCookie(fx.globex.adminId, fx.globex.orgId);
+    const cookie = await bobCookie(fx.globex.orgId);
     const created = await callerFor({ method: 'POST', headers: { cookie } }).api.apiKeys.createGlobal({
       name: 'everywhere',
       scopes: ['read'],

@@ -296,6 +296,7 @@ beforeAll(async () => {
   });
   await call('invitation preview', 'invitations.preview', () => arc().invitations.preview({ token: invitation.token }));
   await call('arc me', 'me.get', () => arc().me.get({}));
+  await call('arc my sessions', 'me.sessions', () => arc().me.sessions({}));
   await call('arc workflow run', 'workflowRuns.get', () => arc().workflowRuns.get({ id: clusterRun.id }));
   await call('regions', 'region.list', () => arc().region.list());
 

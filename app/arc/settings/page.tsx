@@ -1,9 +1,10 @@
-// /arc/settings: the signed-in user's own settings, and the way to the organization's API keys
-// and webhooks and (admins) single sign-on.
+// /arc/settings: the signed-in user's own settings and sessions, and the way to the organization's
+// API keys and webhooks and (admins) single sign-on.
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { arcMe } from '~/app/arc/me';
 import { DefaultRegionForm } from '~/components/arc/settings/default-region-form';
+import { SessionsList } from '~/components/arc/settings/sessions-list';
 import { ThemePicker } from '~/components/arc/settings/theme-picker';
 import { PageHeader } from '~/components/ui/page-header';
 import { link, panel, sectionText } from '~/components/ui/styles';
@@ -34,6 +35,7 @@ export default async function SettingsPage() {
           orgDefaultRegion={org?.default_region ?? null}
         />
       )}
+      <SessionsList />
       <section className={`${panel} flex flex-wrap items-center justify-between gap-3`}>
         <div>
           <h2 className="font-medium">API keys</h2>

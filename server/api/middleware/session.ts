@@ -46,19 +46,30 @@ export async function sessionIdentity(ctx: Context): Promise<Identity | undefine
     const uid = token.uid;
     const org = typeof token.org === 'string' ? token.org : null;
     const project = typeof token.project === 'string' ? token.project : null;
+    // The session's record (tokens made before records existed have none: their version decides).
+    const sid = typeof token.sid === 'string' ? token.sid : null;
     const subject = await cachedLookup(ctx, {
-      cacheKey: `session:${uid}|${org ?? ''}|${project ?? ''}`,
-      subjects: [`user:${uid}`, ...(org ? [`org:${org}`] : []), ...(project ? [`project:${project}`] : [])],
-      load: (db) => sessionSubject(db, uid, org, project),
+      cacheKey: `session:${uid}|${org ?? ''}|${project ?? ''}|${sid ?? ''}`,
+      subjects: [
+        `user:${uid}`,
+        ...(org ? [`org:${org}`] : []),
+        ...(project ? [`project:${project}`] : []),
+        ...(sid ? [`session:${sid}`] : []),
+      ],
+      load: (db) => sessionSubject(db, uid, org, project, sid),
     });
     // Signed out since (or ended by a password or membership change): the token is dead.
     if (!subject || subject.user.sessionVersion !== (typeof token.sv === 'number' ? token.sv : 0)) return undefined;
+    // This session ended (signed out, or from another one) or outlived its 12 hours: the token is
+    // dead too, however often Auth.js re-issued it.
+    if (subject.session && (subject.session.ended || subject.session.expiresAt <= Date.now())) return undefined;
     // A suspended organization's people are refused everywhere; operators are not (they reinstate it).
     if (subject.user.platformRole !== 'operator') assertNotSuspended(subject.membership?.org);
     const sso = typeof token.sso === 'string' ? token.sso : null;
     return {
       kind: 'session',
       userId: subject.user.id,
+      sessionId: sid,
       email: subject.user.email,
       // An organization's identity provider vouches for its own members only: a session it signed
       // in never carries the platform role (docs/flows/single-sign-on.md#what-a-session-may-do).

@@ -21,6 +21,7 @@ export function session(over: Partial<Extract<Identity, { kind: 'session' }>> = 
   return {
     kind: 'session',
     userId: 'usr_alice',
+    sessionId: null,
     email: 'alice@acme.test',
     platformOperator: false,
     sso: null,
