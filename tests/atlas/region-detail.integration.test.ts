@@ -7,6 +7,7 @@ import { newId } from '../../server/ids';
 import { BOOKMARK_HEADER, signBookmark } from '../../server/db/bookmark';
 import { parseLsn } from '../../server/db/lsn';
 import { SHARED_READ_TTL_MS } from '../../server/db/shared-reads';
+import { ensureWritePositions } from '../../server/db/write-notices';
 import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
 import { topology, waitForReplay } from '../../dev/testing/db';
 
@@ -68,8 +69,11 @@ describe('GET /v1/atlas/regions/{code} (detail)', () => {
 
   it('a cluster waiting for servers is promised capacity: free drops by its nodes', async () => {
     const db = primary();
-    // The first answer may predate this gateway's write-position feed (server/db/write-positions.ts);
-    // the second is kept with the feed's floor, so it is what a bookmark-less read shares next.
+    // The feed of other gateways' writes (server/db/write-notices.ts) sets a floor when it is
+    // established: a shared answer kept before that would not be shared after. Established first
+    // (a condition, not an extra read that is usually late enough); an answer kept under it is
+    // what a bookmark-less read shares next.
+    expect(await ensureWritePositions(10_000)).toBe(true);
     await detail('lax1');
     const fetchedAt = Date.now();
     const before = (await detail('lax1')).body;
