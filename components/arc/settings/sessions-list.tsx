@@ -3,6 +3,7 @@
 // other one ended with a click, or all of them at once ("sign out everywhere").
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Bowser from 'bowser';
+import { useRouter } from 'next/navigation';
 import { useRef, useTransition } from 'react';
 import { endSession, signOutEverywhere } from '~/server/api/actions/me';
 import { errorToast, useToast } from '../../toast';
@@ -26,6 +27,7 @@ export function deviceOf(userAgent: string): string {
 
 export function SessionsList() {
   const trpc = useTRPC();
+  const router = useRouter();
   const qc = useQueryClient();
   const { toast } = useToast();
   const sessions = useQuery(trpc.me.sessions.queryOptions(undefined, { refetchInterval: 30_000 }));
@@ -33,8 +35,8 @@ export function SessionsList() {
   const everywhere = useRef<HTMLDialogElement>(null);
   const [signingOut, confirmEverywhere] = useDialogAction(everywhere, () => signOutEverywhere({}), {
     failure: 'Could not sign out everywhere',
-    // This session ended too: the sign-in page, from a fresh load.
-    onDone: () => window.location.assign('/sign-in'),
+    // This session ended too: on to the sign-in page.
+    onDone: () => router.replace('/sign-in'),
   });
 
   const end = (id: string, device: string) =>
