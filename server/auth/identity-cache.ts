@@ -161,19 +161,26 @@ export async function pinPosition(pin: Pin): Promise<bigint | undefined> {
 }
 
 /**
- * Whether any of `subjects` changed recently enough that `region`'s replica may not have it.
- * `replayedBefore`: what the replica had replayed before a read it answered (judging that read;
- * its last probe may be newer than the read).
+ * The changes to `subjects` recent enough that `region`'s replica may not have them, latest first
+ * (a look-up waits for every one's position: a user pinned a moment before their new session must
+ * not let the read stop short of the session). `replayedBefore`: what the replica had replayed
+ * before a read it answered (judging that read; its last probe may be newer than the read).
  */
-export function pinned(subjects: string[], region: string | undefined, replayedBefore?: bigint): Pin | undefined {
+export function pinsOf(subjects: string[], region: string | undefined, replayedBefore?: bigint): Pin[] {
   const s = identityCacheState();
   const replayed = replayedBefore ?? (region ? replicaHealth(region).replayLsn : undefined);
+  const pins: Pin[] = [];
   for (const subject of subjects) {
     const pin = s.pins.get(subject);
     if (!pin || Date.now() - pin.at > PIN_MAX_MS) continue;
-    if (pin.untilLsn === undefined || replayed === undefined || replayed < pin.untilLsn) return pin;
+    if (pin.untilLsn === undefined || replayed === undefined || replayed < pin.untilLsn) pins.push(pin);
   }
-  return undefined;
+  return pins.sort((a, b) => b.seq - a.seq);
+}
+
+/** Whether any of `subjects` changed recently enough that `region`'s replica may not have it (pinsOf). */
+export function pinned(subjects: string[], region: string | undefined, replayedBefore?: bigint): Pin | undefined {
+  return pinsOf(subjects, region, replayedBefore)[0];
 }
 
 /** Whether any of `subjects` changed after the change counter read `seq` (a look-up's start). */

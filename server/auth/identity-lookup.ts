@@ -17,6 +17,8 @@ import {
   changedSince,
   pinned,
   pinPosition,
+  pinsOf,
+  type Pin,
   TTL_MS,
 } from './identity-cache';
 
@@ -91,6 +93,13 @@ async function loadFromPrimary<T>(spec: LookupSpec<T>): Promise<T | null> {
   }
 }
 
+/** The position past every one of `pins` (undefined while any has none: read from the primary). */
+async function latestPosition(pins: Pin[]): Promise<bigint | undefined> {
+  const positions = await Promise.all(pins.map(pinPosition));
+  if (positions.some((p) => p === undefined)) return undefined;
+  return (positions as bigint[]).reduce((a, b) => (b > a ? b : a));
+}
+
 /** The value for `spec`, from the cache when it is fresh enough for this request. */
 export async function cachedLookup<T>(req: DataRequest, spec: LookupSpec<T>): Promise<T | null> {
   return (await cachedLookupFrom(req, spec)).value;
@@ -123,15 +132,16 @@ export async function cachedLookupFrom<T>(
   if (hit && (bookmark === undefined || bookmark <= hit.seenLsn)) return { value: hit.value as T, from: 'cache' };
 
   const seqBefore = s.seq;
-  const pin = pinned(spec.subjects, region);
+  const pins = pinsOf(spec.subjects, region);
+  const pin = pins[0];
   let value: T | null;
   let seenLsn: bigint;
   let from: LookupSource = 'primary';
-  // Where the change is, once known (a pin's position query is one round trip, a primary read of
-  // the identity several): the region's replica answers once it has replayed that far (the read
-  // gate waits for it, or sends the read to the primary).
+  // Where the changes are, once known (a pin's position query is one round trip, a primary read of
+  // the identity several): the region's replica answers once it has replayed past every one (the
+  // read gate waits for it, or sends the read to the primary).
   const pinnedAt =
-    pin && region !== undefined && replicaRegions().includes(region) ? await pinPosition(pin) : undefined;
+    pin && region !== undefined && replicaRegions().includes(region) ? await latestPosition(pins) : undefined;
   if (pinnedAt !== undefined) {
     const until = laterLsn(bookmark, pinnedAt)!;
     const r = await readFrom({ ...req, consistency: { ...req.consistency, bookmark: until } }, spec.load, region);

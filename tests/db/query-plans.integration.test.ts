@@ -62,6 +62,21 @@ const GROWING = new Set([
 ]);
 /** A partition's scan is its partitioned table's (request_decision_batches_p2026120513). */
 const tableOf = (relation: string) => relation.replace(/_p\d{10}$/, '');
+/** `yyyymmddhh` (UTC) of `ms`: the hour a decision partition holds. */
+const hourStamp = (ms: number) => new Date(ms).toISOString().slice(0, 13).replace(/\D/g, '');
+const startedAt = Date.now();
+/**
+ * The decision partitions the seed fills only in part: the hour this file started in (and any
+ * since), still filling, and the oldest hour of its 24, whose start lies before the seed's. A few
+ * minutes of batches, the planner rightly scans such a partition rather than its index (one run
+ * in several failed on it, by the minute of the hour). A full hour's must be read by index.
+ */
+function partial(relation: string): boolean {
+  const m = /_p(\d{10})$/.exec(relation);
+  if (!m) return false;
+  const hour = m[1]!;
+  return (hour >= hourStamp(startedAt) && hour <= hourStamp(Date.now())) || hour === hourStamp(startedAt - 86_400_000);
+}
 // workflow_steps grows too, but the seed does not grow it (a run's steps are read by (run_id,
 // position)): at demo size the planner may scan it, so it is not judged until it is seeded.
 const SORT_ROWS = 1_000;
@@ -191,8 +206,7 @@ beforeAll(async () => {
   // Decision records: 100,000 over the last 24 hours, as gateways of three regions flush them
   // (a batch of 50 records a region every 40 s); one trace of globex's runs through them.
   const explained = await seedDecisions(withDatabase(topology().adminPrimary, database), globex.id);
-  // Their statistics now: planned on whatever autovacuum had analyzed by then, a partition without
-  // any was scanned in one run out of several (a Seq Scan among 24 bitmap scans).
+  // Their statistics now, so that the plans below never hang on what autovacuum had analyzed yet.
   await query(withDatabase(topology().adminPrimary, database), 'ANALYZE request_decision_batches');
 
   // Arc, as a member of the big tenant: every list with each filter, and its next page.
@@ -528,8 +542,8 @@ function judge(plan: PlanNode): { faults: string[]; summary: string[] } {
   const walk = (n: PlanNode) => {
     const rel = n['Relation Name'] === undefined ? undefined : tableOf(n['Relation Name']);
     if (n['Node Type'] === 'Seq Scan' && rel) {
-      summary.push(`seq ${rel}`);
-      if (GROWING.has(rel)) faults.push(`Seq Scan on ${rel}`);
+      summary.push(`seq ${n['Relation Name']}`);
+      if (GROWING.has(rel) && !partial(n['Relation Name']!)) faults.push(`Seq Scan on ${rel}`);
     } else if (rel) summary.push(`${n['Index Name'] ?? n['Node Type']}`);
     if (n['Node Type'] === 'Sort') {
       const input = (n.Plans ?? []).reduce((a, c) => a + c['Plan Rows'], 0);
