@@ -45,7 +45,8 @@ for (const viewport of [
 
     const csv = await download(page, 'CSV');
     expect(csv.name).toMatch(/^audit-acme-\d{4}-\d{2}-\d{2}\.csv$/);
-    const lines = csv.text.trimEnd().split('\r\n');
+    expect(csv.text.startsWith('\uFEFF')).toBe(true); // UTF-8's byte-order mark, for spreadsheets
+    const lines = csv.text.slice(1).trimEnd().split('\r\n');
     expect(lines[0]).toBe('created_at,actor_email,actor_id,action,target_type,target_id,region,request_id,metadata,id');
     expect(lines.slice(1).every((l) => l.split(',')[3]!.startsWith('api_key.'))).toBe(true);
     expect(csv.text).toContain(name);

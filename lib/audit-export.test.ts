@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditExport, auditExportName, type ExportedAuditEvent } from './audit-export';
+import { auditExport, auditExportName, BOM, type ExportedAuditEvent } from './audit-export';
 
 const event = (over: Partial<ExportedAuditEvent> = {}): ExportedAuditEvent => ({
   id: 'evt_1',
@@ -17,7 +17,8 @@ const event = (over: Partial<ExportedAuditEvent> = {}): ExportedAuditEvent => ({
 describe('an audit export', () => {
   it('CSV: a header, a row per event, metadata as JSON, quoted as RFC 4180 says', () => {
     const csv = auditExport([event(), event({ actor: null, metadata: { reason: 'said "hi", then left' } })], 'csv');
-    const lines = csv.split('\r\n');
+    expect(csv.startsWith(BOM)).toBe(true); // UTF-8, for spreadsheets
+    const lines = csv.slice(BOM.length).split('\r\n');
     expect(lines[0]).toBe('created_at,actor_email,actor_id,action,target_type,target_id,region,request_id,metadata,id');
     expect(lines[1]).toBe(
       '2026-12-06T08:00:00.000Z,alice@acme.test,usr_1,membership.add,user,usr_2,sfo1,req_sfo1-1770564159296-7d4b9e1f3a5b,"{""role"":""member""}",evt_1',
@@ -31,6 +32,8 @@ describe('an audit export', () => {
     const csv = auditExport([event({ actor: { id: 'usr_1', email: '=HYPERLINK("x")' } })], 'csv');
     expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
     expect(auditExport([event({ target_id: '-1+1' })], 'csv')).toContain(",'-1+1,");
+    // A line break first (a cell some spreadsheets trim before judging it) is defused as well.
+    expect(auditExport([event({ target_id: '\n=1+1' })], 'csv')).toContain(`,"'\n=1+1",`);
   });
 
   it('JSON Lines: each event as the API returns it, one a line', () => {

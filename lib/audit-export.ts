@@ -1,6 +1,7 @@
-// An audit export's file: CSV (RFC 4180, one event a row, metadata as JSON) or JSON Lines (one
-// event a line, as the API returns it). Cells a spreadsheet would run as a formula are quoted
-// with a leading ' (OWASP: CSV injection).
+// An audit export's file: CSV (RFC 4180, one event a row, metadata as JSON, a UTF-8 byte-order
+// mark so spreadsheets read its emails and names right) or JSON Lines (one event a line, as the
+// API returns it). Cells a spreadsheet would run as a formula are quoted with a leading '
+// (OWASP: CSV injection).
 
 export interface ExportedAuditEvent {
   id: string;
@@ -15,6 +16,9 @@ export interface ExportedAuditEvent {
 }
 
 export type AuditExportFormat = 'csv' | 'jsonl';
+
+/** What a CSV starts with: without it, Excel reads UTF-8 as the machine's legacy code page. */
+export const BOM = '\uFEFF';
 
 const COLUMNS = [
   'created_at',
@@ -31,7 +35,7 @@ const COLUMNS = [
 
 function cell(value: string | null): string {
   if (value === null) return '';
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const safe = /^[=+\-@\t\r\n]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
@@ -54,7 +58,7 @@ function row(e: ExportedAuditEvent): string {
 /** The file's text: a header and a row per event (CSV), or a line per event (JSON Lines). */
 export function auditExport(events: ExportedAuditEvent[], format: AuditExportFormat): string {
   if (format === 'jsonl') return events.map((e) => `${JSON.stringify(e)}\n`).join('');
-  return [COLUMNS.join(','), ...events.map(row)].join('\r\n') + '\r\n';
+  return BOM + [COLUMNS.join(','), ...events.map(row)].join('\r\n') + '\r\n';
 }
 
 /** audit-acme-2026-12-06.csv */

@@ -1,8 +1,9 @@
 'use client';
 // An admin's export of the organization's audit log: what the filters select, fetched in pages of
-// up to 1,000 (GET /v1/audit/export), saved as CSV or JSON Lines; progress said as it goes.
+// up to 1,000 (GET /v1/audit/export), saved as CSV or JSON Lines; progress shown as it goes (and
+// said to a screen reader when it starts and ends), cancellable between pages.
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { auditExport, auditExportName, type AuditExportFormat } from '~/lib/audit-export';
 import { useTRPC } from '../trpc-provider';
 import { btnSecondarySm, sectionText } from '../ui/styles';
@@ -17,23 +18,32 @@ export interface AuditFilterInput {
 /** An export stops here and says so: narrow the time range for the rest. */
 export const MAX_EXPORT_EVENTS = 100_000;
 
-type Status = { kind: 'idle' } | { kind: 'running'; count: number } | { kind: 'done' | 'failed'; text: string };
+type Status =
+  { kind: 'idle' } | { kind: 'running'; count: number } | { kind: 'done' | 'failed' | 'cancelled'; text: string };
 
 export function AuditExport({ org, filters }: { org: string; filters: AuditFilterInput }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const cancelled = useRef(false);
 
   async function run(format: AuditExportFormat) {
+    cancelled.current = false;
     setStatus({ kind: 'running', count: 0 });
     try {
       const events = [];
       let cursor: string | undefined;
       do {
+        // Not kept in the query cache (gcTime 0): an export's pages are read once.
         const page = await queryClient.fetchQuery({
           ...trpc.audit.export.queryOptions({ ...filters, ...(cursor ? { cursor } : {}) }),
           staleTime: 0,
+          gcTime: 0,
         });
+        if (cancelled.current) {
+          setStatus({ kind: 'cancelled', text: 'Export cancelled: nothing was saved.' });
+          return;
+        }
         events.push(...page.data);
         cursor = page.next_cursor ?? undefined;
         setStatus({ kind: 'running', count: events.length });
@@ -65,12 +75,21 @@ export function AuditExport({ org, filters }: { org: string; filters: AuditFilte
       <button type="button" className={btnSecondarySm} disabled={running} onClick={() => void run('jsonl')}>
         JSON Lines
       </button>
-      <p className={sectionText} role="status" aria-live="polite" data-testid="audit-export-status">
+      {running && (
+        <button type="button" className={btnSecondarySm} onClick={() => (cancelled.current = true)}>
+          Cancel export
+        </button>
+      )}
+      {/* The count as it grows, seen; a screen reader hears the start and the end only. */}
+      <p className={sectionText} data-testid="audit-export-status" aria-hidden>
         {status.kind === 'running'
           ? `Exporting… ${status.count.toLocaleString('en-US')} events so far`
           : status.kind === 'idle'
             ? ''
             : status.text}
+      </p>
+      <p className="sr-only" role="status" aria-live="polite">
+        {running ? 'Export started.' : status.kind === 'idle' ? '' : status.text}
       </p>
     </div>
   );
