@@ -33,8 +33,9 @@ interface Fixture {
     deliveryId: string;
     /** A live browser session of alice's (its record). */
     sessionId: string;
+    auditEventId: string;
   };
-  globex: { orgId: string; adminId: string };
+  globex: { orgId: string; adminId: string; auditEventId: string };
 }
 
 let fx: Fixture;
@@ -52,6 +53,23 @@ function code(e: unknown): string {
 async function bobCookie(orgId: string): Promise<string> {
   const { sessionVersion } = await primary().user.findUniqueOrThrow({ where: { id: fx.globex.adminId } });
   return sessionCookie(fx.globex.adminId, orgId, null, sessionVersion);
+}
+
+/** An event of `orgId`'s, by one of its admins, as a change of theirs would record it. */
+async function auditEventOf(orgId: string, actorId: string): Promise<string> {
+  const id = newId('evt');
+  await primary().auditEvent.create({
+    data: { id, orgId, actorId, action: 'project.create', targetType: 'project', metadata: { name: 'tenancy' } },
+  });
+  return id;
+}
+
+/** globex's own event is there (the log is not merely empty), acme's is not. */
+function expectOwnAudit(events: { id: string; org_id: string | null }[]): void {
+  expect(events.filter((e) => e.org_id !== fx.globex.orgId)).toEqual([]);
+  const ids = events.map((e) => e.id);
+  expect(ids).toContain(fx.globex.auditEventId);
+  expect(ids).not.toContain(fx.acme.auditEventId);
 }
 
 async function expectAliceSessionLive(): Promise<void> {
@@ -227,14 +245,12 @@ const CASES: Record<string, (api: Caller) => Promise<void>> = {
   'audit.list': async (api) => {
     const page = await api.audit.list({ limit: 200 }).catch((e: unknown) => e);
     if (page instanceof TRPCError) return void expect(code(page)).toBe('forbidden');
-    const orgs = (page as { data: { org_id: string | null }[] }).data.map((e) => e.org_id);
-    expect(orgs.filter((o) => o !== fx.globex.orgId)).toEqual([]);
+    expectOwnAudit((page as { data: { id: string; org_id: string | null }[] }).data);
   },
   'audit.export': async (api) => {
     const page = await api.audit.export({}).catch((e: unknown) => e);
     if (page instanceof TRPCError) return void expect(code(page)).toBe('forbidden');
-    const orgs = (page as { data: { org_id: string | null }[] }).data.map((e) => e.org_id);
-    expect(orgs.filter((o) => o !== fx.globex.orgId)).toEqual([]);
+    expectOwnAudit((page as { data: { id: string; org_id: string | null }[] }).data);
   },
   'members.list': async (api) => {
     const list = await api.members.list({ limit: 200 });
@@ -439,6 +455,7 @@ beforeAll(async () => {
       requestId: '',
       webhookId: '',
       deliveryId: '',
+      auditEventId: await auditEventOf(acme.id, alice.id),
       sessionId: await recordSession({
         userId: alice.id,
         via: 'password',
@@ -459,7 +476,7 @@ beforeAll(async () => {
         })
       ).id,
     },
-    globex: { orgId: globex.id, adminId: bob.id },
+    globex: { orgId: globex.id, adminId: bob.id, auditEventId: await auditEventOf(globex.id, bob.id) },
   };
   // An endpoint of acme's with one finished delivery (written directly: nothing is sent).
   const hook = await db.webhookEndpoint.create({
