@@ -29,6 +29,11 @@ export function fullDate(iso: string): string {
     .replace(/\.\d+Z$/, ' UTC');
 }
 
+/** "2026-12-13 14:05 UTC": a deadline to the minute, the same on server and client. */
+export function minuteUtc(iso: string): string {
+  return `${new Date(iso).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
+}
+
 /** "1.4 s", "2 min 5 s" between two ISO dates (or until now). */
 export function duration(fromIso: string | null, toIso: string | null, now = Date.now()): string | null {
   if (!fromIso) return null;

@@ -6,6 +6,7 @@ import Link from 'next/link';
 import { useState, useTransition } from 'react';
 import { createOrganization } from '~/server/api/actions/atlas/organizations';
 import { fieldErrors } from '../arc/action-errors';
+import { minuteUtc } from '../format';
 import { CopyButton } from '../ui/copy-button';
 import { ErrorAlert } from '../ui/error-alert';
 import { RegionCheckbox } from '../ui/region-checkbox';
@@ -167,7 +168,7 @@ function CreatedOrganization({ created, onAnother }: { created: Created; onAnoth
         <div className="space-y-2">
           <p className="text-sm">
             Give {admin.email} this link to set a password (it works once, until{' '}
-            {admin.setup_link.expires_at.replace('T', ' ').slice(0, 16)} UTC). It will not be shown again.
+            {minuteUtc(admin.setup_link.expires_at)}). It will not be shown again.
           </p>
           <div className="flex items-center gap-2">
             <code

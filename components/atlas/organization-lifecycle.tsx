@@ -3,19 +3,19 @@
 // the audit log keeps), offboard (its slug typed to confirm: read-only at once, clusters deleted,
 // data purged after the grace period) and cancel an offboarding before its purge.
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, useTransition } from 'react';
+import { useState, useTransition } from 'react';
 import {
   cancelOrganizationOffboarding,
   offboardOrganization,
   reactivateOrganization,
   suspendOrganization,
 } from '~/server/api/actions/atlas/organizations';
+import { minuteUtc } from '../format';
 import { errorToast, useToast } from '../toast';
 import { useTRPC } from '../trpc-provider';
-import { ConfirmDialog } from '../ui/confirm-dialog';
-import { btnDanger, btnDangerOutline, btnSecondary, sectionText } from '../ui/styles';
+import { btnDangerOutline, btnSecondary, sectionText } from '../ui/styles';
 import { TextField } from '../ui/text-field';
-import { useDialogAction } from '../ui/use-dialog-action';
+import { TypedConfirm } from '../ui/typed-confirm';
 
 interface Org {
   id: string;
@@ -23,8 +23,6 @@ interface Org {
   status: 'active' | 'moving' | 'suspended' | 'offboarding';
   purge_after: string | null;
 }
-
-const utc = (iso: string) => `${iso.replace('T', ' ').slice(0, 16)} UTC`;
 
 export function OrganizationLifecycle({ org }: { org: Org }) {
   const trpc = useTRPC();
@@ -34,19 +32,6 @@ export function OrganizationLifecycle({ org }: { org: Org }) {
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | undefined>();
   const [pending, start] = useTransition();
-  const offboard = useRef<HTMLDialogElement>(null);
-  const [typed, setTyped] = useState('');
-  const [offboarding, confirmOffboard] = useDialogAction(
-    offboard,
-    () => offboardOrganization({ id: org.id, confirm: typed.trim() }),
-    {
-      failure: `Could not offboard ${org.slug}`,
-      onDone: (o) => {
-        toast({ kind: 'success', title: `${org.slug} is being offboarded: purged after ${utc(o.purge_after!)}` });
-        void refresh();
-      },
-    },
-  );
 
   const setSuspended = (suspend: boolean) => (e: React.FormEvent) => {
     e.preventDefault();
@@ -86,8 +71,8 @@ export function OrganizationLifecycle({ org }: { org: Org }) {
       <div className="space-y-3" data-testid="org-offboarding">
         <p className={sectionText}>
           {org.slug} is read-only and its clusters are being deleted. Its data is purged after{' '}
-          <strong>{org.purge_after ? utc(org.purge_after) : 'the grace period'}</strong>, and its slug released; until
-          then the offboarding can be cancelled (deleted clusters stay deleted).
+          <strong>{org.purge_after ? minuteUtc(org.purge_after) : 'the grace period'}</strong>, and its slug released;
+          until then the offboarding can be cancelled (deleted clusters stay deleted).
         </p>
         <button type="button" className={btnSecondary} disabled={pending} onClick={cancel}>
           {pending ? 'Cancelling…' : 'Cancel offboarding'}
@@ -120,40 +105,30 @@ export function OrganizationLifecycle({ org }: { org: Org }) {
       </p>
       {!suspended && (
         <div className="border-t border-slate-200 pt-3 dark:border-slate-800">
-          <button
-            type="button"
-            className={btnDangerOutline}
-            onClick={() => {
-              setTyped('');
-              offboard.current?.showModal();
+          <TypedConfirm
+            word={org.slug}
+            trigger={`Offboard ${org.slug}…`}
+            id="offboard-dialog"
+            title={`Offboard ${org.slug}?`}
+            confirmLabel="Offboard"
+            busyLabel="Offboarding…"
+            failure={`Could not offboard ${org.slug}`}
+            action={(confirm) => offboardOrganization({ id: org.id, confirm })}
+            onDone={(o) => {
+              toast({
+                kind: 'success',
+                title: `${org.slug} is being offboarded: purged after ${minuteUtc(o.purge_after!)}`,
+              });
+              void refresh();
             }}
           >
-            Offboard {org.slug}…
-          </button>
+            <p>
+              It turns read-only at once, its clusters are deleted through their runs, and its data is purged after 7
+              days (cancellable until then). Its audit trail is kept.
+            </p>
+          </TypedConfirm>
         </div>
       )}
-      <ConfirmDialog
-        ref={offboard}
-        id="offboard-dialog"
-        title={`Offboard ${org.slug}?`}
-        confirmLabel="Offboard"
-        busy={offboarding}
-        busyLabel="Offboarding…"
-        confirmClassName={btnDanger}
-        onConfirm={confirmOffboard}
-      >
-        <p>
-          It turns read-only at once, its clusters are deleted through their runs, and its data is purged after 7 days
-          (cancellable until then). Its audit trail is kept.
-        </p>
-        <TextField
-          label={`Type ${org.slug} to confirm`}
-          value={typed}
-          onChange={(e) => setTyped(e.target.value)}
-          autoComplete="off"
-          inputClassName="font-mono"
-        />
-      </ConfirmDialog>
     </div>
   );
 }

@@ -2,15 +2,12 @@
 // An admin deletes their organization: its slug typed to confirm, then read-only at once, its
 // clusters deleted, its data purged after 7 days; until then an admin may cancel.
 import { useRouter } from 'next/navigation';
-import { useRef, useState, useTransition } from 'react';
+import { useTransition } from 'react';
 import { cancelOwnOffboarding, offboardOwnOrganization } from '~/server/api/actions/organization';
+import { minuteUtc } from '../../format';
 import { errorToast, useToast } from '../../toast';
-import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { btnDanger, btnDangerOutline, btnSecondary, noticeDanger, sectionText } from '../../ui/styles';
-import { TextField } from '../../ui/text-field';
-import { useDialogAction } from '../../ui/use-dialog-action';
-
-const utc = (iso: string) => `${iso.replace('T', ' ').slice(0, 16)} UTC`;
+import { btnSecondary, noticeDanger, sectionText } from '../../ui/styles';
+import { TypedConfirm } from '../../ui/typed-confirm';
 
 export function OffboardOwnOrganization({
   slug,
@@ -23,20 +20,14 @@ export function OffboardOwnOrganization({
 }) {
   const router = useRouter();
   const { toast } = useToast();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const [typed, setTyped] = useState('');
   const [cancelling, start] = useTransition();
-  const [busy, confirm] = useDialogAction(dialog, () => offboardOwnOrganization({ confirm: typed.trim() }), {
-    failure: `Could not delete ${slug}`,
-    onDone: () => router.refresh(),
-  });
 
   if (status === 'offboarding') {
     return (
       <div className={`${noticeDanger} space-y-2`} data-testid="own-offboarding">
         <p>
           {slug} is being deleted: it is read-only and its clusters are being deleted. Its data is purged after{' '}
-          <strong>{purgeAfter ? utc(purgeAfter) : 'the grace period'}</strong>.
+          <strong>{purgeAfter ? minuteUtc(purgeAfter) : 'the grace period'}</strong>.
         </p>
         <button
           type="button"
@@ -66,35 +57,19 @@ export function OffboardOwnOrganization({
         Deleting {slug} makes it read-only at once and deletes its clusters; its data is purged after 7 days, and until
         then an admin can keep it. Its audit trail is kept.
       </p>
-      <button
-        type="button"
-        className={btnDangerOutline}
-        onClick={() => {
-          setTyped('');
-          dialog.current?.showModal();
-        }}
-      >
-        Delete {slug}…
-      </button>
-      <ConfirmDialog
-        ref={dialog}
+      <TypedConfirm
+        word={slug}
+        trigger={`Delete ${slug}…`}
         id="delete-org-dialog"
         title={`Delete ${slug}?`}
         confirmLabel="Delete organization"
-        busy={busy}
         busyLabel="Deleting…"
-        confirmClassName={btnDanger}
-        onConfirm={confirm}
+        failure={`Could not delete ${slug}`}
+        action={(confirm) => offboardOwnOrganization({ confirm })}
+        onDone={() => router.refresh()}
       >
         <p>Everyone in it loses its clusters; after 7 days its projects, keys and settings are gone for good.</p>
-        <TextField
-          label={`Type ${slug} to confirm`}
-          value={typed}
-          onChange={(e) => setTyped(e.target.value)}
-          autoComplete="off"
-          inputClassName="font-mono"
-        />
-      </ConfirmDialog>
+      </TypedConfirm>
     </div>
   );
 }

@@ -6,6 +6,7 @@ import Bowser from 'bowser';
 import { useRouter } from 'next/navigation';
 import { useRef, useTransition } from 'react';
 import { endSession, signOutEverywhere } from '~/server/api/actions/me';
+import { minuteUtc } from '../../format';
 import { errorToast, useToast } from '../../toast';
 import { useTRPC } from '../../trpc-provider';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
@@ -94,7 +95,7 @@ export function SessionsList() {
                     className={btnSecondarySm}
                     disabled={ending}
                     onClick={() => end(s.id, device)}
-                    aria-label={`Sign out ${device}, signed in ${s.created_at.replace('T', ' ').slice(0, 16)} UTC`}
+                    aria-label={`Sign out ${device}, signed in ${minuteUtc(s.created_at)}`}
                   >
                     Sign out
                   </button>
