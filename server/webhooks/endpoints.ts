@@ -1,17 +1,14 @@
 // Managing an organization's webhook endpoints (admins): create (the signing secret is shown once),
-// change, delete, rotate the secret with an overlap, send a test event; the delivery log and a
-// redelivery. Delivery itself is delivery.ts.
+// change, delete, rotate the secret with an overlap. Their deliveries are deliveries.ts; sending
+// them is delivery.ts.
 import { z } from 'zod';
 import { recordAudit } from '../audit/audit';
 import { read, write, type Tx } from '../db/access';
-import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
-import { execute } from '../db/sql';
-import { notifyChannel } from '../region/region.sql';
 import type { DataRequest } from '../db/request-state';
 import { env } from '../env';
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import { emitWebhook, TEST_EVENT_TYPE, WEBHOOK_CHANNEL, WEBHOOK_EVENT_TYPES } from './events';
+import { WEBHOOK_EVENT_TYPES } from './events';
 import { sealSigningSecret } from './secrets';
 import { newSigningSecret } from './signing';
 import { endpointUrlProblem } from './target';
@@ -42,23 +39,6 @@ export type EndpointView = z.infer<typeof endpointView>;
 export const createdEndpointView = endpointView.extend({
   secret: z.string().describe('whsec_…: the signing secret, shown only in this response'),
 });
-
-export const deliveryView = z.object({
-  id: z.string(),
-  event_id: z.string().describe('the webhook-id header: the same on every attempt'),
-  event_type: z.string(),
-  endpoint_id: z.string(),
-  status: z.enum(['pending', 'succeeded', 'failed']),
-  attempts: z.number(),
-  last_status_code: z.number().nullable(),
-  last_latency_ms: z.number().nullable(),
-  last_response: z.string().nullable().describe('the first 512 bytes of the last response'),
-  last_error: z.string().nullable(),
-  next_attempt_at: z.string().nullable(),
-  delivered_at: z.string().nullable(),
-  created_at: z.string(),
-});
-export type DeliveryView = z.infer<typeof deliveryView>;
 
 interface EndpointRow {
   id: string;
@@ -91,38 +71,6 @@ function toEndpointView(e: EndpointRow, now = new Date()): EndpointView {
   };
 }
 
-function toDeliveryView(d: {
-  id: string;
-  eventId: string;
-  endpointId: string;
-  status: string;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastLatencyMs: number | null;
-  lastResponse: string | null;
-  lastError: string | null;
-  nextAttemptAt: Date | null;
-  deliveredAt: Date | null;
-  createdAt: Date;
-  event: { type: string };
-}): DeliveryView {
-  return {
-    id: d.id,
-    event_id: d.eventId,
-    event_type: d.event.type,
-    endpoint_id: d.endpointId,
-    status: d.status as DeliveryView['status'],
-    attempts: d.attempts,
-    last_status_code: d.lastStatusCode,
-    last_latency_ms: d.lastLatencyMs,
-    last_response: d.lastResponse,
-    last_error: d.lastError,
-    next_attempt_at: d.status === 'pending' ? iso(d.nextAttemptAt) : null,
-    delivered_at: iso(d.deliveredAt),
-    created_at: d.createdAt.toISOString(),
-  };
-}
-
 export const eventTypesInput = z
   .array(z.enum(WEBHOOK_EVENT_TYPES))
   .min(1)
@@ -138,7 +86,7 @@ export const endpointUrlInput = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
-interface Admin {
+export interface Admin {
   orgId: string;
   userId: string | null;
 }
@@ -181,12 +129,15 @@ export function createEndpoint(
         createdById: admin.userId,
       },
     });
-    await audit(tx, req, admin, 'webhook.endpoint_create', id, { url: input.url, event_types: input.event_types });
+    await auditEndpoint(tx, req, admin, 'webhook.endpoint_create', id, {
+      url: input.url,
+      event_types: input.event_types,
+    });
     return { ...toEndpointView(row), secret };
   });
 }
 
-async function ownEndpoint(tx: Tx, orgId: string, id: string) {
+export async function ownEndpoint(tx: Tx, orgId: string, id: string) {
   const row = await tx.webhookEndpoint.findFirst({ where: { id, orgId } });
   if (!row) throw new AppError('not_found', `no webhook endpoint ${id}`);
   return row;
@@ -213,7 +164,7 @@ export function updateEndpoint(
         ...(input.enabled === false && before.enabled ? { disabledReason: 'disabled by an admin' } : {}),
       },
     });
-    await audit(tx, req, admin, 'webhook.endpoint_update', id, { ...input });
+    await auditEndpoint(tx, req, admin, 'webhook.endpoint_update', id, { ...input });
     return toEndpointView(row);
   });
 }
@@ -222,7 +173,7 @@ export function deleteEndpoint(req: DataRequest, admin: Admin, id: string) {
   return write(req, async (tx) => {
     const row = await ownEndpoint(tx, admin.orgId, id);
     await tx.webhookEndpoint.delete({ where: { id } });
-    await audit(tx, req, admin, 'webhook.endpoint_delete', id, { url: row.url });
+    await auditEndpoint(tx, req, admin, 'webhook.endpoint_delete', id, { url: row.url });
     return toEndpointView(row);
   });
 }
@@ -244,93 +195,13 @@ export function rotateSecret(req: DataRequest, admin: Admin, id: string, overlap
         previousSecretExpiresAt: expires,
       },
     });
-    await audit(tx, req, admin, 'webhook.secret_rotate', id, { overlap_hours: overlapHours });
+    await auditEndpoint(tx, req, admin, 'webhook.secret_rotate', id, { overlap_hours: overlapHours });
     return { ...toEndpointView(updated), secret };
   });
 }
 
-/** A `webhook.test` event to this endpoint only (enabled or not it is tried: that is the test). */
-export function sendTestEvent(req: DataRequest, admin: Admin, id: string) {
-  return write(req, async (tx) => {
-    const row = await ownEndpoint(tx, admin.orgId, id);
-    if (!row.enabled) throw new AppError('conflict', `${id} is disabled: enable it, then test it`);
-    const eventId = await emitWebhook(
-      tx,
-      admin.orgId,
-      TEST_EVENT_TYPE,
-      { endpoint_id: id, message: 'A test event from Meridian' },
-      { onlyEndpoint: id },
-    );
-    if (!eventId) throw new AppError('conflict', 'this organization has no region to deliver from');
-    await audit(tx, req, admin, 'webhook.test', id, { event_id: eventId });
-    const d = await tx.webhookDelivery.findFirstOrThrow({
-      where: { eventId, endpointId: id },
-      include: { event: true },
-    });
-    return toDeliveryView(d);
-  });
-}
-
-export function deliveriesOf(
-  req: DataRequest,
-  orgId: string,
-  endpointId: string,
-  page: { limit: number; cursor?: string; status?: 'pending' | 'succeeded' | 'failed' },
-) {
-  const after = page.cursor !== undefined ? decodeTimeCursor(page.cursor, 'whd') : undefined;
-  if (page.cursor !== undefined && !after) {
-    throw new AppError('invalid_request', 'cursor: not one this API returned; start again without it');
-  }
-  return read(req, async (db) => {
-    const ep = await db.webhookEndpoint.findFirst({ where: { id: endpointId, orgId }, select: { id: true } });
-    if (!ep) throw new AppError('not_found', `no webhook endpoint ${endpointId}`);
-    const rows = await db.webhookDelivery.findMany({
-      where: {
-        endpointId,
-        orgId,
-        ...(page.status ? { status: page.status } : {}),
-        ...(after ? { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] } : {}),
-      },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: page.limit + 1,
-      include: { event: { select: { type: true } } },
-    });
-    const shown = rows.slice(0, page.limit);
-    const last = shown.at(-1);
-    return {
-      data: shown.map(toDeliveryView),
-      next_cursor: rows.length > page.limit && last ? encodeTimeCursor({ at: last.createdAt, id: last.id }) : null,
-    };
-  });
-}
-
-/**
- * Sends a delivery again, now, with the same webhook-id (receivers deduplicate on it); a full
- * retry schedule follows if it fails. A pending one is only brought forward.
- */
-export function redeliver(req: DataRequest, admin: Admin, id: string) {
-  return write(req, async (tx) => {
-    const d = await tx.webhookDelivery.findFirst({
-      where: { id, orgId: admin.orgId },
-      include: { endpoint: { select: { enabled: true } } },
-    });
-    if (!d) throw new AppError('not_found', `no webhook delivery ${id}`);
-    if (!d.endpoint.enabled) throw new AppError('conflict', 'its endpoint is disabled: enable it, then redeliver');
-    const row = await tx.webhookDelivery.update({
-      where: { id },
-      data:
-        d.status === 'pending'
-          ? { nextAttemptAt: new Date() }
-          : { status: 'pending', attempts: 0, nextAttemptAt: new Date(), deliveredAt: null },
-      include: { event: { select: { type: true } } },
-    });
-    await execute(tx, notifyChannel, WEBHOOK_CHANNEL, d.region);
-    await audit(tx, req, admin, 'webhook.redeliver', d.endpointId, { delivery_id: id, event_id: d.eventId });
-    return toDeliveryView(row);
-  });
-}
-
-async function audit(
+/** An audit event of an admin's change to an endpoint (or its deliveries). */
+export async function auditEndpoint(
   tx: Tx,
   req: DataRequest,
   admin: Admin,

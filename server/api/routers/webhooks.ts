@@ -6,18 +6,15 @@ import {
   createEndpoint,
   DEFAULT_OVERLAP_HOURS,
   deleteEndpoint,
-  deliveriesOf,
-  deliveryView,
   endpointsOf,
   endpointUrlInput,
   endpointView,
   eventTypesInput,
   MAX_OVERLAP_HOURS,
-  redeliver,
   rotateSecret,
-  sendTestEvent,
   updateEndpoint,
 } from '../../webhooks/endpoints';
+import { deliveriesOf, deliveryView, redeliver, sendTestEvent } from '../../webhooks/deliveries';
 import type { Context } from '../context';
 import { pageInput } from '../schemas';
 import { adminProcedure, router } from '../trpc';
