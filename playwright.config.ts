@@ -39,11 +39,11 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'npx tsx scripts/start.ts',
+    // Its output goes to a file (the suite's console shows only tests; the digest names the file).
+    command: 'mkdir -p test-results/logs && exec npx tsx scripts/start.ts > test-results/logs/e2e-app.log 2>&1',
     url: `http://127.0.0.1:${PORT}/api/health`,
     timeout: 300_000,
     reuseExistingServer: false,
-    stdout: 'pipe',
     gracefulShutdown: { signal: 'SIGTERM', timeout: 30_000 },
     env: {
       PORT: String(PORT),

@@ -114,6 +114,25 @@ for (const stage of stages) {
   });
 }
 
+// The logs of the processes a failed test ran (test-results/logs/, named by processLog): those
+// named for its file or its folder, the fault stage's shared app, the browser stage's server.
+const LOGS = process.env.MERIDIAN_TEST_LOGS ?? 'test-results/logs';
+const logFiles = fs.existsSync(LOGS)
+  ? fs
+      .readdirSync(LOGS)
+      .filter((f) => f.endsWith('.log'))
+      .sort()
+  : [];
+function logsOf(file) {
+  const parts = file.split('/');
+  const stem = parts.at(-1).split('.')[0];
+  const folder = parts.length > 2 ? parts.at(-2) : undefined;
+  const shared = file.startsWith('e2e/') ? 'e2e-app.log' : file.endsWith('.fault.test.ts') ? 'faults-app.log' : '';
+  return logFiles
+    .filter((f) => f === shared || f.startsWith(`${stem}-`) || (folder && f.startsWith(`${folder}-`)))
+    .map((f) => `${LOGS}/${f}`);
+}
+
 const out = [];
 out.push('', '[test] ─── digest ───');
 for (const p of stageProblems) {
@@ -123,6 +142,8 @@ for (const p of stageProblems) {
 for (const f of failures) {
   out.push(`✗ ${f.file} › ${f.name}`);
   for (const l of f.lines) out.push(`    ${l}`);
+  const logs = logsOf(f.file);
+  if (logs.length) out.push(`    logs: ${logs.join(', ')}`);
 }
 const slowest = files.sort((a, b) => b.ms - a.ms).slice(0, 10);
 if (slowest.length) {

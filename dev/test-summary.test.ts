@@ -9,13 +9,19 @@ import { afterAll, describe, expect, it } from 'vitest';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-digest-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function digest(stage: string, log: string, report: object): { out: string; status: number | null } {
+function digest(
+  stage: string,
+  log: string,
+  report: object,
+  env: Record<string, string> = {},
+): { out: string; status: number | null } {
   const logFile = path.join(dir, `${stage}.log`);
   const reportFile = path.join(dir, `${stage}.json`);
   fs.writeFileSync(logFile, log);
   fs.writeFileSync(reportFile, JSON.stringify(report));
   const r = spawnSync(process.execPath, ['dev/test-summary.mjs', '12', `${stage}=failed:${logFile}:${reportFile}`], {
     encoding: 'utf8',
+    env: { ...process.env, MERIDIAN_TEST_LOGS: path.join(dir, 'no-logs'), ...env },
   });
   return { out: r.stdout, status: r.status };
 }
@@ -54,5 +60,28 @@ describe('the test digest', () => {
     const { out } = digest('faults', log, allPassed);
     expect(out).toContain('Error: the worker exited with code 1');
     expect(out).not.toContain('writes fail fast');
+  });
+
+  it('names the logs of the processes a failed test ran: its own, and its stage’s shared app', () => {
+    const logs = path.join(dir, 'logs');
+    fs.mkdirSync(logs, { recursive: true });
+    for (const f of ['failover-app.log', 'failover-worker-lax1.log', 'faults-app.log', 'members-gateway.log'])
+      fs.writeFileSync(path.join(logs, f), '');
+    const report = {
+      ...allPassed,
+      numPassedTests: 1,
+      numFailedTests: 1,
+      testResults: [
+        {
+          name: `${process.cwd()}/tests/db/failover.fault.test.ts`,
+          status: 'failed',
+          assertionResults: [{ status: 'failed', fullName: 'writes come back', failureMessages: ['Error: no'] }],
+        },
+      ],
+    };
+    const { out } = digest('faults', '', report, { MERIDIAN_TEST_LOGS: logs });
+    const named = ['failover-app.log', 'failover-worker-lax1.log', 'faults-app.log'].map((f) => path.join(logs, f));
+    expect(out).toContain(`    logs: ${named.join(', ')}`);
+    expect(out).not.toContain('members-gateway');
   });
 });
