@@ -2,6 +2,7 @@
 // GET /v1/openapi.json (status, body schema, declared headers); a violation fails the test that saw
 // it. CONTRACT_CHECK=report writes violations to test-results/contract-violations.jsonl instead.
 import fs from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -160,6 +161,42 @@ export function checkContract(method: string, url: string, status: number, heade
 }
 
 /**
+ * The check for tests that speak HTTP themselves (node:http, for a Host header of their own): an
+ * answer under /v1 is checked; anything else (pages, /api/auth, /internal) is not the API's.
+ */
+export function checkAnswer(
+  method: string,
+  url: string,
+  status: number,
+  headers: Headers | IncomingHttpHeaders,
+  body: unknown,
+): void {
+  const u = new URL(url, 'http://x');
+  if (u.pathname !== REST_BASE && !u.pathname.startsWith(`${REST_BASE}/`)) return;
+  const h = headers instanceof Headers ? headers : new Headers();
+  if (!(headers instanceof Headers))
+    for (const [k, v] of Object.entries(headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+  checkContract(method, `${u.pathname}${u.search}`, status, h, body);
+}
+
+/** checkAnswer for a body as it came off the wire (JSON parsed when it is JSON). */
+export function checkRaw(
+  method: string,
+  url: string,
+  status: number,
+  headers: Headers | IncomingHttpHeaders,
+  text: string,
+): void {
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: the schema check says what it should have been
+  }
+  checkAnswer(method, url, status, headers, body);
+}
+
+/**
  * fetch() for tests against a running gateway (the fault tests): an answer under /v1 is checked
  * against the document as rest()'s are. The Response comes back unread.
  */
@@ -174,6 +211,6 @@ export async function contractFetch(url: string | URL, init?: RequestInit): Prom
   } catch {
     // not JSON: the schema check says what it should have been
   }
-  checkContract(init?.method ?? 'GET', `${u.pathname}${u.search}`, res.status, res.headers, body);
+  checkAnswer(init?.method ?? 'GET', `${u.pathname}${u.search}`, res.status, res.headers, body);
   return res;
 }

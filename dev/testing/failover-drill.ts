@@ -2,6 +2,7 @@
 // primary's node is killed (or only its postmaster, or a switchover is asked for), then the
 // ledger of acknowledged writes checked on the new primary. The fault test and `npm run bench
 // failover` run it; the figures are theirs to judge.
+import { contractViolations } from './contract';
 import { connectAdmin, replicasFollow, sleep } from './failover-databases';
 
 /** What the drill needs of an HA topology (dev/ha). */
@@ -51,7 +52,10 @@ export interface DrillResult {
   /** The longest time between two successful writes' answers, across the action (ms). */
   longestWriteGapMs: number;
   writes: { acknowledged: number; refused: number };
-  /** Answers other than 2xx or 503 + Retry-After, and requests past the timeout. */
+  /**
+   * Answers other than 2xx or 503 + Retry-After, answers the OpenAPI document does not allow, and
+   * requests past the timeout.
+   */
   violations: string[];
   ledger: { acknowledged: number; lost: number; doubled: number; retried: number };
   reads: { plain: number; plainFailed: number; bookmarked: number; stale: number; refused: number };
@@ -122,12 +126,10 @@ export async function runFailoverDrill(o: DrillOptions): Promise<DrillResult> {
         signal: AbortSignal.timeout(timeoutMs),
       });
       const text = await res.text();
-      return {
-        res,
-        body: text ? (JSON.parse(text) as Record<string, unknown>) : null,
-        started,
-        ended: performance.now(),
-      };
+      const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : null;
+      // Every answer, failover or not, as GET /v1/openapi.json describes it.
+      violations.push(...contractViolations(method, path, res.status, res.headers, parsed));
+      return { res, body: parsed, started, ended: performance.now() };
     } catch (e) {
       violations.push(
         `${method} ${path}: ${(e as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : (e as Error).message}`,

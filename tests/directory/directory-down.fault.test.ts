@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { appServerCommand } from '../../dev/app-server';
 import { EmbeddedTopology } from '../../dev/embedded-pg/servers';
 import { freePort, waitForHttp } from '../../dev/ports';
+import { checkRaw } from '../../dev/testing/contract';
 
 const faults = inject('faults');
 let directoryPort: number;
@@ -54,7 +55,10 @@ function cellRequest(
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+        res.on('end', () => {
+          checkRaw(method, path, res.statusCode!, res.headers, text);
+          resolve({ status: res.statusCode!, headers: res.headers, body: text });
+        });
       },
     );
     req.on('error', reject);

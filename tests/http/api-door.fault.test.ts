@@ -10,6 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBenchServer, type BenchServer } from '../../bench/server';
 import { memberCookie } from '../../dev/testing/app';
+import { checkRaw } from '../../dev/testing/contract';
 
 let srv: BenchServer;
 let key: string;
@@ -32,7 +33,11 @@ function call(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          checkRaw(opts.method ?? 'GET', path, res.statusCode!, res.headers, body.toString('utf8'));
+          resolve({ status: res.statusCode!, headers: res.headers, body });
+        });
       },
     );
     req.on('error', reject);

@@ -11,6 +11,7 @@ import { eventually } from '../../dev/testing/eventually';
 import { hashPassword } from '../../server/auth/password';
 import { resetEnvCache } from '../../server/env';
 import { newId } from '../../server/ids';
+import { checkRaw } from '../../dev/testing/contract';
 
 const f = () => inject('faults');
 const port = () => new URL(f().baseUrl).port;
@@ -29,7 +30,10 @@ function send(method: string, path: string, host: string, headers: Record<string
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      res.on('end', () => {
+        checkRaw(method, path, res.statusCode ?? 0, res.headers, text);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text });
+      });
     });
     req.on('error', reject);
     req.end(body);

@@ -19,6 +19,7 @@ import { previewInvitation } from '../../server/members/invitation-acceptance';
 import { checkCredentials } from '../../server/auth/sign-in';
 import { sealSecret } from '../../server/secrets/sealed';
 import { processLog } from '../../dev/testing/process-logs';
+import { checkRaw } from '../../dev/testing/contract';
 
 let urls: { primary: string; replicas: Record<string, string> };
 let creds: Awaited<ReturnType<typeof useDemoDatabase>>['credentials'];
@@ -63,6 +64,7 @@ function callAt(
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const t = Buffer.concat(chunks).toString('utf8');
+          checkRaw(method, p, res.statusCode ?? 0, res.headers, t);
           resolve({ status: res.statusCode ?? 0, body: t ? JSON.parse(t) : {} });
         });
       },

@@ -19,6 +19,7 @@ import { PEER_HEADER } from '../../server/net/client-address';
 import { sweepOffboarding } from '../../server/organizations/offboarding';
 import { startWorkers, type Workers } from '../../server/worker/workers';
 import { registeredCell } from '../directory/harness';
+import { checkRaw } from '../../dev/testing/contract';
 
 let server: http.Server;
 let base: string;
@@ -86,6 +87,7 @@ function call<T = Record<string, unknown>>(
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const t = Buffer.concat(chunks).toString('utf8');
+          checkRaw(method, path, res.statusCode ?? 0, res.headers, t);
           ok({ status: res.statusCode ?? 0, headers: res.headers, body: t ? JSON.parse(t) : {} });
         });
       },

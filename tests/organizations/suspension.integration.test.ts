@@ -17,6 +17,7 @@ import { serveApi } from '../../server/http/api-door';
 import { PEER_HEADER } from '../../server/net/client-address';
 import { setOrganizationSuspended } from '../../server/organizations/suspension';
 import { registeredCell } from '../directory/harness';
+import { checkRaw } from '../../dev/testing/contract';
 
 let urls: { primary: string; replicas: Record<string, string> };
 let base: string;
@@ -101,6 +102,7 @@ function call(
           } catch {
             // a redirect's empty or HTML body
           }
+          checkRaw(method, path, res.statusCode ?? 0, res.headers, t);
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
         });
       },

@@ -7,9 +7,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedTopology } from '../../dev/embedded-pg/servers';
 import { memberCookie, statusAtRegionHost } from '../../dev/testing/app';
+import { checkRaw } from '../../dev/testing/contract';
 import { query } from '../../dev/testing/db';
 import { resetEnvCache } from '../../server/env';
 import { defaultFetch, MeridianClient, MeridianError, type RetryInfo, type RunStep } from '../../sdk/src/index';
@@ -36,8 +37,26 @@ async function setApplyDelay(region: string, delay: string): Promise<void> {
   await query(f().adminReplicas[region]!, 'SELECT pg_reload_conf()');
 }
 
+/**
+ * The SDK's own fetch with every answer checked against GET /v1/openapi.json; what breaks it fails
+ * the test that saw it (after the call: a throw inside fetch would read as a network error).
+ */
+const violations: string[] = [];
+async function checkedFetch(req: Request): Promise<Response> {
+  const res = await defaultFetch(req);
+  try {
+    checkRaw(req.method, req.url, res.status, res.headers, await res.clone().text());
+  } catch (e) {
+    violations.push((e as Error).message);
+  }
+  return res;
+}
+afterEach(() => {
+  expect(violations.splice(0)).toEqual([]);
+});
+
 const client = (apiKey: string, extra: Partial<ConstructorParameters<typeof MeridianClient>[0]> = {}) =>
-  new MeridianClient({ apiKey, globalUrl: globalUrl(), ...extra });
+  new MeridianClient({ apiKey, globalUrl: globalUrl(), fetch: checkedFetch, ...extra });
 
 describe('types', () => {
   it('the checked-in types are what the running app’s /v1/openapi.json generates', async () => {
@@ -106,7 +125,7 @@ describe('regions', () => {
     const lax = client(key('globex', 'lax1'), {
       baseUrl: regionUrl('sfo1'),
       fetch: async (req) => {
-        const res = await defaultFetch(req);
+        const res = await checkedFetch(req);
         seen.push(`${new URL(req.url).host} ${res.status}`);
         return res;
       },
@@ -197,7 +216,7 @@ describe('a primary restart', () => {
       onRetry: (r) => retries.push(r),
       fetch: (req) => {
         if (req.method === 'POST') postKeys.push(req.headers.get('idempotency-key') ?? '');
-        return defaultFetch(req);
+        return checkedFetch(req);
       },
     });
     const replica = f().adminReplicas.sfo1!;
