@@ -1,6 +1,7 @@
 // The contract tester of the test client: every REST answer a test receives is checked against
 // GET /v1/openapi.json (status, body schema, declared headers); a violation fails the test that saw
-// it. CONTRACT_CHECK=report writes violations to test-results/contract-violations.jsonl instead.
+// it. CONTRACT_CHECK=report writes violations to test-results/contract-violations.jsonl instead;
+// CONTRACT_RECORD=<file> keeps every answer checked.
 import fs from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
@@ -141,6 +142,13 @@ export function compileEveryResponse(): number {
 
 /** Fails (or, under CONTRACT_CHECK=report, records) an answer the document does not allow. */
 export function checkContract(method: string, url: string, status: number, headers: Headers, body: unknown): void {
+  // CONTRACT_RECORD=<file>: every answer checked is kept too (JSON Lines), for a run of another
+  // validator over the same answers (docs/api.md#the-openapi-document).
+  const record = process.env.CONTRACT_RECORD;
+  if (record) {
+    const entry = { method, url, status, headers: Object.fromEntries(headers.entries()), body };
+    fs.appendFileSync(record, `${JSON.stringify(entry)}\n`);
+  }
   const mode = process.env.CONTRACT_CHECK ?? 'enforce';
   if (mode === 'off') return;
   let found: string[];
