@@ -8,8 +8,17 @@ import { expect } from './fixtures';
  * scroll sideways (a table wider than the screen scrolls inside its own region).
  */
 export async function shot(page: Page, name: string): Promise<void> {
+  // Two frames painted first: after a viewport change the layout (and a chart's resize) settles.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   await expectNoSidewaysScroll(page, name);
-  await page.screenshot({ path: `e2e/.artifacts/${name}.png`, fullPage: true, animations: 'disabled' });
+  // A capture takes a second or two; one that has not returned in 30 s will not (say so then,
+  // not at the test's own timeout).
+  await page.screenshot({
+    path: `e2e/.artifacts/${name}.png`,
+    fullPage: true,
+    animations: 'disabled',
+    timeout: 30_000,
+  });
 }
 
 /** The document is no wider than the viewport; else names the elements that stick out. */
