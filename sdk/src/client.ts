@@ -264,6 +264,8 @@ export class MeridianClient {
       const { region, ...body } = input;
       return this.unwrap(this.api.POST('/projects', { body, headers: this.headers(region) }));
     },
+    /** Deletes a project that holds no live cluster (409 `conflict` otherwise); answers it as it was. */
+    delete: (id: string) => this.unwrap(this.api.DELETE('/projects/{id}', { params: { path: { id } } })),
   };
 
   readonly apiKeys = {

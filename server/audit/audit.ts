@@ -40,6 +40,7 @@ export type AuditAction =
   | 'cluster.kubeconfig_revoke'
   | 'project.create'
   | 'project.update'
+  | 'project.delete'
   | (`operator.${string}` & {});
 
 export interface AuditEntry {

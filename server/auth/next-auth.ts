@@ -121,7 +121,7 @@ const nextAuth = NextAuth(() => ({
         else if (typeof token.org === 'string') {
           const org = token.org;
           const mine = await readPrimary((db) =>
-            db.project.findFirst({ where: { id: pick, orgId: org }, select: { id: true } }),
+            db.project.findFirst({ where: { id: pick, orgId: org, deletedAt: null }, select: { id: true } }),
           );
           if (mine) token.project = mine.id; // only a project of the organization the session acts in
         }

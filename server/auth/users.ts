@@ -68,7 +68,7 @@ export async function sessionSubject(
   const project =
     membership && projectId
       ? await db.project.findFirst({
-          where: { id: projectId, orgId: membership.orgId },
+          where: { id: projectId, orgId: membership.orgId, deletedAt: null },
           select: { id: true, name: true, defaultRegion: true },
         })
       : null;

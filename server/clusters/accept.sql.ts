@@ -27,9 +27,12 @@ WITH prior AS (
   SELECT request_hash, response_status, response_body FROM idempotency_keys
   WHERE org_id = $2 AND key = $16 AND created_at >= now() - make_interval(hours => $18)
 ), project AS (
-  SELECT id FROM projects WHERE id = $1::text AND org_id = $2
-  UNION ALL
-  (SELECT id FROM projects WHERE $1::text IS NULL AND org_id = $2 ORDER BY name, id LIMIT 1)
+  -- The named project, else the first by name; live, and held FOR SHARE so that a delete of it
+  -- waits for this create (and one that committed first leaves no row here: 404).
+  SELECT id FROM projects
+  WHERE org_id = $2 AND deleted_at IS NULL
+    AND id = COALESCE($1::text, (SELECT id FROM projects WHERE org_id = $2 AND deleted_at IS NULL ORDER BY name, id LIMIT 1))
+  FOR SHARE
 ), allowed AS (
   SELECT 1 FROM organization_regions WHERE org_id = $2 AND region = $4 FOR KEY SHARE
 ), writable AS (

@@ -11,6 +11,7 @@ export const INDEXES_OUTSIDE_PRISMA = [
   `public.clusters INDEX (region,template,node_count) WHERE ((status = ANY (ARRAY['pending'::"ClusterStatus", 'provisioning'::"ClusterStatus"])) AND (allocated_at IS NULL))`,
   `public.servers INDEX (region,gpu_count) WHERE (status = 'available'::"ServerStatus")`,
   `public.invitations UNIQUE (org_id,email) WHERE ((accepted_at IS NULL) AND (revoked_at IS NULL))`,
+  `public.projects UNIQUE (org_id,name) WHERE (deleted_at IS NULL)`,
   `public.webhook_deliveries INDEX (region,next_attempt_at) WHERE (status = 'pending'::text)`,
   `public.workspace_moves UNIQUE (org_id) WHERE (status = ANY (ARRAY['pending'::"MoveStatus", 'copying'::"MoveStatus", 'cutover'::"MoveStatus"]))`,
 ];

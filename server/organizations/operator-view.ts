@@ -98,7 +98,7 @@ export async function detailOf(db: Db | Tx, id: string): Promise<OrganizationDet
   const [clustersByRegion, keysByRegion, projects] = await Promise.all([
     db.cluster.groupBy({ by: ['region'], where: { orgId: id, status: { not: 'deleted' } }, _count: true }),
     db.apiKey.groupBy({ by: ['region'], where: { orgId: id, revokedAt: null }, _count: true }),
-    db.project.count({ where: { orgId: id } }),
+    db.project.count({ where: { orgId: id, deletedAt: null } }),
   ]);
   return {
     ...toSummary(row),

@@ -1,5 +1,5 @@
 // Hand-written SQL of projects: the create, in one statement with its audit and webhook events
-// (projects.ts).
+// (projects.ts); the delete's lock and its check for live clusters (deletion.ts).
 import { auditCte } from '../audit/audit-cte';
 import { statement } from '../db/sql';
 import { webhookEventCtes } from '../webhooks/event-cte';
@@ -51,7 +51,7 @@ export const createProjectStatement = statement<
   ), created AS (
     INSERT INTO projects (id, org_id, name, default_region, created_at, updated_at)
     SELECT $2::text, w.id, $3::text, $4::text, $9::timestamptz, $9::timestamptz FROM writable w
-    ON CONFLICT (org_id, name) DO NOTHING
+    ON CONFLICT (org_id, name) WHERE deleted_at IS NULL DO NOTHING
     RETURNING id
   ), record AS (
     INSERT INTO idempotency_keys (org_id, key, request_hash, response_status, response_body, created_at)
@@ -70,4 +70,30 @@ export const createProjectStatement = statement<
     records: Number(r.records),
     events: Number(r.events),
   }),
+);
+
+/**
+ * Locks a live project of the organization FOR UPDATE to the end of the transaction (a cluster
+ * create holding it FOR SHARE commits first), with whether the organization takes writes: a row
+ * only for a live project of $2.
+ */
+export const lockProjectStatement = statement<
+  { id: string; name: string; writable: boolean },
+  [id: string, orgId: string]
+>(
+  'projects.lock',
+  `SELECT p.id, p.name, (o.status = 'active') AS writable
+     FROM projects p JOIN organizations o ON o.id = p.org_id
+    WHERE p.id = $1::text AND p.org_id = $2::text AND p.deleted_at IS NULL
+    FOR UPDATE OF p FOR SHARE OF o`,
+  (r) => ({ id: r.id as string, name: r.name as string, writable: r.writable === true }),
+);
+
+/** How many live (not deleted) clusters the project holds, counted to 1000 at most. */
+export const LIVE_CLUSTERS_COUNTED = 1000;
+export const liveClustersOfProjectStatement = statement<number, [projectId: string]>(
+  'projects.live_clusters',
+  `SELECT count(*)::int AS n FROM
+     (SELECT 1 FROM clusters WHERE project_id = $1::text AND status <> 'deleted' LIMIT ${LIVE_CLUSTERS_COUNTED}) c`,
+  (r) => Number(r.n),
 );

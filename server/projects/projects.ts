@@ -112,7 +112,7 @@ async function sendCapped<T>(send: () => Promise<T>): Promise<T> {
     if (sqlState(e) !== PROJECTS_CAP_STATE) throw e;
     throw new AppError(
       'limit_exceeded',
-      `this organization holds ${MAX_PROJECTS} projects, the most it may: use an existing project for new clusters`,
+      `this organization holds ${MAX_PROJECTS} projects, the most it may: delete one no longer used, or use an existing one`,
       { extra: { limit: MAX_PROJECTS }, cause: e },
     );
   }

@@ -1,5 +1,5 @@
 // Projects of one organization. Every function takes the organization's ID: there is no way to
-// reach another organization's projects from here.
+// reach another organization's projects from here, nor a deleted one (`deletedAt` set).
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import type { Tx } from '../db/access';
@@ -23,7 +23,7 @@ export function toView(p: Row): ProjectView {
 /** One page of the organization's projects by ID (`afterId`: the last ID of the page before). */
 export async function listProjects(db: Db, orgId: string, opts: { limit: number; afterId?: string }) {
   const rows = await db.project.findMany({
-    where: { orgId, ...(opts.afterId ? { id: { gt: opts.afterId } } : {}) },
+    where: { orgId, deletedAt: null, ...(opts.afterId ? { id: { gt: opts.afterId } } : {}) },
     orderBy: { id: 'asc' },
     take: opts.limit + 1,
   });
@@ -33,18 +33,21 @@ export async function listProjects(db: Db, orgId: string, opts: { limit: number;
 }
 
 export async function getProject(db: Db | Tx, orgId: string, id: string) {
-  const row = await db.project.findFirst({ where: { id, orgId } });
+  const row = await db.project.findFirst({ where: { id, orgId, deletedAt: null } });
   return row ? toView(row) : null;
 }
 
 /** The organization's first project by name (what a create uses when nothing names one). */
 export async function firstProject(db: Db, orgId: string) {
-  const row = await db.project.findFirst({ where: { orgId }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
+  const row = await db.project.findFirst({
+    where: { orgId, deletedAt: null },
+    orderBy: [{ name: 'asc' }, { id: 'asc' }],
+  });
   return row ? toView(row) : null;
 }
 
 /** Sets a project's default region (null clears it); null when the project is not the org's. */
 export async function setProjectRegion(tx: Tx, orgId: string, id: string, defaultRegion: string | null) {
-  const n = await tx.project.updateMany({ where: { id, orgId }, data: { defaultRegion } });
+  const n = await tx.project.updateMany({ where: { id, orgId, deletedAt: null }, data: { defaultRegion } });
   return n.count ? toView(await tx.project.findUniqueOrThrow({ where: { id } })) : null;
 }

@@ -124,6 +124,11 @@ const CASES: Record<string, (api: Caller) => Promise<void>> = {
     const err = await api.projects.update({ id: fx.acme.projectId, default_region: null }).catch((e: unknown) => e);
     expect(code(err)).toBe('not_found');
   },
+  'projects.delete': async (api) => {
+    expect(code(await api.projects.delete({ id: fx.acme.projectId }).catch((e: unknown) => e))).toBe('not_found');
+    const row = await primary().project.findUniqueOrThrow({ where: { id: fx.acme.projectId } });
+    expect(row.deletedAt).toBeNull();
+  },
   'compute.clusters.list': async (api) => {
     const all = [];
     let cursor: string | undefined;

@@ -331,13 +331,23 @@ beforeAll(async () => {
     });
     expect(res.status).toBe(202);
   });
+  let made = '';
   await call('rest project create, idempotent', 'rest', async () => {
-    const res = await rest('POST', '/v1/projects', {
+    const res = await rest<{ id: string }>('POST', '/v1/projects', {
       headers: { ...bearer, 'idempotency-key': 'plans-2' },
       host: 'sfo1.localhost:3000',
       body: { name: 'plans-project' },
     });
     expect(res.status).toBe(201);
+    made = res.body.id;
+  });
+  await call('rest project delete, refused: it holds clusters', 'rest', async () => {
+    const res = await rest('DELETE', `/v1/projects/${project.id}`, { headers: bearer, host: 'sfo1.localhost:3000' });
+    expect(res.status).toBe(409);
+  });
+  await call('rest project delete', 'rest', async () => {
+    const res = await rest('DELETE', `/v1/projects/${made}`, { headers: bearer, host: 'sfo1.localhost:3000' });
+    expect(res.status).toBe(200);
   });
   await call('arc notification read', 'notifications.markRead', () =>
     arc().notifications.markRead({ id: notification.id }),

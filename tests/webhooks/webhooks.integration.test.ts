@@ -138,6 +138,7 @@ describe('endpoints (REST)', () => {
       'member.removed',
       'member.added',
       'project.created',
+      'project.deleted',
     ]);
     expect(ep.secret).toMatch(/^whsec_/);
     const row = await primary().webhookEndpoint.findUniqueOrThrow({ where: { id: ep.id } });
@@ -252,7 +253,7 @@ describe('events from real changes, in their transaction', () => {
     expect(removed.verifiedBy).toEqual([0]);
   });
 
-  it('projects: created, by the one statement that makes the project; a refused create sends none', async () => {
+  it('projects: created by the statement that makes one (a refused create sends none), deleted by its delete', async () => {
     const name = `hooked-${Date.now().toString(36)}`;
     const made = await rest<{ id: string }>('POST', '/v1/projects', {
       headers: { cookie: aliceCookie },
@@ -270,6 +271,13 @@ describe('events from real changes, in their transaction', () => {
     expect(taken.status).toBe(409);
     const events = await primary().webhookEvent.findMany({ where: { orgId: acmeId, type: 'project.created' } });
     expect(events.filter((e) => (e.payload as { data: { name: string } }).data.name === name)).toHaveLength(1);
+    const gone = await rest('DELETE', `/v1/projects/${made.body.id}`, { headers: { cookie: aliceCookie } });
+    expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+    const deleted = await eventually(async () =>
+      ofType('project.deleted').find((r) => r.body.data.id === made.body.id),
+    );
+    expect(deleted.body.data).toEqual(made.body); // the project as the API showed it
+    expect(deleted.verifiedBy).toEqual([0]);
   });
 
   it('a change that rolls back leaves no event, and nothing is sent', async () => {

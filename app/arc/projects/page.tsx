@@ -33,6 +33,7 @@ export default async function ProjectsPage() {
         regions={org?.allowed_regions ?? []}
         orgDefaultRegion={org?.default_region ?? null}
         currentProjectId={current?.id ?? null}
+        canDelete={me.role !== 'viewer'}
       />
     </div>
   );

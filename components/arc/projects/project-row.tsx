@@ -1,9 +1,10 @@
 'use client';
 // One project in the list: its name (and whether it is the session's), its default region
-// (changeable in place), its ID, its age, and the button that makes it the current project.
+// (changeable in place), its ID, its age, the button that makes it the current project, and
+// (for members and admins) its delete.
 import { CopyButton } from '../../ui/copy-button';
 import { RegionOptions } from '../../ui/region-options';
-import { btnSecondary, inputInline } from '../../ui/styles';
+import { btnDangerOutline, btnSecondary, inputInline } from '../../ui/styles';
 import { Tag } from '../../ui/tag';
 import { TimeAgo } from '../../ui/time-ago';
 import type { Project } from './use-projects-cache';
@@ -17,6 +18,7 @@ export function ProjectRow({
   canSwitch,
   onUse,
   onChangeRegion,
+  onDelete,
 }: {
   project: Project;
   current: boolean;
@@ -27,6 +29,8 @@ export function ProjectRow({
   canSwitch: boolean;
   onUse: (projectId: string | null) => void;
   onChangeRegion: (region: string | null) => void;
+  /** Absent for a viewer: they may not delete. */
+  onDelete?: () => void;
 }) {
   // Not saved yet: shown greyed, without the actions a saved project has.
   const optimistic = p.id.startsWith('optimistic-');
@@ -91,6 +95,11 @@ export function ProjectRow({
             {switching === p.id ? 'Switching…' : 'Use this project'}
           </button>
         ))}
+      {!optimistic && onDelete && (
+        <button type="button" className={btnDangerOutline} aria-label={`Delete project ${p.name}`} onClick={onDelete}>
+          Delete
+        </button>
+      )}
     </li>
   );
 }

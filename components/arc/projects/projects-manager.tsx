@@ -1,15 +1,18 @@
 'use client';
-// Projects: the list, a create form, each project's default region (both optimistic), and "Use
-// this project", which makes it the session's project and so its default region the cascade's.
+// Projects: the list, a create form, each project's default region (both optimistic), "Use this
+// project", which makes it the session's project and so its default region the cascade's, and a
+// delete (confirmed; refused with the reason while the project holds live clusters).
 import { useQueryClient } from '@tanstack/react-query';
 import { useSession } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
-import { setProjectRegion } from '~/server/api/actions/projects';
+import { useRef, useState } from 'react';
+import { deleteProject, setProjectRegion } from '~/server/api/actions/projects';
 import { errorToast, useToast } from '../../toast';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { EmptyState } from '../../ui/empty-state';
 import { SkeletonRows } from '../../ui/skeleton';
-import { card } from '../../ui/styles';
+import { btnDanger, card } from '../../ui/styles';
+import { useDialogAction } from '../../ui/use-dialog-action';
 import { NewProjectForm } from './new-project-form';
 import { ProjectRow } from './project-row';
 import { useProjectsCache, type Project } from './use-projects-cache';
@@ -18,10 +21,13 @@ export function ProjectsManager({
   regions,
   orgDefaultRegion,
   currentProjectId,
+  canDelete,
 }: {
   regions: string[];
   orgDefaultRegion: string | null;
   currentProjectId: string | null;
+  /** Members and admins: a viewer sees no delete. */
+  canDelete: boolean;
 }) {
   const qc = useQueryClient();
   const router = useRouter();
@@ -30,6 +36,16 @@ export function ProjectsManager({
   const { update, status: sessionStatus } = useSession();
   const projects = useProjectsCache();
   const [switching, setSwitching] = useState<string | null>(null);
+  const deleteDialog = useRef<HTMLDialogElement>(null);
+  const [doomed, setDoomed] = useState<Project | null>(null);
+  const [deleting, confirmDelete] = useDialogAction(deleteDialog, () => deleteProject({ id: doomed!.id }), {
+    failure: `Could not delete ${doomed?.name ?? 'the project'}`,
+    onDone: (p) => {
+      toast({ kind: 'success', title: `Project ${p.name} deleted` });
+      void projects.refresh();
+      if (p.id === currentProjectId) router.refresh(); // the session uses no project now
+    },
+  });
 
   const changeRegion = (p: Project, region: string | null) => {
     const before = p.default_region;
@@ -82,11 +98,34 @@ export function ProjectsManager({
                 canSwitch={sessionStatus !== 'loading'}
                 onUse={(id) => void use(id)}
                 onChangeRegion={(region) => changeRegion(p, region)}
+                onDelete={
+                  canDelete
+                    ? () => {
+                        setDoomed(p);
+                        deleteDialog.current?.showModal();
+                      }
+                    : undefined
+                }
               />
             ))}
           </ul>
         )}
       </div>
+      <ConfirmDialog
+        ref={deleteDialog}
+        id="delete-project-dialog"
+        title={`Delete project ${doomed?.name ?? ''}?`}
+        confirmLabel="Delete project"
+        busy={deleting}
+        busyLabel="Deleting…"
+        confirmClassName={btnDanger}
+        onConfirm={confirmDelete}
+      >
+        <p>
+          Only a project with no live cluster can be deleted. Its name is free again; its deleted clusters keep their
+          history.
+        </p>
+      </ConfirmDialog>
     </div>
   );
 }

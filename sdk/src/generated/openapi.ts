@@ -1098,7 +1098,8 @@ export interface paths {
         get: operations["projects-get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete a project that holds no live cluster (409 otherwise) */
+        delete: operations["projects-delete"];
         options?: never;
         head?: never;
         /** Change a project’s default region (null clears it) */
@@ -14881,6 +14882,146 @@ export interface operations {
                 };
             };
             /** @description Unavailable for now: `overloaded`, `region_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "projects-delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried write safe: the same key and body get the first answer again (24 h) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description A bookmark an earlier write returned: this request reads at least that write */
+                "X-Meridian-Bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Degraded": components["headers"]["X-Degraded"];
+                    "X-Degraded-Reason": components["headers"]["X-Degraded-Reason"];
+                    "X-Meridian-Bookmark": components["headers"]["X-Meridian-Bookmark"];
+                    "X-Meridian-Served-By": components["headers"]["X-Meridian-Served-By"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        default_region: string | null;
+                        id: string;
+                        name: string;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` */
+            400: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: `unauthenticated` */
+            401: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `forbidden`, `organization_suspended` */
+            403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `conflict`, `organization_offboarding` */
+            409: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: `rate_limited` */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

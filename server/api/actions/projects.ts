@@ -1,5 +1,5 @@
 'use server';
-// Server actions over projects (create, set region): each runs its procedure through the request middleware.
+// Server actions over projects (create, set region, delete): each runs its procedure through the request middleware.
 import { serverAction } from '../adapters/action';
 
 export const createProject = serverAction((api, input: { name: string; default_region?: string | null }) =>
@@ -9,3 +9,5 @@ export const createProject = serverAction((api, input: { name: string; default_r
 export const setProjectRegion = serverAction((api, input: { id: string; default_region: string | null }) =>
   api.projects.update(input),
 );
+
+export const deleteProject = serverAction((api, input: { id: string }) => api.projects.delete(input));

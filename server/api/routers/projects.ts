@@ -1,6 +1,8 @@
-// Arc projects: list, create (with an optional default region), get, change the default region.
+// Arc projects: list, create (with an optional default region), get, change the default region,
+// delete (one with no live cluster).
 import { z } from 'zod';
 import { actorOf } from '../../audit/actor';
+import { deleteProject } from '../../projects/deletion';
 import { createProjectIn, projectOf, projectsOf, setProjectDefaultRegion } from '../../projects/projects';
 import { projectView } from '../../projects/repository';
 import { pageInput, resourceName } from '../schemas';
@@ -54,4 +56,18 @@ export const projectsRouter = router({
     .mutation(({ ctx, input }) =>
       setProjectDefaultRegion(ctx, ctx.org, input.id, input.default_region, actorOf(ctx.identity, ctx.org.id)),
     ),
+
+  delete: memberProcedure
+    .meta({
+      region: 'gateway',
+      openapi: {
+        method: 'DELETE',
+        path: '/projects/{id}',
+        summary: 'Delete a project that holds no live cluster (409 otherwise)',
+        tags: ['arc'],
+      },
+    })
+    .input(z.object({ id: z.string() }))
+    .output(projectView)
+    .mutation(({ ctx, input }) => deleteProject(ctx, ctx.org, input.id, actorOf(ctx.identity, ctx.org.id))),
 });

@@ -1,4 +1,4 @@
-// `meridian projects list|create`: Arc projects.
+// `meridian projects list|create|delete`: Arc projects.
 import type { Command } from 'commander';
 import type { Project } from '../../index.js';
 import { clientFor, collect, emitList, emitOne, regionOption } from '../invocation.js';
@@ -31,6 +31,14 @@ export function registerProjects(program: Command): void {
         region: opts.region,
         ...(opts.defaultRegion ? { default_region: opts.defaultRegion } : {}),
       });
+      emitOne(cmd, p, p.id);
+    });
+  projects
+    .command('delete')
+    .description('delete a project that holds no live cluster')
+    .argument('<id>', 'prj_…')
+    .action(async (id: string, _opts: unknown, cmd) => {
+      const p = await clientFor(cmd).projects.delete(id);
       emitOne(cmd, p, p.id);
     });
 }
