@@ -1,4 +1,4 @@
-// Arc's other pages: projects (create, use as the session's project), organization, settings
+// Arc's other pages: projects (create, use as the session's project, delete), organization, settings
 // (a saved theme that wins over the browser's), and how they look on a phone in dark mode.
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -42,6 +42,27 @@ test('alice creates a project and uses it for her session', async ({ page }) => 
   await page.goto('/arc/projects');
   await page.getByTestId('project-row').filter({ hasText: name }).getByRole('button', { name: 'Stop using' }).click();
   await expect(page.getByTestId('current-project')).toContainText('none');
+});
+
+test('alice deletes a project she uses: confirmed, gone, and her session uses none', async ({ page }) => {
+  await signIn(page, 'alice@acme.test', '/arc/projects');
+  const name = `e2e-del-${Date.now().toString(36)}`;
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByRole('button', { name: 'Create project' }).click();
+  const row = page.getByTestId('project-row').filter({ hasText: name });
+  await row.getByRole('button', { name: `Use project ${name}` }).click();
+  await expect(page.getByTestId('current-project')).toContainText(name);
+  await row.getByRole('button', { name: `Delete project ${name}` }).click();
+  const dialog = page.getByTestId('delete-project-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused(); // Enter never deletes
+  await shot(page, 'arc-projects-delete', false);
+  await dialog.getByRole('button', { name: 'Delete project' }).click();
+  await expect(page.getByTestId('toast-success').filter({ hasText: `Project ${name} deleted` })).toBeVisible();
+  await expect(row).toHaveCount(0);
+  await expect(page.getByTestId('current-project')).toContainText('none');
+  await page.reload();
+  await expect(page.getByTestId('project-row').filter({ hasText: name })).toHaveCount(0);
 });
 
 test('bob changes a project’s default region in place; it is saved', async ({ page }) => {
