@@ -70,7 +70,8 @@ const endpoint = async (orgId: string, url: string, eventTypes: string[]) => {
 const bench: Benchmark = {
   name: 'webhooks',
   async run() {
-    const shared = { WEBHOOK_ALLOW_LOOPBACK: 'on', WEBHOOK_RETRY_SCALE: String(RETRY_SCALE) };
+    // Retries are found by polling (a NOTIFY wakes only first attempts): poll often at this scale.
+    const shared = { WEBHOOK_ALLOW_LOOPBACK: 'on', WEBHOOK_RETRY_SCALE: String(RETRY_SCALE), WEBHOOK_POLL_MS: '50' };
     const srv = await startBenchServer(shared);
     Object.assign(process.env, shared); // this process's workers deliver to loopback too
     resetEnvCache();

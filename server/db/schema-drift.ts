@@ -12,6 +12,7 @@ export const INDEXES_OUTSIDE_PRISMA = [
   `public.servers INDEX (region,gpu_count) WHERE (status = 'available'::"ServerStatus")`,
   `public.invitations UNIQUE (org_id,email) WHERE ((accepted_at IS NULL) AND (revoked_at IS NULL))`,
   `public.projects UNIQUE (org_id,name) WHERE (deleted_at IS NULL)`,
+  `public.projects INDEX (deleted_at) WHERE (deleted_at IS NOT NULL)`,
   `public.webhook_deliveries INDEX (region,next_attempt_at) WHERE (status = 'pending'::text)`,
   `public.workspace_moves UNIQUE (org_id) WHERE (status = ANY (ARRAY['pending'::"MoveStatus", 'copying'::"MoveStatus", 'cutover'::"MoveStatus"]))`,
 ];

@@ -11,7 +11,12 @@ import { runOne } from '../db/sql';
 import { AppError } from '../errors';
 import { notWritable } from '../organizations/writable';
 import { emitWebhook } from '../webhooks/events';
-import { LIVE_CLUSTERS_COUNTED, liveClustersOfProjectStatement, lockProjectStatement } from './projects.sql';
+import {
+  LIVE_CLUSTERS_COUNTED,
+  liveClustersOfProjectStatement,
+  lockProjectStatement,
+  orgStatusForShareStatement,
+} from './projects.sql';
 import { toView, type ProjectView } from './repository';
 
 export async function deleteProject(
@@ -21,10 +26,12 @@ export async function deleteProject(
   actor: Omit<Actor, 'orgId'>,
 ): Promise<ProjectView> {
   const view = await idempotentWrite<ProjectView>(req, { op: 'projects.delete', id }, async (tx) => {
+    // The organization first, then the project, in the order a move's switch takes them.
+    const status = await runOne(tx, orgStatusForShareStatement, org.id);
     // FOR UPDATE: a cluster create into it (FOR SHARE) commits first, and is counted below.
     const locked = await runOne(tx, lockProjectStatement, id, org.id);
     if (!locked) throw new AppError('not_found', `no project ${id}`);
-    if (!locked.writable) throw await notWritable(org.id, org.slug, 'deletions');
+    if (status !== 'active') throw await notWritable(org.id, org.slug, 'deletions');
     const live = (await runOne(tx, liveClustersOfProjectStatement, id)) ?? 0;
     if (live > 0) {
       const n = live >= LIVE_CLUSTERS_COUNTED ? `${live} or more` : String(live);

@@ -1,7 +1,7 @@
 // Hand-written SQL of projects: the create, in one statement with its audit and webhook events
 // (projects.ts); the delete's lock and its check for live clusters (deletion.ts).
 import { auditCte } from '../audit/audit-cte';
-import { statement } from '../db/sql';
+import { command, statement } from '../db/sql';
 import { webhookEventCtes } from '../webhooks/event-cte';
 
 export interface CreateRow {
@@ -73,20 +73,23 @@ export const createProjectStatement = statement<
 );
 
 /**
- * Locks a live project of the organization FOR UPDATE to the end of the transaction (a cluster
- * create holding it FOR SHARE commits first), with whether the organization takes writes: a row
- * only for a live project of $2.
+ * The organization's status, its row held FOR SHARE to the end of the transaction (a move's switch
+ * to read-only waits): taken before the project's lock, in the order a move and a publish take them.
  */
-export const lockProjectStatement = statement<
-  { id: string; name: string; writable: boolean },
-  [id: string, orgId: string]
->(
+export const orgStatusForShareStatement = statement<string, [orgId: string]>(
+  'projects.org_status_for_share',
+  `SELECT status::text AS status FROM organizations WHERE id = $1::text FOR SHARE`,
+  (r) => r.status as string,
+);
+
+/**
+ * Locks a live project of the organization FOR UPDATE to the end of the transaction (a cluster
+ * create holding it FOR SHARE commits first): a row only for a live project of $2.
+ */
+export const lockProjectStatement = statement<{ id: string; name: string }, [id: string, orgId: string]>(
   'projects.lock',
-  `SELECT p.id, p.name, (o.status = 'active') AS writable
-     FROM projects p JOIN organizations o ON o.id = p.org_id
-    WHERE p.id = $1::text AND p.org_id = $2::text AND p.deleted_at IS NULL
-    FOR UPDATE OF p FOR SHARE OF o`,
-  (r) => ({ id: r.id as string, name: r.name as string, writable: r.writable === true }),
+  `SELECT id, name FROM projects WHERE id = $1::text AND org_id = $2::text AND deleted_at IS NULL FOR UPDATE`,
+  (r) => ({ id: r.id as string, name: r.name as string }),
 );
 
 /** How many live (not deleted) clusters the project holds, counted to 1000 at most. */
@@ -96,4 +99,22 @@ export const liveClustersOfProjectStatement = statement<number, [projectId: stri
   `SELECT count(*)::int AS n FROM
      (SELECT 1 FROM clusters WHERE project_id = $1::text AND status <> 'deleted' LIMIT ${LIVE_CLUSTERS_COUNTED}) c`,
   (r) => Number(r.n),
+);
+
+/**
+ * Deletes projects deleted more than $1 days ago that no cluster names (a deleted cluster's
+ * project stays with it), except in an organization being moved (its export and verify read the
+ * same rows): the organizations held FOR SHARE, as the other sweeps do.
+ */
+export const purgeDeletedProjects = command<[retentionDays: number]>(
+  'projects.purge_deleted',
+  `WITH live AS (
+    SELECT o.id FROM organizations o
+     WHERE o.status <> 'moving'
+       AND o.id IN (SELECT org_id FROM projects WHERE deleted_at < now() - make_interval(days => $1::int))
+     FOR SHARE OF o
+  )
+  DELETE FROM projects p USING live
+    WHERE p.org_id = live.id AND p.deleted_at < now() - make_interval(days => $1::int)
+      AND NOT EXISTS (SELECT 1 FROM clusters c WHERE c.project_id = p.id)`,
 );

@@ -22,9 +22,10 @@ import { createProjectStatement } from './projects.sql';
 import { getProject, listProjects, setProjectRegion, toView, type ProjectView } from './repository';
 
 /**
- * Projects an organization may hold: far beyond what people organize by hand, and a bound on what
- * one script (or a stolen key) can add to every list and move. The database enforces it (the
- * `projects_cap` trigger, migration 20261215000000_list_pages_and_caps, holds the same number).
+ * Live projects an organization may hold: far beyond what people organize by hand, and a bound on
+ * what one script (or a stolen key) can add to every list. The database enforces it (the
+ * `projects_cap` trigger, last defined by migration 20261231000000_project_deletion, holds the
+ * same number).
  */
 export const MAX_PROJECTS = 1000;
 /** The SQLSTATE the trigger raises at the cap. */

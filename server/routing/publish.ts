@@ -199,7 +199,7 @@ async function project(
   const cleared = removed.length
     ? (
         await tx.project.updateManyAndReturn({
-          where: { orgId: org.id, defaultRegion: { in: removed } },
+          where: { orgId: org.id, defaultRegion: { in: removed }, deletedAt: null },
           data: { defaultRegion: null },
           select: { id: true },
         })

@@ -8,6 +8,7 @@ import { purgeExpiredIdempotencyKeys } from '../db/idempotency';
 import { pruneNotifications } from '../notifications/retention';
 import { deleteExpiredSetupLinks } from '../organizations/first-admin';
 import { sweepOffboarding } from '../organizations/offboarding';
+import { purgeLongDeletedProjects } from '../projects/retention';
 import { logger } from '../telemetry/logger';
 import { deleteOldWebhookEventsNow } from '../webhooks/retention';
 
@@ -18,6 +19,7 @@ export const SWEEPS: Record<string, () => Promise<number>> = {
   'revoked kubeconfig credentials': deleteLongRevokedCredentials,
   'expired password setup links': deleteExpiredSetupLinks,
   'old webhook events': deleteOldWebhookEventsNow,
+  'deleted projects': purgeLongDeletedProjects,
   // Counts organizations purged: their clusters' deletes are started by the same sweep.
   'offboarded organizations': () => sweepOffboarding(),
 };

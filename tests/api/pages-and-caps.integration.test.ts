@@ -15,6 +15,7 @@ import { pruneNotificationsStatement } from '../../server/notifications/notifica
 import { REVOKED_API_KEY_RETENTION_DAYS } from '../../server/api-keys/retention';
 import { REVOKED_CREDENTIAL_RETENTION_DAYS } from '../../server/clusters/kubeconfig-retention';
 import { IDEMPOTENCY_TTL_HOURS } from '../../server/db/idempotency';
+import { DELETED_PROJECT_RETENTION_DAYS } from '../../server/projects/retention';
 import { sweepOnce } from '../../server/runtime/housekeeping';
 import { sealSigningSecret } from '../../server/webhooks/secrets';
 
@@ -289,13 +290,41 @@ describe('the workers’ sweeps', () => {
       ],
     });
 
+    // Deleted projects: past retention and named by no cluster (purged), or named by a deleted
+    // cluster (kept with it), or deleted lately, or live.
+    const projectRetention = DELETED_PROJECT_RETENTION_DAYS * DAY;
+    const projectRow = (orgId: string, name: string, deletedAt: Date | null) => ({
+      id: newId('prj'),
+      orgId,
+      name,
+      createdAt: ago(400 * DAY),
+      deletedAt,
+    });
+    const named = projectRow(globexId, 'named-by-a-cluster', ago(projectRetention + DAY));
+    await db.project.createMany({
+      data: [
+        projectRow(globexId, 'long-deleted', ago(projectRetention + DAY)),
+        named,
+        projectRow(globexId, 'lately-deleted', ago(projectRetention - DAY)),
+        projectRow(acmeId, 'acme-long-deleted', ago(projectRetention + DAY)),
+      ],
+    });
+    await db.cluster.update({ where: { id: cluster.id }, data: { projectId: named.id } });
+    const projectNames = async (orgId: string) =>
+      (
+        await db.project.findMany({ where: { orgId, createdAt: { lt: ago(300 * DAY) } }, orderBy: { name: 'asc' } })
+      ).map((p) => p.name);
+
     await db.organization.update({ where: { id: acmeId }, data: { status: 'moving' } });
     const first = await sweepOnce();
     expect(first).toMatchObject({
       notifications: 5,
       'revoked API keys': 1,
       'revoked kubeconfig credentials': 1,
+      'deleted projects': 1,
     });
+    expect(await projectNames(globexId)).toEqual(['lately-deleted', 'named-by-a-cluster']);
+    expect(await projectNames(acmeId)).toEqual(['acme-long-deleted']);
 
     const notes = async (orgId: string) =>
       (await db.notification.findMany({ where: { orgId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] })).map(
@@ -329,7 +358,13 @@ describe('the workers’ sweeps', () => {
     // Once acme is no longer moving, the next sweep reaches it too; globex has nothing more to lose.
     await db.organization.update({ where: { id: acmeId }, data: { status: 'active' } });
     const second = await sweepOnce();
-    expect(second).toMatchObject({ notifications: 1, 'revoked API keys': 1, 'revoked kubeconfig credentials': 1 });
+    expect(second).toMatchObject({
+      notifications: 1,
+      'revoked API keys': 1,
+      'revoked kubeconfig credentials': 1,
+      'deleted projects': 1,
+    });
+    expect(await projectNames(acmeId)).toEqual([]);
     expect(await notes(acmeId)).toEqual(['acme-1', 'acme-2', 'acme-3']);
     expect(await notes(globexId)).toEqual(globexNotes);
     expect(await keyNames(acmeId)).toEqual([]);

@@ -111,7 +111,7 @@ const NOT_HOT: [RegExp, string][] = [
   ],
   [/^webhooks\.claim_due_deliveries$/, 'a region’s webhook worker, from the partial index of due deliveries'],
   [
-    /^(clusters\.delete_revoked_kubeconfig_credentials|api_keys\.delete_revoked|notifications\.prune|webhooks\.delete_old_events)$/,
+    /^(clusters\.delete_revoked_kubeconfig_credentials|api_keys\.delete_revoked|notifications\.prune|webhooks\.delete_old_events|projects\.purge_deleted)$/,
     'the worker’s housekeeping every 15 minutes (server/runtime/housekeeping.ts), not requests',
   ],
   [

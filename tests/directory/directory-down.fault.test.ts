@@ -56,7 +56,12 @@ function cellRequest(
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
         res.on('end', () => {
-          checkRaw(method, path, res.statusCode!, res.headers, text);
+          try {
+            checkRaw(method, path, res.statusCode!, res.headers, text);
+          } catch (e) {
+            reject(e);
+            return;
+          }
           resolve({ status: res.statusCode!, headers: res.headers, body: text });
         });
       },

@@ -35,7 +35,13 @@ function call(
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const body = Buffer.concat(chunks);
-          checkRaw(opts.method ?? 'GET', path, res.statusCode!, res.headers, body.toString('utf8'));
+          try {
+            const plain = res.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body;
+            checkRaw(opts.method ?? 'GET', path, res.statusCode!, res.headers, plain.toString('utf8'));
+          } catch (e) {
+            reject(e);
+            return;
+          }
           resolve({ status: res.statusCode!, headers: res.headers, body });
         });
       },

@@ -31,7 +31,12 @@ function send(method: string, path: string, host: string, headers: Record<string
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
       res.on('end', () => {
-        checkRaw(method, path, res.statusCode ?? 0, res.headers, text);
+        try {
+          checkRaw(method, path, res.statusCode ?? 0, res.headers, text);
+        } catch (e) {
+          reject(e);
+          return;
+        }
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text });
       });
     });

@@ -64,7 +64,12 @@ function callAt(
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const t = Buffer.concat(chunks).toString('utf8');
-          checkRaw(method, p, res.statusCode ?? 0, res.headers, t);
+          try {
+            checkRaw(method, p, res.statusCode ?? 0, res.headers, t);
+          } catch (e) {
+            reject(e);
+            return;
+          }
           resolve({ status: res.statusCode ?? 0, body: t ? JSON.parse(t) : {} });
         });
       },

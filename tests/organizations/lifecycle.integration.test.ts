@@ -87,7 +87,12 @@ function call<T = Record<string, unknown>>(
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const t = Buffer.concat(chunks).toString('utf8');
-          checkRaw(method, path, res.statusCode ?? 0, res.headers, t);
+          try {
+            checkRaw(method, path, res.statusCode ?? 0, res.headers, t);
+          } catch (e) {
+            fail(e);
+            return;
+          }
           ok({ status: res.statusCode ?? 0, headers: res.headers, body: t ? JSON.parse(t) : {} });
         });
       },

@@ -102,7 +102,12 @@ function call(
           } catch {
             // a redirect's empty or HTML body
           }
-          checkRaw(method, path, res.statusCode ?? 0, res.headers, t);
+          try {
+            checkRaw(method, path, res.statusCode ?? 0, res.headers, t);
+          } catch (e) {
+            reject(e);
+            return;
+          }
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
         });
       },

@@ -105,6 +105,9 @@ export const invitationsRouter = router({
   accept: publicProcedure
     .meta({
       region: 'gateway',
+      // At another address (421, naming the region); a used, revoked or expired link (410); a
+      // password for a workspace that requires SSO (403); the wrong password of an account (401).
+      errors: ['wrong_region', 'invitation_invalid', 'sso_required', 'organization_suspended', 'unauthenticated'],
       openapi: {
         method: 'POST',
         path: '/invitations/accept',

@@ -11,6 +11,7 @@ export const onboardingRouter = router({
     .meta({
       region: 'gateway',
       successStatus: 201,
+      errors: ['wrong_region', 'slug_taken', 'directory_unavailable'],
       openapi: {
         method: 'POST',
         path: '/signup',
@@ -33,6 +34,7 @@ export const onboardingRouter = router({
   setPassword: publicProcedure
     .meta({
       region: 'gateway',
+      errors: ['wrong_region'],
       openapi: {
         method: 'POST',
         path: '/password-setup',
