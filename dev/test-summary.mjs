@@ -138,6 +138,8 @@ out.push('', '[test] ─── digest ───');
 for (const p of stageProblems) {
   out.push(`✗ stage "${p.name}" failed (${p.log}); its first findings:`);
   for (const l of p.lines) out.push(`    ${l}`);
+  // The browser stage's server (its start, its crash) says the rest in its own log.
+  if (p.name === 'browser' && logFiles.includes('e2e-app.log')) out.push(`    logs: ${LOGS}/e2e-app.log`);
 }
 for (const f of failures) {
   out.push(`✗ ${f.file} › ${f.name}`);
