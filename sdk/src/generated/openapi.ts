@@ -11411,6 +11411,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unauthenticated: `unauthenticated` */
+            401: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `sso_required`, `organization_suspended` */
+            403: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: `not_found` */
             404: {
                 headers: {
@@ -11447,6 +11471,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Gone: `invitation_invalid` */
+            410: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Payload too large: `payload_too_large` */
             413: {
                 headers: {
@@ -11461,6 +11497,18 @@ export interface operations {
             };
             /** @description Unsupported media type: `unsupported_media_type` */
             415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -14292,6 +14340,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited: `rate_limited` */
             429: {
                 headers: {
@@ -15840,7 +15900,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: `conflict`, `organization_offboarding` */
+            /** @description Conflict: `conflict`, `organization_offboarding`, `slug_taken` */
             409: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
@@ -15866,6 +15926,18 @@ export interface operations {
             };
             /** @description Unsupported media type: `unsupported_media_type` */
             415: {
+                headers: {
+                    "X-Region": components["headers"]["X-Region"];
+                    "X-Region-Source": components["headers"]["X-Region-Source"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Misdirected: another region answers this credential: `wrong_region` */
+            421: {
                 headers: {
                     "X-Region": components["headers"]["X-Region"];
                     "X-Region-Source": components["headers"]["X-Region-Source"];
@@ -15903,7 +15975,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving` */
+            /** @description Unavailable for now: `overloaded`, `primary_unavailable`, `workspace_moving`, `directory_unavailable` */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
