@@ -19,8 +19,10 @@ export function homeRegionOf(
   return registryOrder.find((r) => org.allowedRegions.includes(r)) ?? org.allowedRegions[0];
 }
 
-export async function reserveSlug(region: string, slug: string): Promise<void> {
-  await callDirectory(region, 'POST', `${path(slug)}/reserve`);
+/** Reserves `slug` for `region`; true when this call made the reservation (false: held already). */
+export async function reserveSlug(region: string, slug: string): Promise<boolean> {
+  const r = await callDirectory<{ reserved_now?: boolean }>(region, 'POST', `${path(slug)}/reserve`);
+  return r.reserved_now === true;
 }
 
 export async function activateSlug(region: string, slug: string): Promise<void> {
@@ -53,13 +55,15 @@ export async function releaseSlug(region: string, slug: string): Promise<void> {
 
 /**
  * Runs `create` (the organization's insert) between reserving and activating `slug` in the
- * directory: a slug taken elsewhere is 409 before anything is written; a failed create gives the
- * slug back. If the activation itself fails, the organization exists and the next registration
- * heartbeat activates it.
+ * directory: a slug taken elsewhere is 409 before anything is written; a failed create gives back
+ * a reservation it made, never one the region held already (an existing organization's: a second
+ * create of its slug must leave it findable). If the activation itself fails, the organization
+ * exists and the next registration heartbeat activates it.
  */
 export async function withReservedSlug<T>(region: string, slug: string, create: () => Promise<T>): Promise<T> {
+  let reservedNow: boolean;
   try {
-    await reserveSlug(region, slug);
+    reservedNow = await reserveSlug(region, slug);
   } catch (e) {
     if (e instanceof DirectoryCallError && e.status === 409)
       throw new AppError('slug_taken', `the workspace "${slug}" is taken: choose another slug`);
@@ -72,9 +76,10 @@ export async function withReservedSlug<T>(region: string, slug: string, create: 
   try {
     result = await create();
   } catch (e) {
-    await releaseSlug(region, slug).catch((err: unknown) =>
-      logger.warn({ err, slug, region }, 'directory: could not release a reserved workspace after a failed create'),
-    );
+    if (reservedNow)
+      await releaseSlug(region, slug).catch((err: unknown) =>
+        logger.warn({ err, slug, region }, 'directory: could not release a reserved workspace after a failed create'),
+      );
     throw e;
   }
   await activateSlug(region, slug).catch((err: unknown) =>

@@ -65,21 +65,25 @@ const view = (w: { slug: string; region: string; status: string; sequence: numbe
   offered_to: w.offeredTo ?? null,
 });
 
-/** Holds `slug` for `cell`'s region before its organization is created (idempotent for the same region). */
+/**
+ * Holds `slug` for `cell`'s region before its organization is created (idempotent for the same
+ * region). `reserved_now` says whether this call made the entry: only then may a failed create
+ * release it (an entry the cell held already may be an organization's that exists).
+ */
 export async function reserveWorkspace(tx: Tx, cell: string, slug: string) {
   const region = await tx.directoryRegion.findUnique({ where: { code: cell }, select: { code: true } });
   if (!region) throw new AppError('conflict', `register region ${cell} before reserving workspaces`);
   const existing = await tx.directoryWorkspace.findUnique({ where: { slug } });
   if (existing) {
     if (existing.region !== cell) throw new AppError('conflict', `the workspace "${slug}" is taken`);
-    return view(existing);
+    return { ...view(existing), reserved_now: false };
   }
   // Two cells racing for one slug: the primary key decides, the loser gets the same 409.
   const inserted = await execute(tx, insertReservedWorkspace, slug, cell);
   if (inserted === 0) throw new AppError('conflict', `the workspace "${slug}" is taken`);
   const w = await tx.directoryWorkspace.findUniqueOrThrow({ where: { slug } });
   await event(tx, cell, 'reserved', w);
-  return view(w);
+  return { ...view(w), reserved_now: true };
 }
 
 async function ownWorkspace(tx: Tx, cell: string, slug: string) {

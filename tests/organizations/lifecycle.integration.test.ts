@@ -235,6 +235,17 @@ describe('creating an organization', () => {
     expect(await primary().user.count({ where: { email: { in: ['x@copy.test', 'a@v.test'] } } })).toBe(0);
   });
 
+  it('a second create of a slug its region holds is 409, and the directory still finds the first', async () => {
+    // hooli (created above, homed in sfo1) is active in the directory; sfo1 asking again for its
+    // slug gets the reservation it holds, then the insert's unique slug refuses: nothing released.
+    expect(await directoryRow('hooli')).toMatchObject({ region: 'sfo1', status: 'active' });
+    const again = await create({ slug: 'hooli', name: 'Hooli 2', home_region: 'sfo1', admin_email: 'h2@hooli.test' });
+    expect([again.status, again.body.error?.code]).toEqual([409, 'slug_taken']);
+    expect(await directoryRow('hooli')).toMatchObject({ region: 'sfo1', status: 'active' });
+    const kinds = await primary().directoryEvent.findMany({ where: { slug: 'hooli' }, orderBy: { sequence: 'asc' } });
+    expect(kinds.map((e) => e.kind)).not.toContain('released');
+  });
+
   it('a create that fails after the reservation releases the slug (a real unique violation)', async () => {
     // An organization the directory does not know (written straight into the database): the
     // reservation succeeds, the insert then hits organizations' unique slug.
