@@ -7,7 +7,7 @@ import { resetEnvCache } from '../../server/env';
 import { memberCookie, statusAtRegionHost } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { parsePrometheusText } from '../../dev/testing/prometheus';
-import { contractFetch } from '../../dev/testing/contract';
+import { checkRaw, contractFetch } from '../../dev/testing/contract';
 
 const f = () => inject('faults');
 const key = (org: string, region: string) => f().keys.find((k) => k.org === org && k.region === region)!.key;
@@ -55,7 +55,15 @@ function getWithHost(url: string, host: string): Promise<unknown> {
       .get(url, { headers: { host } }, (res) => {
         let body = '';
         res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => resolve(JSON.parse(body)));
+        res.on('end', () => {
+          try {
+            checkRaw('GET', new URL(url).pathname + new URL(url).search, res.statusCode ?? 0, res.headers, body);
+          } catch (e) {
+            reject(e);
+            return;
+          }
+          resolve(JSON.parse(body));
+        });
       })
       .on('error', reject);
   });

@@ -11,6 +11,7 @@ import { sessionCookie } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { resetEnvCache } from '../../server/env';
 import { buildSdk, f, json, key, meridian, ok, port, uniq } from './harness';
+import { checkRaw } from '../../dev/testing/contract';
 
 let dir: string;
 const as = (name: string) => ({ MERIDIAN_CONFIG: path.join(dir, name, 'config.json') });
@@ -43,7 +44,15 @@ function postAtRegion(region: string, route: string, body: unknown): Promise<{ s
       (res) => {
         let data = '';
         res.on('data', (c: Buffer) => (data += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data ? JSON.parse(data) : null }));
+        res.on('end', () => {
+          try {
+            checkRaw('POST', route, res.statusCode ?? 0, res.headers, data);
+          } catch (e) {
+            reject(e);
+            return;
+          }
+          resolve({ status: res.statusCode ?? 0, body: data ? JSON.parse(data) : null });
+        });
       },
     );
     req.on('error', reject);
