@@ -32,6 +32,9 @@ async function main() {
   const out = path.join(dir, 'results', `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(out, JSON.stringify({ node: process.version, cores: os.cpus().length, results: all }, null, 2));
   console.log(`\nwritten to ${path.relative(process.cwd(), out)}`);
+  // Every bench stopped what it started; a pool or timer some library keeps must not hold the
+  // command open after its figures are written.
+  process.exit(0);
 }
 
 main().catch((e: unknown) => {
