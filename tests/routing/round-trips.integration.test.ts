@@ -4,7 +4,7 @@
 // and the count is per request, not per process.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { memberCookie, rest, useDemoDatabase } from '../../dev/testing/app';
-import { query } from '../../dev/testing/db';
+import { query, topology, waitForReplay } from '../../dev/testing/db';
 import { storedDecisions } from '../../dev/testing/decisions';
 import { ensureWritePositions } from '../../server/db/write-notices';
 import { flushDecisions, resetDecisionLog } from '../../server/routing/decision-log';
@@ -33,6 +33,9 @@ beforeAll(async () => {
   alice = await memberCookie(primaryUrl, 'alice@acme.test', 'acme');
   bob = await memberCookie(primaryUrl, 'bob@globex.test', 'globex');
   expect(await ensureWritePositions(5_000)).toBe(true); // else signed-in reads use the primary
+  // Listening begins with a floor, the primary's position then: for 30 s every read needs it on
+  // the replica. The seed's replay must be done, or a loaded machine sends the read to the primary.
+  for (const url of Object.values(topology().adminReplicas)) await waitForReplay(topology().adminPrimary, url);
   await get('/v1/projects'); // warms the identity cache and the pools
   for (const cookie of [alice, bob]) await rest('GET', '/v1/me', { headers: { cookie, 'x-region': 'sfo1' } });
 });
