@@ -12,6 +12,7 @@ import { RttWindow, type RttSummary } from './rtt-window';
 import { primaryUrl, replicaRegions, replicaUrl } from './topology';
 import { processSingleton } from '../process-singletons';
 import { clearFlushHistory, recordFlush, secondsBehind } from './flush-history';
+import { replicaLag } from './replica-lag';
 
 export type ReplicaStatus = 'healthy' | 'lagging' | 'down' | 'unknown';
 
@@ -23,8 +24,8 @@ export interface ReplicaHealth {
   lagSeconds?: number;
   checkedAt?: number;
   error?: string;
-  /** Since when (ms) the replica has continuously held received-but-unreplayed WAL. */
-  behindSince?: number;
+  /** The WAL it has received (replay may be behind it): lag's floor while the primary is down. */
+  receiveLsn?: bigint;
   /** The timeline of the WAL it last received (kept while its WAL receiver is not running). */
   timeline?: number;
 }
@@ -217,11 +218,12 @@ async function probeReplica(region: string): Promise<void> {
   try {
     const r = await probePool(url).query<{
       replay: string | null;
+      received: string | null;
       ts_lag: number | null;
       recovery: boolean;
       tli: number | null;
     }>(
-      `SELECT pg_last_wal_replay_lsn()::text AS replay,
+      `SELECT pg_last_wal_replay_lsn()::text AS replay, pg_last_wal_receive_lsn()::text AS received,
               EXTRACT(EPOCH FROM (now() - pg_last_xact_replay_timestamp()))::float8 AS ts_lag,
               pg_is_in_recovery() AS recovery,
               (SELECT received_tli FROM pg_stat_wal_receiver) AS tli`,
@@ -230,11 +232,17 @@ async function probeReplica(region: string): Promise<void> {
     const timeline = row.tli ?? replicaHealth(region).timeline;
     const primaryTimeline = state().primary.timeline;
     const replayLsn = row.replay ? parseLsn(row.replay) : undefined;
-    const primaryLsn = state().primary.up ? state().primary.flushLsn : undefined;
-    const behind = primaryLsn !== undefined && replayLsn !== undefined ? primaryLsn - replayLsn : 0n;
-    const lagBytes = behind > 0n ? Number(behind) : 0;
-    const lagSeconds =
-      lagBytes > 0 && replayLsn !== undefined ? (secondsBehind(replayLsn) ?? Math.max(0, row.ts_lag ?? 0)) : 0;
+    const receiveLsn = row.received ? parseLsn(row.received) : undefined;
+    const { lagBytes, lagSeconds } = replicaLag({
+      replayLsn,
+      receiveLsn,
+      primaryFlushLsn: state().primary.up ? state().primary.flushLsn : undefined,
+      othersReceived: [...state().replicas.values()]
+        .filter((o) => o.region !== region && o.status !== 'down' && o.timeline === timeline)
+        .map((o) => o.receiveLsn),
+      replayTimestampLagSeconds: row.ts_lag,
+      secondsBehind,
+    });
     // After a promotion, a replica still on the old timeline may hold WAL the new primary never
     // had (written, never acknowledged): it serves no read until it follows the new timeline.
     const oldTimeline =
@@ -246,6 +254,7 @@ async function probeReplica(region: string): Promise<void> {
       region,
       status: lagging ? 'lagging' : 'healthy',
       replayLsn,
+      receiveLsn,
       lagBytes,
       lagSeconds,
       timeline,

@@ -202,6 +202,21 @@ describe('read gate', () => {
     expect(serving(steps)).toEqual(['replica:ams1', 'primary_down_replica', 'primary_down']);
   });
 
+  it('no read region, primary down: the least behind first, whatever the map order; down never', () => {
+    const order = (replicas: Record<string, ReplicaFacts>) =>
+      gate(fixed, replicas, { region: undefined, primaryUp: false })
+        .filter((s) => s.ok)
+        .map((s) => s.target);
+    expect(order({ lax1: fresh(0.4), sfo1: fresh(0), ams1: fresh(0.2) })).toEqual([
+      'replica:sfo1',
+      'replica:ams1',
+      'replica:lax1',
+    ]);
+    // Every replica behind the limit: the least behind still answers (degraded), never a down one.
+    expect(order({ lax1: behind(30), ams1: behind(2), sfo1: down })).toEqual(['replica:ams1', 'replica:lax1']);
+    expect(order({ lax1: behind(30), sfo1: fresh() })).toEqual(['replica:sfo1', 'replica:lax1']);
+  });
+
   describe('local_only', () => {
     const local: ReadRules = { ...fixed, mode: 'local_only' };
     it.each([

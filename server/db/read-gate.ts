@@ -159,10 +159,20 @@ export function readGate(input: GateInput): GateStep[] {
       // better than nothing for a read. Said in the answer.
       steps.push({ ...own, ok: true, dropped: undefined, reason: 'primary_down_replica', degraded: 'primary_down' });
     } else if (!region) {
-      for (const [r, facts] of replicas) {
-        const step = judge(r, facts, rules, now);
-        if (step?.ok) steps.push({ ...step, reason: 'primary_down_replica', degraded: 'primary_down' });
-      }
+      // No region of its own (the global address): the replicas least behind first, those within
+      // the limits before the rest; a reachable replica behind them is still better than nothing.
+      const judged = [...replicas]
+        .map(([r, facts]) => judge(r, facts, rules, now))
+        .filter((step) => step !== undefined && step.dropped !== 'replica_down')
+        .sort((a, b) => Number(b!.ok) - Number(a!.ok) || (a!.lagMs ?? Infinity) - (b!.lagMs ?? Infinity));
+      for (const step of judged)
+        steps.push({
+          ...step!,
+          ok: true,
+          dropped: undefined,
+          reason: 'primary_down_replica',
+          degraded: 'primary_down',
+        });
     }
   }
   return steps;

@@ -121,8 +121,12 @@ it('retries the step in hand while the primary is down and completes the same mo
   try {
     await new Promise((r) => setTimeout(r, 4_000));
     // Meanwhile the app still answers reads of acme from a replica: the move changed nothing yet.
+    // lax1 stopped replaying before the move began: without the primary to measure against, the
+    // WAL it received but never replayed still shows it behind, so a replica that has the move serves.
     const during = await contractFetch(`${f().baseUrl}/v1/atlas/moves/${id}`, { headers: { cookie } });
     expect(during.status).toBe(200);
+    expect(during.headers.get('X-Meridian-Served-By')).not.toBe('replica:lax1');
+    expect(during.headers.get('X-Degraded-Reason')).toBe('primary_down');
     expect(((await during.json()) as { status: string }).status).toBe('copying');
   } finally {
     await topo.startServer('primary'); // whatever happened above: the files after this one need it
