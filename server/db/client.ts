@@ -25,11 +25,13 @@ const pools = () => processSingleton('db-pools', () => new WeakMap<object, pg.Po
 export function connect(url: string, max: number, role: DbRole) {
   // An idle connection the server closed (a restart, a failover) is dropped by the pool. The
   // health monitor reports the database itself.
-  const pool = newPool({ connectionString: url, max }, (e) =>
+  // Named for pg_stat_activity (`meridian-primary`, `meridian-replica:lax1`); the client's
+  // $disconnect ends the pool, so a closed client leaves no connection open behind it.
+  const pool = newPool({ connectionString: url, max, application_name: `meridian-${role}` }, (e) =>
     logger.warn({ db_role: role, err: e.message }, 'idle database connection lost'),
   );
   countPoolRoundTrips(pool, role);
-  const base = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const base = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   const client = base.$extends({
     name: 'db-role-span',
     query: {

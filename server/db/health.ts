@@ -1,12 +1,12 @@
 // Health of the primary and of every region's replica as this gateway sees them: probes and lag.
 // How lag is measured: docs/flows/reads-and-writes.md#replica-health
 // What GET /health/region makes of it: health-report.ts; the primary's flush record: flush-history.ts
-import type pg from 'pg';
 import { env } from '../env';
 import { metrics } from '../telemetry/metrics';
 import { logger } from '../telemetry/logger';
 import { parseLsn } from './lsn';
-import { newPool } from './pg-connections';
+import type pg from 'pg';
+import { endProbePools, probePool } from './probe-pools';
 import { primaryLocation } from './primary-locator';
 import { RttWindow, type RttSummary } from './rtt-window';
 import { primaryUrl, replicaRegions, replicaUrl } from './topology';
@@ -62,7 +62,6 @@ interface State {
   rtt?: RttWindow;
   rttAt?: number;
   replicas: Map<string, ReplicaHealth>;
-  pools: Map<string, pg.Pool>;
   timer?: NodeJS.Timeout;
   probing?: Promise<void>;
 }
@@ -72,28 +71,7 @@ const state = () =>
     startedAt: Date.now(),
     primary: { up: true },
     replicas: new Map(),
-    pools: new Map(),
   }));
-
-/** A small pool for probes and LSN checks: short timeouts, never the app's query pool. */
-export function probePool(url: string): pg.Pool {
-  let pool = state().pools.get(url);
-  if (!pool) {
-    pool = newPool(
-      {
-        connectionString: url,
-        max: 3,
-        idleTimeoutMillis: 30_000,
-        connectionTimeoutMillis: 1_000,
-        statement_timeout: 1_000,
-        query_timeout: 1_500,
-      },
-      () => {}, // the probes report a dying server
-    );
-    state().pools.set(url, pool);
-  }
-  return pool;
-}
 
 /**
  * A multi-host primary (an HA pair) whose locator found a host after the last probe said the
@@ -328,6 +306,5 @@ export async function resetHealth(): Promise<void> {
   state().rtt = undefined;
   state().rttAt = undefined;
   state().replicas.clear();
-  await Promise.all([...state().pools.values()].map((p) => p.end().catch(() => {})));
-  state().pools.clear();
+  await endProbePools();
 }

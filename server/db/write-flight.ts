@@ -5,7 +5,7 @@ import { processSingleton } from '../process-singletons';
 import { logger } from '../telemetry/logger';
 import { parseLsn } from './lsn';
 import { newPool } from './pg-connections';
-import { probePool } from './health';
+import { probePool } from './probe-pools';
 import { countPoolConnects, noteRoundTrip } from './round-trips';
 import { preparedName, type RawRow, type Statement } from './sql';
 import { primaryUrl } from './topology';

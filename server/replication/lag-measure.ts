@@ -3,7 +3,7 @@
 // primary as its gateways last published it (docs/atlas.md#lag-history).
 import type { BackgroundClient } from '../db/background';
 import { recordFlush, secondsBehind } from '../db/flush-history';
-import { probePool } from '../db/health';
+import { probePool } from '../db/probe-pools';
 import { formatLsn, parseLsn } from '../db/lsn';
 import { execute, run, runOne } from '../db/sql';
 import { replicaRegions, replicaUrl } from '../db/topology';
