@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useDemoDatabase } from '../../dev/testing/app';
-import { query, waitForReplay } from '../../dev/testing/db';
+import { waitForReplay } from '../../dev/testing/db';
+import { settledStats } from '../../dev/testing/settled-stats';
 import { handleRest } from '../../server/api/adapters/rest';
 import { parseApiKey } from '../../server/api-keys/format';
 import { MISS_RECHECKS_PER_SECOND } from '../../server/auth/identity-lookup';
@@ -41,14 +42,9 @@ function call(key: string): Promise<{ status: number; ms: number }> {
   });
 }
 
-/**
- * Reads of api_keys the primary has recorded (index and sequential scans). A backend reports its
- * counts when it goes idle, at most once a second, else within 10 s (PostgreSQL's
- * PGSTAT_IDLE_INTERVAL): waiting that long first makes the count cover everything before.
- */
+/** Reads of api_keys the primary has recorded (index and sequential scans), all reported. */
 async function primaryApiKeyReads(): Promise<number> {
-  await new Promise((r) => setTimeout(r, 11_000));
-  const [row] = await query<{ n: string }>(
+  const [row] = await settledStats<{ n: string }>(
     urls.primary,
     `SELECT (coalesce(seq_scan, 0) + coalesce(idx_scan, 0))::text AS n FROM pg_stat_user_tables
       WHERE schemaname = 'public' AND relname = 'api_keys'`,

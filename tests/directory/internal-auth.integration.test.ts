@@ -6,7 +6,7 @@ import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useDemoDatabase } from '../../dev/testing/app';
-import { query } from '../../dev/testing/db';
+import { settledStats } from '../../dev/testing/settled-stats';
 import { trustPeerHeader } from '../../server/net/client-address';
 import { directoryServer, provisionKeys, signedRequest } from './harness';
 
@@ -73,23 +73,15 @@ async function refusedKinds(from: string): Promise<Record<string, Answer>> {
   };
 }
 
-/**
- * The primary database's rolled-back transactions and the directory tables' reads and writes.
- * Backends report counts when idle, at most once a second, else within 10 s (PostgreSQL's
- * PGSTAT_IDLE_INTERVAL): waiting that long first makes them cover everything before.
- */
+/** The primary database's rolled-back transactions and the directory tables' reads and writes. */
 async function primaryWork(): Promise<{ rollbacks: number; directoryTables: number }> {
-  await new Promise((r) => setTimeout(r, 11_000));
-  const [db] = await query<{ n: string }>(
+  const [row] = await settledStats<{ rollbacks: string; tables: string | null }>(
     urls.primary,
-    'SELECT xact_rollback::text AS n FROM pg_stat_database WHERE datname = current_database()',
+    `SELECT (SELECT xact_rollback FROM pg_stat_database WHERE datname = current_database())::text AS rollbacks,
+            (SELECT sum(coalesce(seq_scan, 0) + coalesce(idx_scan, 0) + n_tup_ins + n_tup_del)
+               FROM pg_stat_user_tables WHERE schemaname = 'directory')::text AS tables`,
   );
-  const [tables] = await query<{ n: string }>(
-    urls.primary,
-    `SELECT sum(coalesce(seq_scan, 0) + coalesce(idx_scan, 0) + n_tup_ins + n_tup_del)::text AS n
-       FROM pg_stat_user_tables WHERE schemaname = 'directory'`,
-  );
-  return { rollbacks: Number(db!.n), directoryTables: Number(tables!.n) };
+  return { rollbacks: Number(row!.rollbacks), directoryTables: Number(row!.tables) };
 }
 
 beforeAll(async () => {

@@ -1,0 +1,31 @@
+// The primary's cumulative statistics once this process's request pools have reported all they
+// did: for tests that prove a request path costs the primary nothing (no read, no rollback).
+import type pg from 'pg';
+import { disconnectAll } from '../../server/db/client';
+import { eventually } from './eventually';
+import { query } from './db';
+
+/**
+ * Runs `sql` (a read of pg_stat_*) on `url`'s database after the app's request pools have reported.
+ * A backend reports its counts when idle at most once a second, else only after 10 s (PostgreSQL's
+ * PGSTAT_IDLE_INTERVAL), but always as it exits, before it leaves pg_stat_activity. So the pools
+ * are closed (the app opens new ones at its next query) and `sql` runs once their backends are
+ * gone: a condition, not a 10 s sleep.
+ */
+export async function settledStats<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
+  await disconnectAll();
+  await eventually(
+    async () => {
+      const [row] = await query<{ n: number }>(
+        url,
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name IN ('meridian-primary', 'meridian-write-flight')`,
+      );
+      return row!.n === 0;
+    },
+    10_000,
+    "the app pools' backends to exit (and so report their counts)",
+    20,
+  );
+  return query<T>(url, sql);
+}
