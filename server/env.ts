@@ -1,47 +1,8 @@
 // The one place that reads process.env: every setting Meridian has, parsed once by zod.
 // docs/configuration.md documents exactly these variables (checked by env.docs.test.ts).
 import { z } from 'zod';
-
-const regionCode = z.string().regex(/^[a-z]{3}[1-9][0-9]*$/, 'region codes are IATA + number, e.g. sfo1');
-
-/** `sfo1=postgres://…,lax1=postgres://…` → { sfo1: 'postgres://…', … } */
-/** A postgresql:// URL; libpq's multi-host form (`a:5432,b:5432`, target_session_attrs) too. */
-const postgresUrl = z.string().refine((s) => {
-  if (!/^postgres(ql)?:\/\//i.test(s)) return false;
-  try {
-    new URL(s.replace(/^(postgres(?:ql)?:\/\/(?:[^@/?#]*@)?)([^,/?#]*)(?:,[^/?#]*)?/i, '$1$2'));
-    return true;
-  } catch {
-    return false;
-  }
-}, 'expected a postgresql:// URL (several hosts allowed: host1:5432,host2:5432)');
-
-const replicaMap = z
-  .string()
-  .optional()
-  .transform((raw, ctx) => {
-    const out: Record<string, string> = {};
-    for (const part of commaList(raw ?? '')) {
-      const eq = part.indexOf('=');
-      const code = part.slice(0, eq);
-      if (eq < 1 || !regionCode.safeParse(code).success) {
-        ctx.addIssue({ code: 'custom', message: `expected region=url, got "${part}"` });
-        return z.NEVER;
-      }
-      out[code] = part.slice(eq + 1);
-    }
-    return out;
-  });
-
-/** `a, b,,c` → ['a', 'b', 'c']. */
-const commaList = (s: string) =>
-  s
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean);
-
-/** A whole number from the environment, within [min, max], `fallback` when unset. */
-const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+import { jobSettings } from './env-jobs';
+import { commaList, int, postgresUrl, regionCode, replicaMap } from './env-parse';
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -152,41 +113,6 @@ const schema = z.object({
   ATLAS_SAMPLER: z.enum(['on', 'off']).default('on'),
   /** Retry-After (seconds) sent with 503 primary_unavailable. */
   PRIMARY_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).default(5),
-  /** How long each simulated provisioning step of a workflow run takes (demo and tests run fast). */
-  WORKFLOW_STEP_MS: int(0, 600_000, 1500),
-  /** A step whose worker stops answering for this long is given to another worker (or a restarted one). */
-  WORKFLOW_STEP_TIMEOUT_SECONDS: int(1, 3600, 60),
-  /** The expiry of a workspace move's bulk steps (export, verify, purge), which run for minutes. */
-  MOVE_BULK_STEP_TIMEOUT_SECONDS: int(1, 86_400, 900),
-  /** Retries of a failed step before the run fails, with exponential backoff from WORKFLOW_RETRY_DELAY_SECONDS. */
-  WORKFLOW_RETRY_LIMIT: int(0, 20, 4),
-  WORKFLOW_RETRY_DELAY_SECONDS: int(0, 600, 1),
-  /** How often the queue looks for steps whose worker died (pg-boss maintenance). */
-  WORKFLOW_MAINTENANCE_SECONDS: int(1, 3600, 10),
-  /** Steps one worker process executes at once, per region. */
-  WORKFLOW_CONCURRENCY: int(1, 64, 4),
-  /** How often an idle worker polls its region's queue. */
-  WORKFLOW_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
-  /** Regions whose workflow runs this worker process executes (default: every MERIDIAN_REGIONS entry). */
-  WORKFLOW_REGIONS: z
-    .string()
-    .optional()
-    .transform((s) => (s ? commaList(s) : undefined))
-    .pipe(z.array(regionCode).optional()),
-  /** Testing aid: `step:n,…` makes the first n attempts of a step fail (a transient fault), e.g. `bootstrap_control_plane:2`. */
-  WORKFLOW_FAULTS: z.string().default(''),
-  /**
-   * Webhook delivery (docs/flows/webhooks.md): `on` lets endpoints resolve to loopback addresses
-   * (the demo's and the tests' receivers); private, link-local and metadata addresses stay refused.
-   * Never in production.
-   */
-  WEBHOOK_ALLOW_LOOPBACK: z.enum(['on', 'off']).default('off'),
-  /** How often an idle webhook worker looks for due deliveries (a commit's NOTIFY wakes it sooner). */
-  WEBHOOK_POLL_MS: int(50, 60_000, 1000),
-  /** Deliveries one worker process sends at once, per region. */
-  WEBHOOK_CONCURRENCY: int(1, 256, 16),
-  /** Shrinks the retry schedule (the tests' and the bench's 0.001: 5 s becomes 5 ms); 1 in production. */
-  WEBHOOK_RETRY_SCALE: z.coerce.number().min(0.0001).max(1).default(1),
   /**
    * What this process is (one build, two roles): `cell` serves its regions' gateways and
    * registers them with the directory; `directory` answers "find your workspace" at the global
@@ -276,20 +202,6 @@ const schema = z.object({
   SSO_CLOCK_TOLERANCE_SECONDS: int(0, 300, 30),
   /** How long a call to an identity provider (discovery, keys, token) may take. */
   SSO_HTTP_TIMEOUT_MS: int(100, 60_000, 5000),
-  /** How long a move waits for the workspace's in-flight workflow runs before it fails (and undoes itself). */
-  MOVE_DRAIN_TIMEOUT_SECONDS: int(1, 86_400, 600),
-  /** How long a move's verify waits for the target's replica to reach the export's snapshot before retrying. */
-  MOVE_REPLICA_WAIT_SECONDS: z.coerce.number().min(0.1).max(600).default(10),
-  /**
-   * A move's export bundle is stored as encrypted chunks whose rows take at most this many bytes
-   * each (one row, if a single row is larger): what export and verify hold of the workspace at once.
-   */
-  MOVE_CHUNK_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(64 * 1024 * 1024)
-    .default(1024 * 1024),
   /**
    * Where invitation mail goes out (nodemailer: `smtp://user:pass@host:587`, `smtps://…:465`).
    * Unset: no mail is sent; the admin copies the link shown once.
@@ -303,6 +215,7 @@ const schema = z.object({
   MERIDIAN_MAIL_FROM: z.string().min(3).max(200).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CHROMIUM_PATH: z.string().optional(),
+  ...jobSettings,
 });
 
 export type Env = z.infer<typeof schema>;

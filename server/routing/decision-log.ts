@@ -1,18 +1,23 @@
-// Where decision records go: a bounded buffer, compressed batches to `request_decision_batches` off
-// the request path, and retention by hourly partition. docs/flows/routing-policy.md#decision-records-and-explain
+// Where decision records go: a bounded buffer, then compressed batches to `request_decision_batches`
+// off the request path (retention: decision-partitions.ts). docs/flows/routing-policy.md#decision-records-and-explain
 import { env } from '../env';
 import { backgroundPool, type BackgroundPool } from '../db/background';
-import { execute, runOne } from '../db/sql';
+import { execute } from '../db/sql';
 import { processSingleton, resetProcessSingleton } from '../process-singletons';
 import { logger } from '../telemetry/logger';
 import { metrics } from '../telemetry/metrics';
 import type { DecisionRecord } from './decision';
-import { BATCH_SPAN_MS, batchKey, toBatches } from './decision-batch';
-import { batchParameters, insertBatches, maintainPartitions, NO_PARTITION, WRITE_TIMEOUT_MS } from './decisions.sql';
+import { batchKey, toBatches } from './decision-batch';
+import { batchParameters, insertBatches, NO_PARTITION, WRITE_TIMEOUT_MS } from './decisions.sql';
+import {
+  makePartitionsFor,
+  pruneDecisions,
+  RETENTION_INTERVAL_MS,
+  RETENTION_MS,
+  withTimeout,
+} from './decision-partitions';
 import { RecordRing } from './record-ring';
 
-/** How long records are kept (the explain API's promise: any request of the last 24 hours). */
-export const RETENTION_MS = 24 * 60 * 60_000;
 /** How often buffered records are written. */
 export const FLUSH_MS = 250;
 /** Records waiting that trigger a write at once (a busy gateway writes more often, not bigger). */
@@ -23,12 +28,6 @@ const MAX_STATEMENT_ROWS = 2_000;
 export const MAX_BUFFERED = 10_000;
 /** After a failed write, the next waits this long (an unreachable primary is not hammered). */
 const RETRY_MS = 1_000;
-/** How often partitions are made ahead and the old ones dropped. */
-export const RETENTION_INTERVAL_MS = 60_000;
-/** Hourly partitions made ahead of the clock (a gateway's clock a little ahead still finds one). */
-const HOURS_AHEAD = 2;
-/** The advisory lock meridian_decision_partitions() takes: "MDEC". */
-export const RETENTION_LOCK_KEY = 0x4d444543;
 /**
  * Refusals kept per second and process (401, 429, and any anonymous 4xx), with a burst: junk
  * traffic is counted (dropped, reason `sampled`) and sampled, so nobody grows the log at the
@@ -45,7 +44,6 @@ interface State {
   flushing?: Promise<void>;
   timer?: NodeJS.Timeout;
   retentionTimer?: NodeJS.Timeout;
-  pruning?: Promise<number>;
   retryAt: number;
   soonScheduled: boolean;
   /** The refusal sampler's tokens, and when they were last topped up. */
@@ -139,26 +137,6 @@ function rejected(e: unknown): boolean {
   return typeof code === 'string' && /^(22|23|42)/.test(code);
 }
 
-const hourIso = (ms: number) => new Date(ms).toISOString();
-
-/** The hourly partitions for records of [fromMs, toMs], now (a new database, a clock past the last one made). */
-async function makePartitionsFor(pool: BackgroundPool, fromMs: number, toMs: number): Promise<void> {
-  const made = await runOne(
-    pool,
-    maintainPartitions,
-    hourIso(fromMs),
-    hourIso(toMs),
-    hourIso(retentionCutoff(Date.now())),
-  );
-  // Another process is making them right now: give it a moment.
-  if (made === null) await new Promise((r) => setTimeout(r, 200));
-}
-
-/** Partitions wholly before this are dropped: a batch spans up to BATCH_SPAN_MS past its partition's start. */
-function retentionCutoff(now: number): number {
-  return now - RETENTION_MS - BATCH_SPAN_MS;
-}
-
 /** One INSERT of the records as batches; a missing partition is made and the INSERT tried once more. */
 async function writeRecords(pool: BackgroundPool, records: DecisionRecord[]): Promise<void> {
   const batches = await toBatches(records);
@@ -171,16 +149,6 @@ async function writeRecords(pool: BackgroundPool, records: DecisionRecord[]): Pr
     await makePartitionsFor(pool, Math.min(...times), Math.max(...times));
     await write();
   }
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    p,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`decision records: write took over ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }
 
 /** One batched write of what is buffered (at most MAX_STATEMENT_ROWS); one at a time per process. */
@@ -297,36 +265,4 @@ export async function resetDecisionLog(): Promise<void> {
 export function decisionLogStats(): { buffered: number; flushing: boolean } {
   const s = state();
   return { buffered: s.buffer.length, flushing: !!s.flushing };
-}
-
-/**
- * Retention and upkeep: makes the hourly partitions from an hour ago to HOURS_AHEAD ahead and
- * drops those wholly older than RETENTION_MS (before `now`), unless another process is at it
- * (RETENTION_LOCK_KEY). Whole partitions: no row-by-row DELETE, nothing left to vacuum. Returns
- * the partitions dropped. Never throws (an unreachable primary: the next run catches up).
- */
-export function pruneDecisions(now = Date.now()): Promise<number> {
-  const s = state();
-  return (s.pruning ??= (async () => {
-    try {
-      const hour = 3_600_000;
-      const dropped = await withTimeout(
-        runOne(
-          backgroundPool(),
-          maintainPartitions,
-          hourIso(now - hour),
-          hourIso(now + HOURS_AHEAD * hour),
-          hourIso(retentionCutoff(now)),
-        ),
-        WRITE_TIMEOUT_MS * 2,
-      );
-      if (dropped) logger.info({ dropped }, 'decision record partitions past retention dropped');
-      return dropped ?? 0;
-    } catch (e) {
-      logger.warn({ err: (e as Error).message }, 'decision record retention failed; retrying later');
-      return 0;
-    } finally {
-      s.pruning = undefined;
-    }
-  })());
 }

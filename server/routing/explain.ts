@@ -9,7 +9,8 @@ import { parseRequestId, type ParsedRequestId } from '../ids';
 import type { DecisionRecord } from './decision';
 import { consumeOrRefuse, type LimitPolicy } from '../rate-limits/limiters';
 import { BATCH_SPAN_MS, decodeBatch } from './decision-batch';
-import { bufferedDecision, bufferedDecisions, REFUSALS_PER_S, RETENTION_MS } from './decision-log';
+import { bufferedDecision, bufferedDecisions, REFUSALS_PER_S } from './decision-log';
+import { RETENTION_MS } from './decision-partitions';
 import { batchesAt, batchesOfTrace, primaryStartTime, type StoredBatch } from './decisions.sql';
 import { toExplanation, type Explanation } from './explanation';
 

@@ -13,13 +13,11 @@ import {
   decisionLogStats,
   flushDecisions,
   MAX_BUFFERED,
-  pruneDecisions,
   recordDecision,
   REFUSAL_BURST,
   resetDecisionLog,
-  RETENTION_LOCK_KEY,
-  RETENTION_MS,
 } from '../../server/routing/decision-log';
+import { pruneDecisions, RETENTION_LOCK_KEY, RETENTION_MS } from '../../server/routing/decision-partitions';
 import { metrics } from '../../server/telemetry/metrics';
 import { useDemoDatabase } from '../../dev/testing/app';
 import { sampleDecision, storeDecisions, storedDecisions, testRequestId } from '../../dev/testing/decisions';
