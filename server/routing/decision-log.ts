@@ -12,6 +12,7 @@ import { batchParameters, insertBatches, NO_PARTITION, WRITE_TIMEOUT_MS } from '
 import {
   makePartitionsFor,
   pruneDecisions,
+  pruningSettled,
   RETENTION_INTERVAL_MS,
   RETENTION_MS,
   withTimeout,
@@ -256,7 +257,7 @@ export async function resetDecisionLog(): Promise<void> {
   clearTimeout(s.retentionTimer);
   clearInterval(s.retentionTimer);
   await s.flushing?.catch(() => {});
-  await s.pruning?.catch(() => {});
+  await pruningSettled();
   resetProcessSingleton('decision-log');
   metrics.decisionRecordsBuffered.set(0);
 }

@@ -80,3 +80,8 @@ export function pruneDecisions(now = Date.now()): Promise<number> {
     }
   })());
 }
+
+/** Resolves once a retention run in progress (if any) has ended (tests that reset the log). */
+export async function pruningSettled(): Promise<void> {
+  await state().pruning?.catch(() => {});
+}
