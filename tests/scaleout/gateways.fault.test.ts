@@ -20,6 +20,11 @@ import { processLog } from '../../dev/testing/process-logs';
 import { contractFetch } from '../../dev/testing/contract';
 
 const f = () => inject('faults');
+/**
+ * Create → read cycles of each cross-gateway drill (RYW_CYCLES=500 for the long one: README.md#tests).
+ * Notices without acknowledgements left 36 stale in 500 (docs/performance.md): 200 would show ~14.
+ */
+const CYCLES = Number(process.env.RYW_CYCLES ?? 200);
 const key = (org: string, region: string) => f().keys.find((k) => k.org === org && k.region === region)!.key;
 
 const WORKER_ENV = {
@@ -288,19 +293,19 @@ describe('read-your-writes across gateways, sfo1 replica applying WAL 50 ms late
     expect(stale).toBeGreaterThan(10);
   });
 
-  it('500 create→read cycles alternating gateways, bookmark never echoed: 0 stale reads', async () => {
-    const r = await cycles(500, false);
+  it(`${CYCLES} create→read cycles alternating gateways, bookmark never echoed: 0 stale reads`, async () => {
+    const r = await cycles(CYCLES, false);
     console.log(
-      `[scaleout] 500 cycles without echo: stale=${r.stale}, read p50 ${pct(r.readMs, 0.5).toFixed(1)} ms, ` +
+      `[scaleout] ${CYCLES} cycles without echo: stale=${r.stale}, read p50 ${pct(r.readMs, 0.5).toFixed(1)} ms, ` +
         `p95 ${pct(r.readMs, 0.95).toFixed(1)} ms, served by ${JSON.stringify(r.servedBy)}`,
     );
     expect(r.stale).toBe(0);
   });
 
   it('the same with the bookmark echoed: 0 stale reads', async () => {
-    const r = await cycles(500, true);
+    const r = await cycles(CYCLES, true);
     console.log(
-      `[scaleout] 500 cycles with echo: stale=${r.stale}, read p50 ${pct(r.readMs, 0.5).toFixed(1)} ms, ` +
+      `[scaleout] ${CYCLES} cycles with echo: stale=${r.stale}, read p50 ${pct(r.readMs, 0.5).toFixed(1)} ms, ` +
         `p95 ${pct(r.readMs, 0.95).toFixed(1)} ms, served by ${JSON.stringify(r.servedBy)}`,
     );
     expect(r.stale).toBe(0);
