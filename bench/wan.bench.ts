@@ -17,6 +17,8 @@ import { decodeBatch } from '../server/routing/decision-batch';
 
 const N = Number(process.env.BENCH_WAN_N ?? 200);
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 500);
+/** How many of each of the other user-facing writes (the round-trip table needs 20 records a kind). */
+const OTHER_WRITES = Number(process.env.BENCH_WAN_OTHER ?? 20);
 
 interface Timed {
   ms: number;
@@ -222,6 +224,51 @@ const bench: Benchmark = {
               .map((x) => x.firstFailure)
               .filter(Boolean)
               .join('; ') || undefined,
+        });
+      }
+
+      // Every other user-facing Arc write at the far region, OTHER_WRITES of each (a session of an
+      // admin): what each costs the client, and (below, from the decision records) in round trips.
+      {
+        const { rows } = await db.query<{ user_id: string; org_id: string }>(
+          `SELECT m.user_id, m.org_id FROM memberships m JOIN organizations o ON o.id = m.org_id
+           JOIN organization_regions a ON a.org_id = o.id AND a.region = $1 WHERE m.role = 'admin' LIMIT 1`,
+          [far],
+        );
+        const cookie = await sessionCookie(rows[0]!.user_id, rows[0]!.org_id);
+        const base = url(`${far}-1`);
+        const sh = { cookie, origin: base, 'content-type': 'application/json' };
+        const idOf = (t: Timed) => (JSON.parse(t.body) as { id?: string }).id ?? '';
+        const call = (method: string, path: string, body?: unknown) =>
+          timed(`${base}${path}`, { method, headers: sh, body: body === undefined ? '{}' : JSON.stringify(body) });
+        const kinds: Record<string, number[]> = {};
+        const failures: string[] = [];
+        const note = (kind: string, t: Timed) => {
+          (kinds[kind] ??= []).push(t.ms);
+          if (t.status >= 400) failures.push(`${kind}: ${t.status} ${t.body.slice(0, 160)}`);
+          return t;
+        };
+        const tag = Date.now().toString(36);
+        for (let i = 0; i < OTHER_WRITES; i++) {
+          const project = note('project_create', await call('POST', '/v1/projects', { name: `wan-o-${tag}-${i}` }));
+          const pid = idOf(project);
+          note('project_update', await call('PATCH', `/v1/projects/${pid}`, { default_region: i % 2 ? far : null }));
+          note('project_delete', await call('DELETE', `/v1/projects/${pid}`));
+          const apiKey = note('api_key_create', await call('POST', '/v1/api-keys', { name: `wan-${tag}-${i}` }));
+          note('api_key_revoke', await call('DELETE', `/v1/api-keys/${idOf(apiKey)}`));
+          const invite = note(
+            'invitation_create',
+            await call('POST', '/v1/invitations', { email: `wan-${tag}-${i}@example.com`, role: 'viewer' }),
+          );
+          note('invitation_revoke', await call('DELETE', `/v1/invitations/${idOf(invite)}`));
+          note('notifications_read_all', await call('POST', '/v1/notifications/read-all'));
+        }
+        results.push({
+          name: `${far}: every other user-facing write (${OTHER_WRITES} each)`,
+          figures: Object.fromEntries(
+            Object.entries(kinds).flatMap(([k, ms]) => Object.entries(prefixed(k, summarize(ms, 'ms')))),
+          ),
+          note: failures.length ? `${failures.length} failed, first: ${failures[0]}` : undefined,
         });
       }
 

@@ -1,5 +1,5 @@
-// Hand-written SQL of projects: the create, in one statement with its audit and webhook events
-// (projects.ts); the delete's lock and its check for live clusters (deletion.ts).
+// Hand-written SQL of projects: the create and the default region's change, each one statement
+// with its events (projects.ts); the delete's lock and its check for live clusters (deletion.ts).
 import { auditCte } from '../audit/audit-cte';
 import { command, statement } from '../db/sql';
 import { webhookEventCtes } from '../webhooks/event-cte';
@@ -69,6 +69,38 @@ export const createProjectStatement = statement<
     created: (r.created as string | null) ?? null,
     records: Number(r.records),
     events: Number(r.events),
+  }),
+);
+
+export interface UpdateRegionRow {
+  /** The organization is active (held FOR SHARE, as the create holds it). */
+  writable: boolean;
+  /** The live project after the change; null when none of the organization has the ID. */
+  project: { id: string; name: string; default_region: string | null; created_at: string } | null;
+}
+
+/**
+ * Sets a live project's default region, with its `project.update` event (auditParam $5), in an
+ * active organization held FOR SHARE. $1 org, $2 project, $3 the region (null: none), $4 now.
+ */
+export const updateProjectRegionStatement = statement<
+  UpdateRegionRow,
+  [orgId: string, id: string, defaultRegion: string | null, at: Date, audit: string]
+>(
+  'projects.update_default_region',
+  `WITH writable AS (
+    SELECT id FROM organizations WHERE id = $1::text AND status = 'active' FOR SHARE
+  ), updated AS (
+    UPDATE projects p SET default_region = $3::text, updated_at = $4::timestamptz FROM writable w
+    WHERE p.id = $2::text AND p.org_id = w.id AND p.deleted_at IS NULL
+    RETURNING p.id, p.name, p.default_region, p.created_at
+  ), ${auditCte('audit', 'updated', 5, 4)}
+  SELECT EXISTS (SELECT 1 FROM writable) AS writable,
+         (SELECT row_to_json(u) FROM updated u) AS project,
+         (SELECT count(*) FROM audit)::int AS events`,
+  (r) => ({
+    writable: r.writable === true,
+    project: (r.project as UpdateRegionRow['project']) ?? null,
   }),
 );
 

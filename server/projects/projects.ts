@@ -1,10 +1,9 @@
 // Arc projects: list, get, create (names unique per organization, optional default region),
 // change the default region (changes audited). Every function acts in one organization.
 import { actorMetadata, type Actor } from '../audit/actor';
-import { recordAudit } from '../audit/audit';
 import { auditParam } from '../audit/audit-cte';
 import type { OrgContext } from '../auth/identity';
-import { read, write } from '../db/access';
+import { read, writeStatement } from '../db/access';
 import { IDEMPOTENCY_TTL_HOURS, idempotentStatement } from '../db/idempotency';
 import { isId, newId } from '../ids';
 import { decodeCursor } from '../db/cursor';
@@ -18,8 +17,8 @@ import { regionRegistry } from '../region/registry';
 import { homeRegionOf } from '../cell/workspaces';
 import { WEBHOOK_CHANNEL } from '../webhooks/events';
 import { webhookEventParams } from '../webhooks/event-cte';
-import { createProjectStatement } from './projects.sql';
-import { getProject, listProjects, setProjectRegion, toView, type ProjectView } from './repository';
+import { createProjectStatement, updateProjectRegionStatement } from './projects.sql';
+import { getProject, listProjects, toView, type ProjectView } from './repository';
 
 /**
  * Live projects an organization may hold: far beyond what people organize by hand, and a bound on
@@ -125,24 +124,33 @@ export async function setProjectDefaultRegion(
   id: string,
   region: string | null,
   actor: Omit<Actor, 'orgId'>,
-) {
+): Promise<ProjectView> {
   const checked = allowedRegionOrNull(org.allowedRegions, region);
-  const project = await write(req, async (tx) => {
-    const updated = await setProjectRegion(tx, org.id, id, checked);
-    if (updated) {
-      await recordAudit(tx, {
+  const at = new Date();
+  // One statement, sent with the bookmark: one round trip (docs/flows/reads-and-writes.md).
+  const [r] = await writeStatement(req, (send) =>
+    send(
+      updateProjectRegionStatement,
+      org.id,
+      id,
+      checked,
+      at,
+      auditParam({
         action: 'project.update',
         targetType: 'project',
-        targetId: id,
         orgId: org.id,
         actorId: actor.userId,
         requestId: req.requestId,
         metadata: { default_region: checked, ...actorMetadata(actor) },
-      });
-    }
-    return updated;
-  });
-  if (!project) throw new AppError('not_found', `no project ${id}`);
+      }),
+    ),
+  );
+  if (!r) throw new Error('project update returned no row');
+  if (!r.project) {
+    if (!r.writable) throw await notWritable(org.id, org.slug, 'project changes');
+    throw new AppError('not_found', `no project ${id}`);
+  }
   identityChanged([`project:${id}`], { lsn: req.consistency.newBookmark }); // a session's project default is part of the session
-  return project;
+  const p = r.project;
+  return toView({ id: p.id, name: p.name, defaultRegion: p.default_region, createdAt: new Date(p.created_at) });
 }

@@ -46,8 +46,3 @@ export async function firstProject(db: Db, orgId: string) {
   return row ? toView(row) : null;
 }
 
-/** Sets a project's default region (null clears it); null when the project is not the org's. */
-export async function setProjectRegion(tx: Tx, orgId: string, id: string, defaultRegion: string | null) {
-  const n = await tx.project.updateMany({ where: { id, orgId, deletedAt: null }, data: { defaultRegion } });
-  return n.count ? toView(await tx.project.findUniqueOrThrow({ where: { id } })) : null;
-}

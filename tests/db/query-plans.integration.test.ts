@@ -341,6 +341,14 @@ beforeAll(async () => {
     expect(res.status).toBe(201);
     made = res.body.id;
   });
+  await call('rest project default region', 'rest', async () => {
+    const res = await rest('PATCH', `/v1/projects/${made}`, {
+      headers: bearer,
+      host: 'sfo1.localhost:3000',
+      body: { default_region: null },
+    });
+    expect(res.status).toBe(200);
+  });
   await call('rest project delete, refused: it holds clusters', 'rest', async () => {
     const res = await rest('DELETE', `/v1/projects/${project.id}`, { headers: bearer, host: 'sfo1.localhost:3000' });
     expect(res.status).toBe(409);
