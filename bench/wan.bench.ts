@@ -237,7 +237,8 @@ const bench: Benchmark = {
         );
         const cookie = await sessionCookie(rows[0]!.user_id, rows[0]!.org_id);
         const base = url(`${far}-1`);
-        const sh = { cookie, origin: base, 'content-type': 'application/json' };
+        // A browser's page at the region says which (the session names none of its own here).
+        const sh = { cookie, origin: base, 'content-type': 'application/json', 'x-region': far };
         const idOf = (t: Timed) => (JSON.parse(t.body) as { id?: string }).id ?? '';
         const call = (method: string, path: string, body?: unknown) =>
           timed(`${base}${path}`, { method, headers: sh, body: body === undefined ? '{}' : JSON.stringify(body) });

@@ -60,7 +60,7 @@ export async function updateSettings(
     pid = r.pid;
     return { theme: r.theme as Theme, default_region: r.default_region };
   });
-  // The default region is part of the session.
-  identityChanged([`user:${user.userId}`], { lsn: req.consistency.newBookmark, pid });
+  // The default region is part of the session (the theme is not: it is read with the bookmark).
+  if (region !== undefined) identityChanged([`user:${user.userId}`], { lsn: req.consistency.newBookmark, pid });
   return saved;
 }

@@ -9,6 +9,7 @@ import { query, topology, waitForReplay } from '../../dev/testing/db';
 import { changed, resetIdentityCache } from '../../server/auth/identity-cache';
 import { cachedLookup } from '../../server/auth/identity-lookup';
 import { primary, type Db } from '../../server/db/client';
+import { newClient } from '../../server/db/pg-connections';
 import { primaryHealth, probeNow, replicaHealth } from '../../server/db/health';
 import { parseLsn } from '../../server/db/lsn';
 import type { DataRequest } from '../../server/db/request-state';
@@ -218,5 +219,40 @@ describe('a primary connection lost during a look-up only the primary can answer
     asked.length = 0;
     expect(await cachedLookup({ ...sfo1ReadFromLax1(), routing: undefined }, spec)).toBeNull();
     expect(asked).toEqual(['replica']);
+  });
+});
+
+describe('what a person’s settings announce', () => {
+  it('a default region change tells every gateway; a theme change does not (it is no part of the identity)', async () => {
+    const listener = newClient({ connectionString: urls.primary });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (m) => {
+      if (m.channel === 'meridian_identity') heard.push(m.payload ?? '');
+    });
+    try {
+      await listener.query('LISTEN meridian_identity');
+      const [alice] = await query<{ id: string }>(urls.primary, `SELECT id FROM users WHERE email = 'alice@acme.test'`);
+      const subject = `user:${alice!.id}`;
+      const set = (sql: string) => query(urls.primary, sql, [alice!.id]);
+      // A round trip on the listener's own connection: every notice committed before it has arrived.
+      const announced = async () => {
+        await listener.query('SELECT 1');
+        return heard.filter((s) => s === subject).length;
+      };
+      await set(`INSERT INTO user_settings (user_id, theme, updated_at) VALUES ($1, 'dark', now())
+                 ON CONFLICT (user_id) DO UPDATE SET theme = 'dark', updated_at = now()`);
+      const before = await announced();
+      await set(`UPDATE user_settings SET theme = 'light', updated_at = now() WHERE user_id = $1`);
+      expect(await announced()).toBe(before);
+      await set(`UPDATE user_settings SET default_region = 'lax1', updated_at = now() WHERE user_id = $1`);
+      expect(await announced()).toBe(before + 1);
+      await set(
+        `UPDATE user_settings SET theme = 'dark', default_region = NULL, updated_at = now() WHERE user_id = $1`,
+      );
+      expect(await announced()).toBe(before + 2);
+    } finally {
+      await listener.end();
+    }
   });
 });
