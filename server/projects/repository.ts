@@ -45,4 +45,3 @@ export async function firstProject(db: Db, orgId: string) {
   });
   return row ? toView(row) : null;
 }
-
