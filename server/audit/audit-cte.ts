@@ -6,13 +6,15 @@ import type { AuditEntry } from './audit';
 /**
  * `name AS (INSERT INTO audit_events …)`: the event for the row the CTE `source` returned (its `id`
  * is the event's target), none when it returned nothing. `source` returns at most one row: the
- * event's ID is one value. `$param` is auditParam(…), `$createdAt` the change's own time.
+ * event's ID is one value. `$param` is auditParam(…), `$createdAt` the change's own time;
+ * `fromRow`, a jsonb expression over `source`'s columns, adds what only the changed row knows to
+ * the event's metadata (e.g. `jsonb_build_object('email', revoked.email)`).
  */
-export function auditCte(name: string, source: string, param: number, createdAt: number): string {
+export function auditCte(name: string, source: string, param: number, createdAt: number, fromRow?: string): string {
   return `${name} AS (
     INSERT INTO audit_events (id, org_id, actor_id, action, target_type, target_id, region, request_id, metadata, created_at)
     SELECT e.id, e.org_id, e.actor_id, e.action, e.target_type, ${source}.id, e.region, e.request_id,
-           COALESCE(e.metadata, '{}'::jsonb), $${createdAt}::timestamptz
+           COALESCE(e.metadata, '{}'::jsonb)${fromRow ? ` || ${fromRow}` : ''}, $${createdAt}::timestamptz
     FROM ${source}, jsonb_to_record($${param}::jsonb) AS e(id text, org_id text, actor_id text, action text,
          target_type text, region text, request_id text, metadata jsonb)
     RETURNING 1

@@ -5,8 +5,9 @@
 // invitee's side): invitation-acceptance.ts
 import { z } from 'zod';
 import { recordAudit } from '../audit/audit';
+import { auditParam } from '../audit/audit-cte';
 import { homeRegionOf } from '../cell/workspaces';
-import { read, write, type Tx } from '../db/access';
+import { read, write, writeStatement, type Tx } from '../db/access';
 import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
 import type { DataRequest } from '../db/request-state';
 import { execute } from '../db/sql';
@@ -17,6 +18,7 @@ import { regionRegistry } from '../region/registry';
 import { actorMetadata, type Actor } from '../audit/actor';
 import { invitationExpiry, mintInvitationToken } from './invitation-token';
 import { sendInvitationMail, type Delivery } from './mailer';
+import { revokeInvitationStatement } from './invitations.sql';
 import { lockOrgMembers } from './members.sql';
 import { ORG_ROLES, type OrgRole } from './roles';
 
@@ -243,22 +245,25 @@ export async function resendInvitation(req: DataRequest, actor: Actor, id: strin
   return { ...view(inv), link, delivery };
 }
 
-export async function revokeInvitation(req: DataRequest, actor: Actor, id: string) {
-  return write(req, async (tx) => {
-    const found = await tx.invitation.findFirst({
-      where: { id, orgId: actor.orgId, acceptedAt: null, revokedAt: null },
-    });
-    if (!found) throw new AppError('not_found', `no open invitation ${id}`);
-    const row = await tx.invitation.update({ where: { id }, data: { revokedAt: new Date() }, include: INCLUDE });
-    await recordAudit(tx, {
-      action: 'invitation.revoke',
-      targetType: 'invitation',
-      targetId: id,
-      orgId: actor.orgId,
-      actorId: actor.userId,
-      requestId: req.requestId,
-      metadata: { email: row.email, role: row.role, ...actorMetadata(actor) },
-    });
-    return view(row);
-  });
+export async function revokeInvitation(req: DataRequest, actor: Actor, id: string): Promise<InvitationView> {
+  const at = new Date();
+  // One statement, sent with the bookmark: one round trip (docs/flows/reads-and-writes.md).
+  const [row] = await writeStatement(req, (send) =>
+    send(
+      revokeInvitationStatement,
+      actor.orgId,
+      id,
+      at,
+      auditParam({
+        action: 'invitation.revoke',
+        targetType: 'invitation',
+        orgId: actor.orgId,
+        actorId: actor.userId,
+        requestId: req.requestId,
+        metadata: actorMetadata(actor),
+      }),
+    ),
+  );
+  if (!row) throw new AppError('not_found', `no open invitation ${id}`);
+  return view({ ...row, acceptedAt: null });
 }

@@ -300,9 +300,10 @@ beforeAll(async () => {
     arc().webhooks.deliveries({ id: hookId, limit: 50 }),
   );
   const invitation = mintInvitationToken();
+  const invitationId = newId('inv');
   await db.invitation.create({
     data: {
-      id: newId('inv'),
+      id: invitationId,
       orgId: globex.id,
       email: 'plans@example.test',
       role: 'member',
@@ -312,6 +313,7 @@ beforeAll(async () => {
     },
   });
   await call('invitation preview', 'invitations.preview', () => arc().invitations.preview({ token: invitation.token }));
+  await call('arc invitation revoke', 'invitations.revoke', () => arc().invitations.revoke({ id: invitationId }));
   await call('arc me', 'me.get', () => arc().me.get({}));
   await call('arc my sessions', 'me.sessions', () => arc().me.sessions({}));
   await call('arc workflow run', 'workflowRuns.get', () => arc().workflowRuns.get({ id: clusterRun.id }));
