@@ -3,14 +3,16 @@ import { auditCte } from '../audit/audit-cte';
 import { statement } from '../db/sql';
 import type { OrgRole } from './roles';
 
-export interface RevokedRow {
+/** An invitation as invitations.ts shows it (with the inviting admin's email). */
+export interface InvitationRow {
   id: string;
   email: string;
   role: OrgRole;
   createdAt: Date;
   expiresAt: Date;
   sentAt: Date | null;
-  revokedAt: Date;
+  acceptedAt: Date | null;
+  revokedAt: Date | null;
   invitedBy: { email: string } | null;
 }
 
@@ -19,7 +21,7 @@ export interface RevokedRow {
  * `invitation.revoke` event (auditParam $4, the email and role added from the row): no row when
  * there is none. $1 org, $2 invitation, $3 now.
  */
-export const revokeInvitationStatement = statement<RevokedRow, [orgId: string, id: string, at: Date, audit: string]>(
+export const revokeInvitationStatement = statement<InvitationRow, [orgId: string, id: string, at: Date, audit: string]>(
   'invitations.revoke',
   `WITH revoked AS (
     UPDATE invitations SET revoked_at = $3::timestamptz, updated_at = $3::timestamptz
@@ -37,6 +39,7 @@ export const revokeInvitationStatement = statement<RevokedRow, [orgId: string, i
     createdAt: r.created_at as Date,
     expiresAt: r.expires_at as Date,
     sentAt: (r.sent_at as Date | null) ?? null,
+    acceptedAt: null,
     revokedAt: r.revoked_at as Date,
     invitedBy: r.invited_by ? { email: r.invited_by as string } : null,
   }),

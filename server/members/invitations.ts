@@ -18,7 +18,7 @@ import { regionRegistry } from '../region/registry';
 import { actorMetadata, type Actor } from '../audit/actor';
 import { invitationExpiry, mintInvitationToken } from './invitation-token';
 import { sendInvitationMail, type Delivery } from './mailer';
-import { revokeInvitationStatement } from './invitations.sql';
+import { revokeInvitationStatement, type InvitationRow } from './invitations.sql';
 import { lockOrgMembers } from './members.sql';
 import { ORG_ROLES, type OrgRole } from './roles';
 
@@ -46,17 +46,7 @@ export const createdInvitationView = invitationView.extend({
     .describe('The mail: sent, not configured on this deployment (SMTP_URL), or failed (share the link)'),
 });
 
-type Row = {
-  id: string;
-  email: string;
-  role: OrgRole;
-  createdAt: Date;
-  expiresAt: Date;
-  sentAt: Date | null;
-  acceptedAt: Date | null;
-  revokedAt: Date | null;
-  invitedBy: { email: string } | null;
-};
+type Row = InvitationRow;
 
 /** pending, accepted, revoked or expired (as of `now`). */
 export function invitationStatus(r: Pick<Row, 'acceptedAt' | 'revokedAt' | 'expiresAt'>, now = new Date()) {
@@ -265,5 +255,5 @@ export async function revokeInvitation(req: DataRequest, actor: Actor, id: strin
     ),
   );
   if (!row) throw new AppError('not_found', `no open invitation ${id}`);
-  return view({ ...row, acceptedAt: null });
+  return view(row);
 }
