@@ -1,18 +1,22 @@
 // Managing an organization's API keys: list, create (the secret is shown once, in the create
 // response), revoke. Authenticating with a key is authenticate.ts; the key format is format.ts.
-import { read, write } from '../db/access';
-import { recordAudit } from '../audit/audit';
+import { auditParam } from '../audit/audit-cte';
 import { changed as identityChanged } from '../auth/identity-cache';
+import { homeRegionOf } from '../cell/workspaces';
+import { read, writeStatement } from '../db/access';
 import { decodeTimeCursor } from '../db/cursor';
-import { idempotentWrite } from '../db/idempotency';
-import { runOne } from '../db/sql';
+import { sqlError } from '../db/errors';
+import { IDEMPOTENCY_TTL_HOURS, idempotentStatement } from '../db/idempotency';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
-import type { Tx } from '../db/access';
-import { emitWebhook } from '../webhooks/events';
-import { orgHomeRegionForShare } from './api-keys.sql';
-import { redactedApiKey, type ApiKeyScope } from './format';
-import { activeApiKeysLocked, createApiKey, listApiKeys, revokeApiKey } from './repository';
+import { newId } from '../ids';
+import type { OrgContext } from '../organizations/context';
+import { regionRegistry } from '../region/registry';
+import { webhookEventParams } from '../webhooks/event-cte';
+import { WEBHOOK_CHANNEL } from '../webhooks/events';
+import { createApiKeyStatement, revokeApiKeyStatement } from './api-keys.sql';
+import { mintApiKey, redactedApiKey, type ApiKeyScope } from './format';
+import { listApiKeys, view, type CreatedApiKeyView } from './repository';
 
 /**
  * Keys an organization may hold unrevoked at once: enough for every script and region, and a
@@ -29,70 +33,96 @@ export async function apiKeysOf(req: DataRequest, orgId: string, page: { limit: 
   return read(req, (db) => listApiKeys(db, orgId, { limit: page.limit, after }));
 }
 
-/**
- * A workspace that moved away from `region` (server/moves) no longer lives there: its keys of that
- * region answer 421 naming the new home, so a new one must not be valid there either. The
- * organization's row is read FOR SHARE: a handover's switch (which marks the region's keys moved)
- * either committed before this read or waits for this key and then marks it too.
- */
-async function assertRegionNotLeft(tx: Tx, orgId: string, region: string): Promise<void> {
-  const home = (await runOne(tx, orgHomeRegionForShare, orgId))?.homeRegion;
-  if (!home || home === region) return;
-  const left = await tx.workspaceMove.findFirst({
-    where: { orgId, fromRegion: region, handoverAt: { not: null } },
-    select: { id: true },
-  });
-  if (!left) return;
-  throw new AppError(
-    'region_not_allowed',
-    `this workspace moved from ${region} to ${home}: create its keys for ${home} (the keys of ${region} are refused there)`,
-    { extra: { region: home, details: [{ path: ['region'], message: `the workspace no longer lives in ${region}` }] } },
-  );
-}
+/** The organization's row changed while a create waited for it (see createApiKeyStatement). */
+class OrgChanged extends Error {}
+const CREATE_ATTEMPTS = 3;
+/** The SQLSTATE of the `api_keys_cap` trigger (DETAIL: the keys the organization holds). */
+const KEYS_CAP_STATE = 'MLIM1';
 
 /**
  * A key for `region` (resolved by the cascade, so already one of the organization's), or, with
  * `region` null, an organization-wide key (`mk_global_…`). The secret is in this response only:
- * an idempotent replay of it shows the key redacted.
+ * an idempotent replay of it shows the key redacted. One statement, sent with the bookmark: one
+ * round trip (docs/flows/reads-and-writes.md); a second only when a move's handover raced it.
  */
 export async function createApiKeyIn(
   req: DataRequest,
-  admin: { orgId: string; userId: string },
+  admin: { org: OrgContext; userId: string },
   input: { name: string; region: string | null; scopes: ApiKeyScope[] },
 ) {
-  const created = await idempotentWrite(
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await createOnce(req, admin, input);
+    } catch (e) {
+      if (!(e instanceof OrgChanged) || attempt >= CREATE_ATTEMPTS) throw e;
+    }
+  }
+}
+
+async function createOnce(
+  req: DataRequest,
+  admin: { org: OrgContext; userId: string },
+  input: { name: string; region: string | null; scopes: ApiKeyScope[] },
+) {
+  const minted = mintApiKey(input.region);
+  const createdAt = new Date();
+  const row = { ...input, id: newId('key'), prefix: minted.prefix, createdAt, lastUsedAt: null, revokedAt: null };
+  const body: CreatedApiKeyView = { ...view(row), key: minted.key };
+  const redacted = { ...body, key: redactedApiKey(body.key) };
+  const order = (await regionRegistry()).all().map((r) => r.code);
+  const event = webhookEventParams('api_key.created', redacted, createdAt, order);
+  const home = homeRegionOf(admin.org, order);
+  const hint = home ? { channel: WEBHOOK_CHANNEL, payload: home, ifExists: event.id } : undefined;
+  const created = await idempotentStatement<CreatedApiKeyView>(
     req,
     { op: 'api-keys.create', name: input.name, region: input.region, scopes: input.scopes },
-    async (tx) => {
-      const active = await activeApiKeysLocked(tx, admin.orgId);
-      if (active >= MAX_ACTIVE_API_KEYS) {
-        throw new AppError(
-          'limit_exceeded',
-          `this organization has ${active} active API keys, the most it may hold: revoke keys it no longer uses (DELETE /v1/api-keys/{id}), then create this one`,
-          { extra: { limit: MAX_ACTIVE_API_KEYS } },
-        );
+    async (send, record) => {
+      const [r] = await refusedAtCap(() =>
+        send(
+          createApiKeyStatement,
+          admin.org.id,
+          row.id,
+          admin.userId,
+          input.name,
+          input.region,
+          minted.prefix,
+          minted.secretHash,
+          body.scopes,
+          createdAt,
+          record?.key ?? null,
+          record?.requestHash ?? null,
+          record ? JSON.stringify(redacted) : null,
+          IDEMPOTENCY_TTL_HOURS,
+          auditParam({
+            action: 'api_key.create',
+            targetType: 'api_key',
+            orgId: admin.org.id,
+            actorId: admin.userId,
+            region: input.region,
+            requestId: req.requestId,
+            metadata: {
+              name: body.name,
+              prefix: body.prefix,
+              scopes: body.scopes,
+              ...(input.region ? {} : { global: true }),
+            },
+          }),
+          ...event.values,
+        ),
+      );
+      if (!r) throw new Error('API key create returned no row');
+      if (r.prior) {
+        const p = r.prior;
+        return {
+          prior: { requestHash: p.request_hash, status: p.response_status, body: p.response_body as CreatedApiKeyView },
+        };
       }
-      if (input.region) await assertRegionNotLeft(tx, admin.orgId, input.region);
-      const body = await createApiKey(tx, admin.orgId, { ...input, createdById: admin.userId });
-      await recordAudit(tx, {
-        action: 'api_key.create',
-        targetType: 'api_key',
-        targetId: body.id,
-        orgId: admin.orgId,
-        actorId: admin.userId,
-        region: input.region,
-        requestId: req.requestId,
-        metadata: {
-          name: body.name,
-          prefix: body.prefix,
-          scopes: body.scopes,
-          ...(input.region ? {} : { global: true }),
-        },
-      });
-      await emitWebhook(tx, admin.orgId, 'api_key.created', { ...body, key: redactedApiKey(body.key) });
-      return { status: 201, body };
+      if (r.created) return { status: 201, body };
+      if (r.movedTo) throw regionLeft(input.region!, r.movedTo);
+      if (r.raced) throw new OrgChanged();
+      throw new AppError('not_found', 'no such organization');
     },
-    { redactForReplay: (body) => ({ ...body, key: redactedApiKey(body.key) }) },
+    { hint },
   );
   // Its first use may come to this process before the key's NOTIFY does (the caller holds the
   // secret now): pinned, the key is read where it surely is, not missed on a replica behind.
@@ -100,25 +130,61 @@ export async function createApiKeyIn(
   return created;
 }
 
-export async function revokeApiKeyOf(req: DataRequest, admin: { orgId: string; userId: string }, id: string) {
-  const revoked = await write(req, async (tx) => {
-    const key = await revokeApiKey(tx, admin.orgId, id);
-    if (key) {
-      await recordAudit(tx, {
-        action: 'api_key.revoke',
-        targetType: 'api_key',
-        targetId: key.id,
-        orgId: admin.orgId,
-        actorId: admin.userId,
-        region: key.region,
-        requestId: req.requestId,
-        metadata: { name: key.name, prefix: key.prefix },
-      });
-      await emitWebhook(tx, admin.orgId, 'api_key.revoked', key);
-    }
-    return key;
-  });
-  if (!revoked) throw new AppError('not_found', `no API key ${id}`);
-  identityChanged([`key:${revoked.prefix}`]);
-  return revoked;
+/**
+ * A workspace that moved away from `region` (server/moves) no longer lives there: its keys of that
+ * region answer 421 naming the new home, so a new one must not be valid there either.
+ */
+function regionLeft(region: string, home: string) {
+  return new AppError(
+    'region_not_allowed',
+    `this workspace moved from ${region} to ${home}: create its keys for ${home} (the keys of ${region} are refused there)`,
+    { extra: { region: home, details: [{ path: ['region'], message: `the workspace no longer lives in ${region}` }] } },
+  );
+}
+
+/** The create's statement, its refusal at the cap answered as 409 limit_exceeded. */
+async function refusedAtCap<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (e) {
+    const err = sqlError(e);
+    if (err?.code !== KEYS_CAP_STATE) throw e;
+    throw new AppError(
+      'limit_exceeded',
+      `this organization has ${err.detail ?? MAX_ACTIVE_API_KEYS} active API keys, the most it may hold: revoke keys it no longer uses (DELETE /v1/api-keys/{id}), then create this one`,
+      { extra: { limit: MAX_ACTIVE_API_KEYS }, cause: e },
+    );
+  }
+}
+
+export async function revokeApiKeyOf(req: DataRequest, admin: { org: OrgContext; userId: string }, id: string) {
+  const at = new Date();
+  const order = (await regionRegistry()).all().map((r) => r.code);
+  // The payload's data is the key as the statement revoked it.
+  const event = webhookEventParams('api_key.revoked', null, at, order);
+  const home = homeRegionOf(admin.org, order);
+  const hint = home ? { channel: WEBHOOK_CHANNEL, payload: home, ifExists: event.id } : undefined;
+  // One statement, sent with the bookmark: one round trip (docs/flows/reads-and-writes.md).
+  const [r] = await writeStatement(
+    req,
+    (send) =>
+      send(
+        revokeApiKeyStatement,
+        admin.org.id,
+        id,
+        at,
+        auditParam({
+          action: 'api_key.revoke',
+          targetType: 'api_key',
+          orgId: admin.org.id,
+          actorId: admin.userId,
+          requestId: req.requestId,
+        }),
+        ...event.values,
+      ),
+    { hint },
+  );
+  if (!r) throw new AppError('not_found', `no API key ${id}`);
+  identityChanged([`key:${r.key.prefix}`]);
+  return r.key;
 }

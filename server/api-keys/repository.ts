@@ -1,12 +1,9 @@
 // API keys of one organization: every function requires the organization's ID.
 import { z } from 'zod';
-import type { Tx } from '../db/access';
 import type { Db } from '../db/client';
 import { encodeTimeCursor, type TimeCursor } from '../db/cursor';
-import { execute } from '../db/sql';
-import { lockKeyCreation } from './api-keys.sql';
-import { API_KEY_SCOPES, GLOBAL_KEY_REGION, mintApiKey, type ApiKeyScope } from './format';
-import { newId } from '../ids';
+import { isoTimeSql } from '../db/sql';
+import { API_KEY_SCOPES, GLOBAL_KEY_REGION } from './format';
 
 /** An API key as the API shows it (never its secret). */
 export const apiKeyView = z.object({
@@ -25,6 +22,7 @@ export type ApiKeyView = z.infer<typeof apiKeyView>;
 export const createdApiKeyView = apiKeyView.extend({
   key: z.string().describe('The key, shown once; an Idempotency-Key replay shows it as mk_…_redacted'),
 });
+export type CreatedApiKeyView = z.infer<typeof createdApiKeyView>;
 
 type Row = {
   id: string;
@@ -37,7 +35,7 @@ type Row = {
   scopes: string[];
 };
 
-const view = (k: Row): ApiKeyView => ({
+export const view = (k: Row): ApiKeyView => ({
   id: k.id,
   name: k.name,
   region: k.region ?? GLOBAL_KEY_REGION,
@@ -47,6 +45,14 @@ const view = (k: Row): ApiKeyView => ({
   revoked_at: k.revokedAt?.toISOString() ?? null,
   scopes: API_KEY_SCOPES.filter((s) => k.scopes.includes(s)),
 });
+
+/** `view` in SQL, over an `api_keys` row named `k`: the body a statement answers with. */
+export const apiKeyViewSql = (k: string) => `jsonb_build_object(
+    'id', ${k}.id, 'name', ${k}.name, 'region', COALESCE(${k}.region, '${GLOBAL_KEY_REGION}'), 'prefix', ${k}.prefix::text,
+    'created_at', ${isoTimeSql(`${k}.created_at`)}, 'last_used_at', ${isoTimeSql(`${k}.last_used_at`)},
+    'revoked_at', ${isoTimeSql(`${k}.revoked_at`)},
+    'scopes', to_jsonb(ARRAY(SELECT s FROM unnest(ARRAY[${API_KEY_SCOPES.map((s) => `'${s}'`).join(', ')}]::text[])
+                             WITH ORDINALITY AS x(s, n) WHERE s = ANY(${k}.scopes) ORDER BY n)))`;
 
 /** One page of the organization's keys, newest first, revoked ones included. */
 export async function listApiKeys(
@@ -69,43 +75,4 @@ export async function listApiKeys(
     data: items.map(view),
     next_cursor: rows.length > page.limit && last ? encodeTimeCursor({ at: last.createdAt, id: last.id }) : null,
   };
-}
-
-/**
- * How many keys of the organization are not revoked, counted under a lock on the
- * organization's key creation (held to the end of `tx`): two creates can't both see room for one.
- */
-export async function activeApiKeysLocked(tx: Tx, orgId: string): Promise<number> {
-  await execute(tx, lockKeyCreation, orgId);
-  return tx.apiKey.count({ where: { orgId, revokedAt: null } });
-}
-
-/** Creates a key (`region` null: organization-wide); the secret is in the result and nowhere else, ever. */
-export async function createApiKey(
-  tx: Tx,
-  orgId: string,
-  input: { name: string; region: string | null; scopes: ApiKeyScope[]; createdById: string | null },
-): Promise<z.infer<typeof createdApiKeyView>> {
-  const minted = mintApiKey(input.region);
-  const row = await tx.apiKey.create({
-    data: {
-      id: newId('key'),
-      orgId,
-      createdById: input.createdById,
-      name: input.name,
-      region: input.region,
-      prefix: minted.prefix,
-      secretHash: minted.secretHash,
-      scopes: input.scopes,
-    },
-  });
-  return { ...view(row), key: minted.key };
-}
-
-/** Revokes a key of this organization; null when there is no such key (here). */
-export async function revokeApiKey(tx: Tx, orgId: string, id: string): Promise<ApiKeyView | null> {
-  const row = await tx.apiKey.findFirst({ where: { id, orgId } });
-  if (!row) return null;
-  if (row.revokedAt) return view(row);
-  return view(await tx.apiKey.update({ where: { id: row.id }, data: { revokedAt: new Date() } }));
 }

@@ -29,3 +29,13 @@ export function sqlState(e: unknown, depth = 0): string | undefined {
   if (typeof err.code === 'string' && /^[0-9A-Z]{5}$/.test(err.code)) return err.code;
   return sqlState(err.cause, depth + 1) ?? sqlState(err.meta?.driverAdapterError, depth + 1);
 }
+
+/** The SQLSTATE and DETAIL of a failed statement (what a trigger raised), at whichever layer they sit. */
+export function sqlError(e: unknown, depth = 0): { code: string; detail: string | undefined } | undefined {
+  if (!e || typeof e !== 'object' || depth > 5) return undefined;
+  const err = e as { code?: unknown; detail?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+  if (typeof err.code === 'string' && /^[0-9A-Z]{5}$/.test(err.code)) {
+    return { code: err.code, detail: typeof err.detail === 'string' ? err.detail : undefined };
+  }
+  return sqlError(err.cause, depth + 1) ?? sqlError(err.meta?.driverAdapterError, depth + 1);
+}

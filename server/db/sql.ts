@@ -107,3 +107,6 @@ export async function execute<Params extends readonly unknown[]>(
   if (isPrisma(on)) return on.$executeRawUnsafe(s.text, ...params);
   return (await on.query(pgQuery(s, params))).rowCount ?? 0;
 }
+
+/** A timestamptz expression as JavaScript's toISOString() writes it: how the API shows a time. */
+export const isoTimeSql = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

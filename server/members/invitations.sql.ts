@@ -27,7 +27,9 @@ export const revokeInvitationStatement = statement<InvitationRow, [orgId: string
     UPDATE invitations SET revoked_at = $3::timestamptz, updated_at = $3::timestamptz
     WHERE id = $2::text AND org_id = $1::text AND accepted_at IS NULL AND revoked_at IS NULL
     RETURNING id, email, role::text AS role, created_at, expires_at, sent_at, revoked_at, invited_by_id
-  ), ${auditCte('audit', 'revoked', 4, 3, `jsonb_build_object('email', revoked.email, 'role', revoked.role)`)}
+  ), ${auditCte('audit', 'revoked', 4, 3, {
+    metadata: `jsonb_build_object('email', revoked.email, 'role', revoked.role)`,
+  })}
   SELECT r.id, r.email, r.role, r.created_at, r.expires_at, r.sent_at, r.revoked_at,
          (SELECT u.email FROM users u WHERE u.id = r.invited_by_id) AS invited_by,
          (SELECT count(*) FROM audit)::int AS events

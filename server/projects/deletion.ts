@@ -1,23 +1,27 @@
 // Deleting a project: only one with no live cluster (409 naming them otherwise); its row stays,
-// marked deleted, because its deleted clusters still name it. Audited, and `project.deleted` sent
-// to the organization's webhooks in the same transaction (docs/flows/projects.md).
+// marked deleted, because its deleted clusters still name it. One statement, with its audit event,
+// its Idempotency-Key record and `project.deleted` for the organization's webhooks
+// (docs/flows/projects.md).
 import { actorMetadata, type Actor } from '../audit/actor';
-import { recordAudit } from '../audit/audit';
+import { auditParam } from '../audit/audit-cte';
 import type { OrgContext } from '../auth/identity';
 import { changed as identityChanged } from '../auth/identity-cache';
-import { idempotentWrite } from '../db/idempotency';
+import { homeRegionOf } from '../cell/workspaces';
+import { sqlError } from '../db/errors';
+import { IDEMPOTENCY_TTL_HOURS, idempotentStatement } from '../db/idempotency';
 import type { DataRequest } from '../db/request-state';
-import { runOne } from '../db/sql';
 import { AppError } from '../errors';
 import { notWritable } from '../organizations/writable';
-import { emitWebhook } from '../webhooks/events';
-import {
-  LIVE_CLUSTERS_COUNTED,
-  liveClustersOfProjectStatement,
-  lockProjectStatement,
-  orgStatusForShareStatement,
-} from './projects.sql';
-import { toView, type ProjectView } from './repository';
+import { regionRegistry } from '../region/registry';
+import { webhookEventParams } from '../webhooks/event-cte';
+import { WEBHOOK_CHANNEL } from '../webhooks/events';
+import { deleteProjectStatement } from './projects.sql';
+import type { ProjectView } from './repository';
+
+/** The SQLSTATE of the `projects_live_clusters` trigger (DETAIL: `{ live_clusters, name }`). */
+const LIVE_CLUSTERS_STATE = 'MLIV1';
+/** The trigger counts live clusters to this many. */
+const LIVE_CLUSTERS_COUNTED = 1000;
 
 export async function deleteProject(
   req: DataRequest,
@@ -25,37 +29,69 @@ export async function deleteProject(
   id: string,
   actor: Omit<Actor, 'orgId'>,
 ): Promise<ProjectView> {
-  const view = await idempotentWrite<ProjectView>(req, { op: 'projects.delete', id }, async (tx) => {
-    // The organization first, then the project, in the order a move's switch takes them.
-    const status = await runOne(tx, orgStatusForShareStatement, org.id);
-    // FOR UPDATE: a cluster create into it (FOR SHARE) commits first, and is counted below.
-    const locked = await runOne(tx, lockProjectStatement, id, org.id);
-    if (!locked) throw new AppError('not_found', `no project ${id}`);
-    if (status !== 'active') throw await notWritable(org.id, org.slug, 'deletions');
-    const live = (await runOne(tx, liveClustersOfProjectStatement, id)) ?? 0;
-    if (live > 0) {
-      const n = live >= LIVE_CLUSTERS_COUNTED ? `${live} or more` : String(live);
-      throw new AppError(
-        'conflict',
-        `project ${locked.name} holds ${n} live cluster${live === 1 ? '' : 's'}: delete ${live === 1 ? 'it' : 'them'} first`,
-        { extra: { details: { live_clusters: live } } },
+  const at = new Date();
+  const order = (await regionRegistry()).all().map((r) => r.code);
+  // The payload's data is the project as the statement deleted it.
+  const event = webhookEventParams('project.deleted', null, at, order);
+  const region = homeRegionOf(org, order);
+  const hint = region ? { channel: WEBHOOK_CHANNEL, payload: region, ifExists: event.id } : undefined;
+  // One statement, sent with the bookmark: one round trip (docs/flows/reads-and-writes.md).
+  const view = await idempotentStatement<ProjectView>(
+    req,
+    { op: 'projects.delete', id },
+    async (send, record) => {
+      const [r] = await refusedWhenLive(() =>
+        send(
+          deleteProjectStatement,
+          org.id,
+          id,
+          record?.key ?? null,
+          record?.requestHash ?? null,
+          IDEMPOTENCY_TTL_HOURS,
+          at,
+          auditParam({
+            action: 'project.delete',
+            targetType: 'project',
+            orgId: org.id,
+            actorId: actor.userId,
+            requestId: req.requestId,
+            metadata: actorMetadata(actor),
+          }),
+          ...event.values,
+        ),
       );
-    }
-    const row = await tx.project.update({ where: { id }, data: { deletedAt: new Date() } });
-    const body = toView(row);
-    await recordAudit(tx, {
-      action: 'project.delete',
-      targetType: 'project',
-      targetId: id,
-      orgId: org.id,
-      actorId: actor.userId,
-      requestId: req.requestId,
-      metadata: { name: row.name, ...actorMetadata(actor) },
-    });
-    await emitWebhook(tx, org.id, 'project.deleted', body);
-    return { status: 200, body };
-  });
+      if (!r) throw new Error('project delete returned no row');
+      if (r.prior) {
+        const p = r.prior;
+        return {
+          prior: { requestHash: p.request_hash, status: p.response_status, body: p.response_body as ProjectView },
+        };
+      }
+      if (r.deleted) return { status: 200, body: r.deleted };
+      if (!r.found) throw new AppError('not_found', `no project ${id}`);
+      if (r.status !== 'active') throw await notWritable(org.id, org.slug, 'deletions');
+      throw new AppError('not_found', `no project ${id}`); // deleted by another request meanwhile
+    },
+    { hint },
+  );
   // A session whose project this was acts in none from its next request.
   identityChanged([`project:${id}`], { lsn: req.consistency.newBookmark });
   return view;
+}
+
+/** The statement, its refusal by the trigger answered as 409 naming the live clusters. */
+async function refusedWhenLive<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (e) {
+    const err = sqlError(e);
+    if (err?.code !== LIVE_CLUSTERS_STATE) throw e;
+    const { live_clusters: live, name } = JSON.parse(err.detail ?? '{}') as { live_clusters: number; name: string };
+    const n = live >= LIVE_CLUSTERS_COUNTED ? `${live} or more` : String(live);
+    throw new AppError(
+      'conflict',
+      `project ${name} holds ${n} live cluster${live === 1 ? '' : 's'}: delete ${live === 1 ? 'it' : 'them'} first`,
+      { extra: { details: { live_clusters: live } }, cause: e },
+    );
+  }
 }

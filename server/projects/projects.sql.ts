@@ -1,8 +1,9 @@
-// Hand-written SQL of projects: the create and the default region's change, each one statement
-// with its events (projects.ts); the delete's lock and its check for live clusters (deletion.ts).
+// Hand-written SQL of projects: the create, the default region's change (projects.ts) and the
+// delete (deletion.ts), each one statement with its events; the purge of long-deleted projects.
 import { auditCte } from '../audit/audit-cte';
 import { command, statement } from '../db/sql';
 import { webhookEventCtes } from '../webhooks/event-cte';
+import { projectViewSql, type ProjectView } from './repository';
 
 export interface CreateRow {
   prior: { request_hash: string; response_status: number; response_body: unknown } | null;
@@ -104,33 +105,72 @@ export const updateProjectRegionStatement = statement<
   }),
 );
 
-/**
- * The organization's status, its row held FOR SHARE to the end of the transaction (a move's switch
- * to read-only waits): taken before the project's lock, in the order a move and a publish take them.
- */
-export const orgStatusForShareStatement = statement<string, [orgId: string]>(
-  'projects.org_status_for_share',
-  `SELECT status::text AS status FROM organizations WHERE id = $1::text FOR SHARE`,
-  (r) => r.status as string,
-);
+export interface DeleteRow {
+  prior: CreateRow['prior'];
+  /** The organization's status, its row held FOR SHARE (null when a record answered). */
+  status: string | null;
+  /** A live project of the organization had the ID (as the statement began). */
+  found: boolean;
+  /** The project as deleted (the API's view, built by the statement); null when nothing changed. */
+  deleted: ProjectView | null;
+}
 
 /**
- * Locks a live project of the organization FOR UPDATE to the end of the transaction (a cluster
- * create holding it FOR SHARE commits first): a row only for a live project of $2.
+ * Marks a live project deleted, with its Idempotency-Key record ($3 null: none), its
+ * `project.delete` event (auditParam $7) and its `project.deleted` webhook event ($8…, the payload's
+ * data built from the row), or answers the fresh record under the key. The organization's row is
+ * held FOR SHARE before the project's is locked, in the order a move's switch takes them; the
+ * `projects_live_clusters` trigger refuses a project that holds live clusters ('MLIV1'). $1 org,
+ * $2 project, $4 request hash, $5 the TTL in hours, $6 now.
  */
-export const lockProjectStatement = statement<{ id: string; name: string }, [id: string, orgId: string]>(
-  'projects.lock',
-  `SELECT id, name FROM projects WHERE id = $1::text AND org_id = $2::text AND deleted_at IS NULL FOR UPDATE`,
-  (r) => ({ id: r.id as string, name: r.name as string }),
-);
-
-/** How many live (not deleted) clusters the project holds, counted to 1000 at most. */
-export const LIVE_CLUSTERS_COUNTED = 1000;
-export const liveClustersOfProjectStatement = statement<number, [projectId: string]>(
-  'projects.live_clusters',
-  `SELECT count(*)::int AS n FROM
-     (SELECT 1 FROM clusters WHERE project_id = $1::text AND status <> 'deleted' LIMIT ${LIVE_CLUSTERS_COUNTED}) c`,
-  (r) => Number(r.n),
+export const deleteProjectStatement = statement<
+  DeleteRow,
+  [
+    orgId: string,
+    id: string,
+    key: string | null,
+    requestHash: string | null,
+    ttlHours: number,
+    at: Date,
+    audit: string,
+    eventId: string,
+    eventPayload: string,
+    regionOrder: readonly string[],
+  ]
+>(
+  'projects.delete',
+  `WITH prior AS (
+    SELECT request_hash, response_status, response_body FROM idempotency_keys
+    WHERE org_id = $1::text AND key = $3::text AND created_at >= now() - make_interval(hours => $5::int)
+  ), org AS (
+    SELECT id, status::text AS status, home_region, default_region FROM organizations
+    WHERE id = $1::text AND NOT EXISTS (SELECT 1 FROM prior)
+    FOR SHARE
+  ), writable AS (
+    SELECT id, home_region, default_region FROM org WHERE status = 'active'
+  ), deleted AS (
+    UPDATE projects p SET deleted_at = $6::timestamptz, updated_at = $6::timestamptz FROM writable w
+    WHERE p.id = $2::text AND p.org_id = w.id AND p.deleted_at IS NULL
+    RETURNING p.id, ${projectViewSql('p')} AS body
+  ), record AS (
+    INSERT INTO idempotency_keys (org_id, key, request_hash, response_status, response_body, created_at)
+    SELECT $1::text, $3::text, $4::text, 200, d.body, $6::timestamptz FROM deleted d WHERE $3::text IS NOT NULL
+    RETURNING 1
+  ), ${auditCte('audit', 'deleted', 7, 6, { metadata: `jsonb_build_object('name', deleted.body->'name')` })},
+  ${webhookEventCtes('project.deleted', 'deleted', 'writable', 8, '(SELECT body FROM deleted)')}
+  SELECT (SELECT row_to_json(p) FROM prior p) AS prior,
+         (SELECT status FROM org) AS status,
+         EXISTS (SELECT 1 FROM projects WHERE id = $2::text AND org_id = $1::text AND deleted_at IS NULL) AS found,
+         (SELECT body FROM deleted) AS deleted,
+         (SELECT count(*) FROM record)::int AS records,
+         (SELECT count(*) FROM audit)::int AS events,
+         (SELECT count(*) FROM hook_event)::int AS hooks`,
+  (r) => ({
+    prior: (r.prior as CreateRow['prior']) ?? null,
+    status: (r.status as string | null) ?? null,
+    found: r.found === true,
+    deleted: (r.deleted as ProjectView | null) ?? null,
+  }),
 );
 
 /**

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import type { Tx } from '../db/access';
 import { encodeCursor } from '../db/cursor';
+import { isoTimeSql } from '../db/sql';
 
 /** A project as the API shows it. */
 export const projectView = z.object({
@@ -19,6 +20,10 @@ type Row = { id: string; name: string; defaultRegion: string | null; createdAt: 
 export function toView(p: Row): ProjectView {
   return { id: p.id, name: p.name, default_region: p.defaultRegion, created_at: p.createdAt.toISOString() };
 }
+
+/** toView in SQL, over a `projects` row named `a`: the body a statement answers with and keeps. */
+export const projectViewSql = (a: string) =>
+  `jsonb_build_object('id', ${a}.id, 'name', ${a}.name, 'default_region', ${a}.default_region, 'created_at', ${isoTimeSql(`${a}.created_at`)})`;
 
 /** One page of the organization's projects by ID (`afterId`: the last ID of the page before). */
 export async function listProjects(db: Db, orgId: string, opts: { limit: number; afterId?: string }) {

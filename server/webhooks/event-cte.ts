@@ -10,10 +10,19 @@ import type { WebhookEventType, WebhookPayload } from './events';
  * that delivers is computed as homeRegionOf does, so a move's handover orders with it as with
  * emitWebhook). Parameters from `$first`: the event's ID, its payload and the registry's region
  * order (webhookEventParams). A delivery's ID is derived from its event's and endpoint's (hex, a
- * well-formed `whd_` ID): however many endpoints there are, each gets one.
+ * well-formed `whd_` ID): however many endpoints there are, each gets one. `data`, a jsonb
+ * expression (e.g. a scalar subquery over the changed row), replaces the payload's `data` when only
+ * the statement knows the resource (a delete that reads the row it marks).
  */
-export function webhookEventCtes(type: WebhookEventType, source: string, org: string, first: number): string {
-  const [id, payload, order] = [first, first + 1, first + 2].map((n) => `$${n}`);
+export function webhookEventCtes(
+  type: WebhookEventType,
+  source: string,
+  org: string,
+  first: number,
+  data?: string,
+): string {
+  const [id, param, order] = [first, first + 1, first + 2].map((n) => `$${n}`);
+  const payload = data ? `jsonb_set(${param}::jsonb, '{data}', ${data})` : `${param}::jsonb`;
   return `hook_endpoints AS (
     SELECT e.id FROM webhook_endpoints e, ${org} o
     WHERE e.org_id = o.id AND e.enabled AND '${type}' = ANY(e.event_types) AND EXISTS (SELECT 1 FROM ${source})
@@ -27,7 +36,7 @@ export function webhookEventCtes(type: WebhookEventType, source: string, org: st
       FROM ${org} o WHERE EXISTS (SELECT 1 FROM hook_endpoints)
   ), hook_event AS (
     INSERT INTO webhook_events (id, org_id, type, region, payload, created_at)
-    SELECT ${id}::text, h.org_id, '${type}', h.region, ${payload}::jsonb, (${payload}::jsonb->>'timestamp')::timestamptz
+    SELECT ${id}::text, h.org_id, '${type}', h.region, ${payload}, (${param}::jsonb->>'timestamp')::timestamptz
       FROM hook_region h WHERE h.region IS NOT NULL
     RETURNING id, org_id, region, created_at
   ), hook_deliveries AS (

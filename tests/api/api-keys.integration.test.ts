@@ -1,10 +1,12 @@
 // GET /v1/api-keys pages like every other list (a keyset cursor, `limit` at most 200) and an
 // organization holds at most MAX_ACTIVE_API_KEYS unrevoked keys (409 limit_exceeded past that,
 // also under concurrent creates), over the real REST adapter and a real primary + replicas.
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
 import { MAX_ACTIVE_API_KEYS } from '../../server/api-keys/api-keys';
 import { primary } from '../../server/db/client';
+import { newId } from '../../server/ids';
 
 type ErrorOut = { error: { code: string; message: string; request_id: string; limit?: number } };
 type Key = { id: string; name: string; created_at: string; revoked_at: string | null };
@@ -12,6 +14,7 @@ type Page = { data: Key[]; next_cursor: string | null };
 
 let bob: string;
 let globexId: string;
+let primaryUrl: string;
 
 const list = (query: string) => rest<Page & ErrorOut>('GET', `/v1/api-keys${query}`, { headers: { cookie: bob } });
 const create = (name: string) =>
@@ -19,7 +22,7 @@ const create = (name: string) =>
 const active = () => primary().apiKey.count({ where: { orgId: globexId, revokedAt: null } });
 
 beforeAll(async () => {
-  await useDemoDatabase('api_keys');
+  primaryUrl = (await useDemoDatabase('api_keys')).urls.primary;
   const db = primary();
   const bobId = (await db.user.findUniqueOrThrow({ where: { email: 'bob@globex.test' } })).id;
   globexId = (await db.organization.findUniqueOrThrow({ where: { slug: 'globex' } })).id;
@@ -56,6 +59,58 @@ describe('GET /v1/api-keys pages', () => {
     for (const q of ['?limit=201', '?limit=0', '?cursor=nope', `?cursor=${Buffer.from('x|y').toString('base64url')}`]) {
       const res = await list(q);
       expect([q, res.status, res.body.error?.code]).toEqual([q, 400, 'invalid_request']);
+    }
+  });
+});
+
+describe('a create that waits for a change of the organization’s row', () => {
+  /** Runs `change` in a transaction held open until a create for lax1 waits on it; the create's answer. */
+  async function createDuring(name: string, change: (c: pg.Client) => Promise<void>) {
+    const holder = new pg.Client({ connectionString: primaryUrl });
+    await holder.connect();
+    try {
+      const pid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      await holder.query('BEGIN');
+      await change(holder);
+      const answer = create(name);
+      const waiting = async () =>
+        (
+          await holder.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))',
+            [pid],
+          )
+        ).rows[0]!.n;
+      await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
+      await holder.query('COMMIT');
+      return await answer;
+    } finally {
+      await holder.end();
+    }
+  }
+
+  it('a handover away from the key’s region that commits meanwhile refuses it; any other change lets it through', async () => {
+    const touched = await createDuring('after-a-touch', (c) =>
+      c.query('UPDATE organizations SET updated_at = now() WHERE id = $1', [globexId]).then(() => undefined),
+    );
+    expect(touched.status, JSON.stringify(touched.body)).toBe(201);
+
+    const home = (await primary().organization.findUniqueOrThrow({ where: { id: globexId } })).homeRegion;
+    const moveId = newId('mov');
+    try {
+      // What a move's handover from lax1 to sfo1 commits (server/moves/switch-home.ts), in short.
+      const refused = await createDuring('after-a-handover', async (c) => {
+        await c.query(
+          `INSERT INTO workspace_moves (id, org_id, from_region, to_region, status, handover_at)
+           VALUES ($1, $2, 'lax1', 'sfo1', 'completed', now())`,
+          [moveId, globexId],
+        );
+        await c.query(`UPDATE organizations SET home_region = 'sfo1' WHERE id = $1`, [globexId]);
+      });
+      expect([refused.status, refused.body.error?.code]).toEqual([403, 'region_not_allowed']);
+      expect(await primary().apiKey.count({ where: { orgId: globexId, name: 'after-a-handover' } })).toBe(0);
+    } finally {
+      await primary().workspaceMove.delete({ where: { id: moveId } });
+      await primary().organization.update({ where: { id: globexId }, data: { homeRegion: home } });
     }
   });
 });

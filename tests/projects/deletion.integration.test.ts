@@ -3,6 +3,7 @@
 // cluster create naming a deleted project is 404, and a delete racing a create into the same
 // project never lets both succeed. (Viewers are refused by tests/api/roles, other organizations'
 // callers in every procedure by tests/api/tenancy.)
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rest, useDemoDatabase } from '../../dev/testing/app';
 import { topology, waitForReplay } from '../../dev/testing/db';
@@ -14,6 +15,7 @@ type ProjectOut = { id: string; name: string; default_region: string | null; cre
 let key: string;
 let globexKey: string;
 let acmeId: string;
+let primaryUrl: string;
 const SFO1 = 'sfo1.localhost:3000';
 let bookmark: string | undefined;
 
@@ -41,7 +43,8 @@ const markDeleted = (clusterId: string) =>
   primary().cluster.update({ where: { id: clusterId }, data: { status: 'deleted' } });
 
 beforeAll(async () => {
-  const { credentials } = await useDemoDatabase('project_deletion');
+  const { credentials, urls } = await useDemoDatabase('project_deletion');
+  primaryUrl = urls.primary;
   key = credentials.api_keys.find((k) => k.org === 'acme' && k.region === 'sfo1')!.key;
   globexKey = credentials.api_keys.find((k) => k.org === 'globex' && k.region === 'sfo1')!.key;
   acmeId = (await primary().organization.findUniqueOrThrow({ where: { slug: 'acme' } })).id;
@@ -127,6 +130,36 @@ describe('DELETE /v1/projects/{id}', () => {
       if (made.status === 202) await markDeleted(made.body.cluster.id);
     }
     console.log(`[projects] delete/create races (delete/create status): ${outcomes.join(', ')}`);
+  });
+
+  it('a delete that waits for a cluster create into the project counts the cluster it committed (409)', async () => {
+    const p = await newProject();
+    const live = await primary().cluster.findFirstOrThrow({ where: { orgId: acmeId, status: { not: 'deleted' } } });
+    const holder = new pg.Client({ connectionString: primaryUrl });
+    await holder.connect();
+    try {
+      const pid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      // What a cluster create into the project holds and writes (server/clusters/accept.sql.ts), in short.
+      await holder.query('BEGIN');
+      await holder.query('SELECT id FROM projects WHERE id = $1 FOR SHARE', [p.id]);
+      await holder.query('UPDATE clusters SET project_id = $1 WHERE id = $2', [p.id, live.id]);
+      const del = call('DELETE', `/v1/projects/${p.id}`);
+      const waiting = async () =>
+        (
+          await holder.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))',
+            [pid],
+          )
+        ).rows[0]!.n;
+      await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
+      await holder.query('COMMIT');
+      const refused = await del;
+      expect([refused.status, refused.body.error?.details]).toEqual([409, { live_clusters: 1 }]);
+      expect((await primary().project.findUniqueOrThrow({ where: { id: p.id } })).deletedAt).toBeNull();
+    } finally {
+      await holder.end();
+      await primary().cluster.update({ where: { id: live.id }, data: { projectId: live.projectId } });
+    }
   });
 
   it('another organization’s key gets 404, and the project stays', async () => {

@@ -140,4 +140,67 @@ describe('round trips per request', () => {
     await oneTrip(settings, 200, 'settings of another person');
     expect(settings.body).toEqual({ theme: 'system', default_region: null });
   });
+
+  it('deleting a project and creating or revoking an API key: one round trip each, refusals too', async () => {
+    const asKey = { authorization: `Bearer ${key}`, 'x-region': 'sfo1' };
+    const asAlice = { cookie: alice, 'x-region': 'sfo1' };
+    const oneTrip = async (res: Awaited<ReturnType<typeof rest>>, status: number, what: string) => {
+      expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(status);
+      expect((await tripsOf(res.headers.get('X-Request-Id')!)).primary, what).toBe(1);
+      return res;
+    };
+    const name = `del-${Date.now()}`;
+    const made = await rest<{ id: string }>('POST', '/v1/projects', { headers: asKey, body: { name } });
+    expect(made.status).toBe(201);
+    const gone = await oneTrip(await rest('DELETE', `/v1/projects/${made.body.id}`, { headers: asKey }), 200, 'delete');
+    expect(gone.body).toEqual(made.body); // the project as it was shown, built by the statement
+    await oneTrip(await rest('DELETE', `/v1/projects/${made.body.id}`, { headers: asKey }), 404, 'delete, gone');
+
+    const busy = await rest<{ id: string }>('POST', '/v1/projects', { headers: asKey, body: { name: `${name}-b` } });
+    const cluster = await rest('POST', '/v1/compute/clusters', {
+      headers: asKey,
+      body: { name: `${name}-c`, project_id: busy.body.id },
+    });
+    expect(cluster.status, JSON.stringify(cluster.body)).toBe(202);
+    const refused = await oneTrip(
+      await rest<{ error: { code: string; message: string } }>('DELETE', `/v1/projects/${busy.body.id}`, {
+        headers: asKey,
+      }),
+      409,
+      'delete, live clusters',
+    );
+    expect(refused.body).toMatchObject({
+      error: { code: 'conflict', message: expect.stringContaining('1 live cluster') },
+    });
+
+    const spare = await rest<{ id: string }>('POST', '/v1/projects', { headers: asKey, body: { name: `${name}-k` } });
+    const idem = { ...asKey, 'Idempotency-Key': `del-${Date.now()}` };
+    const first = await oneTrip(
+      await rest('DELETE', `/v1/projects/${spare.body.id}`, { headers: idem }),
+      200,
+      'delete, keyed',
+    );
+    const again = await oneTrip(
+      await rest('DELETE', `/v1/projects/${spare.body.id}`, { headers: idem }),
+      200,
+      'its replay',
+    );
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+
+    const created = await oneTrip(
+      await rest<{ id: string; key: string }>('POST', '/v1/api-keys', {
+        headers: asAlice,
+        body: { name: `${name}-key`, scopes: ['read'] },
+      }),
+      201,
+      'key create',
+    );
+    const id = (created.body as { id: string }).id;
+    const revoked = await oneTrip(await rest('DELETE', `/v1/api-keys/${id}`, { headers: asAlice }), 200, 'revoke');
+    expect(revoked.body).toMatchObject({ id, revoked_at: expect.any(String) });
+    const twice = await oneTrip(await rest('DELETE', `/v1/api-keys/${id}`, { headers: asAlice }), 200, 'revoke twice');
+    expect(twice.body).toEqual(revoked.body); // revoked already: answered as it is
+    await oneTrip(await rest('DELETE', '/v1/api-keys/key_nonesuch', { headers: asAlice }), 404, 'revoke, unknown');
+  });
 });

@@ -10,6 +10,7 @@ import { callerFor, rest, sessionCookie, useDemoDatabase } from '../../dev/testi
 import { waitForReplay } from '../../dev/testing/db';
 import { eventually } from '../../dev/testing/eventually';
 import { FAST_WORKFLOWS, setEnv } from '../../dev/testing/workflow-env';
+import { redactedApiKey } from '../../server/api-keys/format';
 import { primary } from '../../server/db/client';
 import { startWebhookWorkers, type WebhookWorkers } from '../../server/webhooks/delivery';
 import { emitWebhook } from '../../server/webhooks/events';
@@ -234,9 +235,14 @@ describe('events from real changes, in their transaction', () => {
     const key = await api().apiKeys.create({ name: 'hooked', scopes: ['read'] });
     const created = await eventually(async () => ofType('api_key.created').find((r) => r.body.data.id === key.id));
     expect(JSON.stringify(created.body)).not.toContain(key.key);
-    await api().apiKeys.revoke({ id: key.id });
+    expect(created.body.data).toEqual({ ...key, key: redactedApiKey(key.key) }); // as the API showed it
+    const gone = await api().apiKeys.revoke({ id: key.id });
     const revoked = await eventually(async () => ofType('api_key.revoked').find((r) => r.body.data.id === key.id));
-    expect(revoked.body.data.revoked_at).toBeTruthy();
+    expect(gone.revoked_at).toBeTruthy();
+    expect(revoked.body.data).toEqual(gone); // the key as the statement revoked it, as the API shows it
+    await api().apiKeys.revoke({ id: key.id }); // revoked already: answered as it is, no second event
+    const again = await primary().webhookEvent.findMany({ where: { orgId: acmeId, type: 'api_key.revoked' } });
+    expect(again.filter((e) => (e.payload as { data: { id: string } }).data.id === key.id)).toHaveLength(1);
 
     const inv = await api().invitations.create({ email: 'hooked@example.test', role: 'member' });
     const token = inv.link.split('/invite/')[1]!;

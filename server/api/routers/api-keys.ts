@@ -36,7 +36,7 @@ export const apiKeysRouter = router({
     .mutation(({ ctx, input }) =>
       createApiKeyIn(
         ctx,
-        { orgId: ctx.org.id, userId: ctx.identity.userId },
+        { org: ctx.org, userId: ctx.identity.userId },
         { name: input.name, region: ctx.region.region, scopes: [...new Set(input.scopes)] },
       ),
     ),
@@ -58,7 +58,7 @@ export const apiKeysRouter = router({
     .mutation(({ ctx, input }) =>
       createApiKeyIn(
         ctx,
-        { orgId: ctx.org.id, userId: ctx.identity.userId },
+        { org: ctx.org, userId: ctx.identity.userId },
         { name: input.name, region: null, scopes: [...new Set(input.scopes)] },
       ),
     ),
@@ -70,5 +70,5 @@ export const apiKeysRouter = router({
     })
     .input(z.object({ id: z.string() }))
     .output(apiKeyView)
-    .mutation(({ ctx, input }) => revokeApiKeyOf(ctx, { orgId: ctx.org.id, userId: ctx.identity.userId }, input.id)),
+    .mutation(({ ctx, input }) => revokeApiKeyOf(ctx, { org: ctx.org, userId: ctx.identity.userId }, input.id)),
 });
