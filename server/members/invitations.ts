@@ -10,22 +10,27 @@ import { homeRegionOf } from '../cell/workspaces';
 import { read, write, writeStatement, type Tx } from '../db/access';
 import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
 import type { DataRequest } from '../db/request-state';
-import { execute } from '../db/sql';
+import { sqlError } from '../db/errors';
 import { AppError } from '../errors';
 import { newId } from '../ids';
+import type { OrgContext } from '../organizations/context';
 import { consumeOrRefuse, type LimitPolicy } from '../rate-limits/limiters';
 import { regionRegistry } from '../region/registry';
 import { actorMetadata, type Actor } from '../audit/actor';
 import { invitationExpiry, mintInvitationToken } from './invitation-token';
 import { sendInvitationMail, type Delivery } from './mailer';
-import { revokeInvitationStatement, type InvitationRow } from './invitations.sql';
-import { lockOrgMembers } from './members.sql';
+import { createInvitationStatement, revokeInvitationStatement, type InvitationRow } from './invitations.sql';
 import { ORG_ROLES, type OrgRole } from './roles';
 
 /** Invitations one organization may create or resend per hour, counted in the shared store. */
 export const INVITATION_LIMIT: LimitPolicy = { name: 'invitations_org', points: 30, duration: 3600 };
-/** Open (unaccepted, unrevoked) invitations an organization may hold at once. */
+/**
+ * Open (unaccepted, unrevoked) invitations an organization may hold at once: the `invitations_cap`
+ * trigger (migration 20270102000000_one_statement_writes) holds the same number.
+ */
 export const MAX_OPEN_INVITATIONS = 200;
+/** The SQLSTATE the trigger raises at the cap (DETAIL: the open invitations). */
+const OPEN_INVITATIONS_CAP_STATE = 'MLIM1';
 
 export const invitationView = z.object({
   id: z.string(),
@@ -96,20 +101,22 @@ export async function invitationsOf(req: DataRequest, orgId: string, page: { lim
 }
 
 /** The organization's region address, where its invitations are accepted (never the global one). */
-async function acceptBase(db: Tx, orgId: string) {
-  const org = await db.organization.findUniqueOrThrow({ where: { id: orgId }, include: { allowedRegions: true } });
+async function acceptBaseUrl(org: Pick<OrgContext, 'homeRegion' | 'defaultRegion' | 'allowedRegions'>) {
   const registry = await regionRegistry();
   const home = homeRegionOf(
-    {
-      homeRegion: org.homeRegion,
-      defaultRegion: org.defaultRegion,
-      allowedRegions: org.allowedRegions.map((r) => r.region),
-    },
+    org,
     registry.all().map((r) => r.code),
   );
   const region = home ? registry.get(home) : undefined;
   if (!region) throw new AppError('conflict', 'this organization has no region to accept invitations at');
-  return { org, region: region.code, baseUrl: region.baseUrl.replace(/\/$/, '') };
+  return region.baseUrl.replace(/\/$/, '');
+}
+
+/** acceptBaseUrl of the organization as `db` reads it, and the organization. */
+async function acceptBase(db: Tx, orgId: string) {
+  const org = await db.organization.findUniqueOrThrow({ where: { id: orgId }, include: { allowedRegions: true } });
+  const baseUrl = await acceptBaseUrl({ ...org, allowedRegions: org.allowedRegions.map((r) => r.region) });
+  return { org, baseUrl };
 }
 
 export const invitationLink = (baseUrl: string, token: string) => `${baseUrl}/invite/${token}`;
@@ -146,61 +153,68 @@ function spendInvitation(orgId: string): Promise<void> {
 }
 
 /** Invites `email` with `role`: the link is in the answer, once, and in the mail when SMTP_URL is set. */
-export async function createInvitation(req: DataRequest, actor: Actor, input: { email: string; role: OrgRole }) {
+export async function createInvitation(
+  req: DataRequest,
+  actor: Actor,
+  org: OrgContext,
+  input: { email: string; role: OrgRole },
+) {
   const email = input.email.trim().toLowerCase();
   await spendInvitation(actor.orgId);
+  const baseUrl = await acceptBaseUrl(org);
   const token = mintInvitationToken();
   const now = new Date();
-  const { inv, baseUrl } = await write(req, async (tx) => {
-    await execute(tx, lockOrgMembers, actor.orgId);
-    const member = await tx.membership.findFirst({ where: { orgId: actor.orgId, user: { email } } });
-    if (member) throw new AppError('conflict', `${email} is already a member of this organization`);
-    const open = await tx.invitation.findFirst({
-      where: { orgId: actor.orgId, email, acceptedAt: null, revokedAt: null },
-    });
-    if (open && open.expiresAt > now) {
-      throw new AppError('conflict', `${email} has a pending invitation: resend it or revoke it`, {
-        extra: { invitation_id: open.id },
-      });
-    }
-    // An expired one makes way for the new one (one open invitation per email).
-    if (open) await tx.invitation.update({ where: { id: open.id }, data: { revokedAt: now } });
-    const count = await tx.invitation.count({ where: { orgId: actor.orgId, acceptedAt: null, revokedAt: null } });
-    if (count >= MAX_OPEN_INVITATIONS) {
-      throw new AppError(
-        'limit_exceeded',
-        `this organization has ${count} open invitations, the most it may hold: revoke some, then invite`,
-        { extra: { limit: MAX_OPEN_INVITATIONS } },
-      );
-    }
-    const { org, baseUrl } = await acceptBase(tx, actor.orgId);
-    const row = await tx.invitation.create({
-      data: {
-        id: newId('inv'),
-        orgId: actor.orgId,
+  // One statement, sent with the bookmark: one round trip (docs/flows/reads-and-writes.md).
+  const [r] = await writeStatement(req, (send) =>
+    refusedAtCap(() =>
+      send(
+        createInvitationStatement,
+        actor.orgId,
+        newId('inv'),
         email,
-        role: input.role,
-        prefix: token.prefix,
-        secretHash: token.secretHash,
-        invitedById: actor.userId,
-        expiresAt: invitationExpiry(now),
-      },
-      include: INCLUDE,
+        input.role,
+        token.prefix,
+        token.secretHash,
+        actor.userId,
+        invitationExpiry(now),
+        now,
+        auditParam({
+          action: 'invitation.create',
+          targetType: 'invitation',
+          orgId: actor.orgId,
+          actorId: actor.userId,
+          requestId: req.requestId,
+          metadata: { email, role: input.role, ...actorMetadata(actor) },
+        }),
+      ),
+    ),
+  );
+  if (!r) throw new Error('invitation create returned no row');
+  if (r.member) throw new AppError('conflict', `${email} is already a member of this organization`);
+  if (!r.created) {
+    throw new AppError('conflict', `${email} has a pending invitation: resend it or revoke it`, {
+      extra: r.pending ? { invitation_id: r.pending } : {},
     });
-    await recordAudit(tx, {
-      action: 'invitation.create',
-      targetType: 'invitation',
-      targetId: row.id,
-      orgId: actor.orgId,
-      actorId: actor.userId,
-      requestId: req.requestId,
-      metadata: { email, role: input.role, ...actorMetadata(actor) },
-    });
-    return { inv: { ...row, orgName: org.name, orgSlug: org.slug }, baseUrl };
-  });
+  }
+  const inv = { ...r.created, orgName: r.orgName ?? org.slug, orgSlug: org.slug };
   const link = invitationLink(baseUrl, token.token);
   const delivery = await mailAndMark(req, inv, link);
   return { ...view(inv), link, delivery };
+}
+
+/** The create's statement, its refusal at the cap answered as 409 limit_exceeded. */
+async function refusedAtCap<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (e) {
+    const err = sqlError(e);
+    if (err?.code !== OPEN_INVITATIONS_CAP_STATE) throw e;
+    throw new AppError(
+      'limit_exceeded',
+      `this organization has ${err.detail ?? MAX_OPEN_INVITATIONS} open invitations, the most it may hold: revoke some, then invite`,
+      { extra: { limit: MAX_OPEN_INVITATIONS }, cause: e },
+    );
+  }
 }
 
 /** A new link (and mail) for an open invitation, valid 7 days from now: the old link stops working. */

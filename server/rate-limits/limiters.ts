@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { BackgroundPool } from '../db/background';
 import { ownPrimaryPool } from '../db/own-pools';
+import { countPoolRoundTrips } from '../db/round-trips';
 import { AppError } from '../errors';
 import { processSingleton } from '../process-singletons';
 import { logger } from '../telemetry/logger';
@@ -54,6 +55,7 @@ function pool(): BackgroundPool {
       },
       () => {}, // the insurance limiter covers an unreachable primary
     );
+    countPoolRoundTrips(s.pool, 'primary'); // a request's check is one of its round trips to the primary
   }
   return s.pool;
 }

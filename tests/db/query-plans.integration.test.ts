@@ -314,6 +314,9 @@ beforeAll(async () => {
   });
   await call('invitation preview', 'invitations.preview', () => arc().invitations.preview({ token: invitation.token }));
   await call('arc invitation revoke', 'invitations.revoke', () => arc().invitations.revoke({ id: invitationId }));
+  await call('arc invitation create', 'invitations.create', () =>
+    arc().invitations.create({ email: 'plans-new@example.test', role: 'viewer' }),
+  );
   await call('arc me', 'me.get', () => arc().me.get({}));
   await call('arc my sessions', 'me.sessions', () => arc().me.sessions({}));
   await call('arc workflow run', 'workflowRuns.get', () => arc().workflowRuns.get({ id: clusterRun.id }));

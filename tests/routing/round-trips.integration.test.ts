@@ -141,7 +141,7 @@ describe('round trips per request', () => {
     expect(settings.body).toEqual({ theme: 'system', default_region: null });
   });
 
-  it('deleting a project and creating or revoking an API key: one round trip each, refusals too', async () => {
+  it('deleting a project, an API key’s create and revoke, an invitation’s: one round trip each', async () => {
     const asKey = { authorization: `Bearer ${key}`, 'x-region': 'sfo1' };
     const asAlice = { cookie: alice, 'x-region': 'sfo1' };
     const oneTrip = async (res: Awaited<ReturnType<typeof rest>>, status: number, what: string) => {
@@ -202,5 +202,15 @@ describe('round trips per request', () => {
     const twice = await oneTrip(await rest('DELETE', `/v1/api-keys/${id}`, { headers: asAlice }), 200, 'revoke twice');
     expect(twice.body).toEqual(revoked.body); // revoked already: answered as it is
     await oneTrip(await rest('DELETE', '/v1/api-keys/key_nonesuch', { headers: asAlice }), 404, 'revoke, unknown');
+
+    // An invitation: the organization's shared rate limit (its own round trip, rate-limiter-flexible
+    // on the primary), then one statement; no mail is configured here (a sent one is marked: one more).
+    const invited = await rest<{ id: string }>('POST', '/v1/invitations', {
+      headers: asAlice,
+      body: { email: `${name}@example.test`, role: 'viewer' },
+    });
+    expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+    expect((await tripsOf(invited.headers.get('X-Request-Id')!)).primary).toBe(2);
+    await oneTrip(await rest('DELETE', `/v1/invitations/${invited.body.id}`, { headers: asAlice }), 200, 'uninvite');
   });
 });

@@ -1,5 +1,5 @@
--- Deleting a project and creating an API key are one statement each (one round trip to the
--- primary: docs/flows/reads-and-writes.md). The checks that must count rows committed while the
+-- Deleting a project, creating an API key and creating an invitation are one statement each (one
+-- round trip to the primary: docs/flows/reads-and-writes.md). The checks that must count rows committed while the
 -- statement waited for its lock move here: a trigger's queries each take a fresh snapshot, after
 -- the row's lock is held, where a statement's CTEs all see the snapshot it started with.
 
@@ -48,3 +48,29 @@ END
 $$;
 CREATE TRIGGER "api_keys_cap" BEFORE INSERT ON "public"."api_keys" FOR EACH ROW
   EXECUTE FUNCTION "public"."meridian_api_keys_cap"();
+
+-- An invitation's create is one statement too (one open invitation per email is
+-- invitations_open_email_key's, since 20261221000000_invitations_roles).
+-- Open invitations an organization may hold: MAX_OPEN_INVITATIONS in server/members/invitations.ts,
+-- which answers 'MLIM1' here as 409 limit_exceeded (DETAIL: the open invitations it holds).
+CREATE OR REPLACE FUNCTION "public"."meridian_invitations_cap"() RETURNS trigger
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  cap CONSTANT int := 200;
+  n int;
+BEGIN
+  IF NEW.accepted_at IS NOT NULL OR NEW.revoked_at IS NOT NULL THEN
+    RETURN NEW;
+  END IF;
+  PERFORM pg_advisory_xact_lock(hashtextextended('invitations:' || NEW.org_id, 0));
+  SELECT count(*) INTO n FROM "public"."invitations"
+   WHERE org_id = NEW.org_id AND accepted_at IS NULL AND revoked_at IS NULL;
+  IF n >= cap THEN
+    RAISE EXCEPTION 'organization % holds % open invitations, the most it may', NEW.org_id, n
+      USING ERRCODE = 'MLIM1', DETAIL = n::text;
+  END IF;
+  RETURN NEW;
+END
+$$;
+CREATE TRIGGER "invitations_cap" BEFORE INSERT ON "public"."invitations" FOR EACH ROW
+  EXECUTE FUNCTION "public"."meridian_invitations_cap"();

@@ -66,7 +66,7 @@ export const invitationsRouter = router({
     .input(z.object({ email: z.string().trim().toLowerCase().email().max(254), role: z.enum(ORG_ROLES) }))
     .output(createdInvitationView)
     .mutation(async ({ ctx, input }) => {
-      const created = await createInvitation(ctx, actorOf(ctx.identity, ctx.org.id), input);
+      const created = await createInvitation(ctx, actorOf(ctx.identity, ctx.org.id), ctx.org, input);
       ctx.response.status = 201;
       return created;
     }),
