@@ -1,12 +1,13 @@
 // Hand-written SQL of API keys: the create and the revoke, each one statement with its events
 // (api-keys.ts); the batched write of their last use, and the sweep of long-revoked keys.
 import { auditCte } from '../audit/audit-cte';
+import { keepRecordCte, priorRecordCte, type PriorRow } from '../db/idempotency-cte';
 import { command, statement } from '../db/sql';
 import { webhookEventCtes } from '../webhooks/event-cte';
 import { apiKeyViewSql, type ApiKeyView } from './repository';
 
 export interface CreateKeyRow {
-  prior: { request_hash: string; response_status: number; response_body: unknown } | null;
+  prior: PriorRow | null;
   /** The organization changed while the statement waited for its row: nothing written, run again. */
   raced: boolean;
   /** The workspace moved away from the key's region: its home now (nothing written). */
@@ -49,10 +50,7 @@ export const createApiKeyStatement = statement<
   ]
 >(
   'api_keys.create',
-  `WITH prior AS (
-    SELECT request_hash, response_status, response_body FROM idempotency_keys
-    WHERE org_id = $1::text AND key = $10::text AND created_at >= now() - make_interval(hours => $13::int)
-  ), seen AS (
+  `WITH ${priorRecordCte({ org: 1, key: 10, ttlHours: 13 })}, seen AS (
     SELECT xmin::text AS version FROM organizations WHERE id = $1::text
   ), org AS (
     SELECT id, home_region, default_region, xmin::text AS version FROM organizations
@@ -70,11 +68,8 @@ export const createApiKeyStatement = statement<
     SELECT $2::text, o.id, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text[], $9::timestamptz
       FROM settled o WHERE NOT EXISTS (SELECT 1 FROM moved)
     RETURNING id
-  ), record AS (
-    INSERT INTO idempotency_keys (org_id, key, request_hash, response_status, response_body, created_at)
-    SELECT $1::text, $10::text, $11::text, 201, $12::jsonb, $9::timestamptz FROM created WHERE $10::text IS NOT NULL
-    RETURNING 1
-  ), ${auditCte('audit', 'created', 14, 9)}, ${webhookEventCtes('api_key.created', 'created', 'settled', 15)}
+  ), ${keepRecordCte('created', { org: 1, key: 10, hash: 11, at: 9, status: 201, body: '$12::jsonb' })},
+  ${auditCte('audit', 'created', 14, 9)}, ${webhookEventCtes('api_key.created', 'created', 'settled', 15)}
   SELECT (SELECT row_to_json(p) FROM prior p) AS prior,
          EXISTS (SELECT 1 FROM org) AND NOT EXISTS (SELECT 1 FROM settled) AS raced,
          (SELECT home_region FROM moved) AS moved_to,
@@ -83,7 +78,7 @@ export const createApiKeyStatement = statement<
          (SELECT count(*) FROM audit)::int AS events,
          (SELECT count(*) FROM hook_event)::int AS hooks`,
   (r) => ({
-    prior: (r.prior as CreateKeyRow['prior']) ?? null,
+    prior: (r.prior as PriorRow | null) ?? null,
     raced: r.raced === true,
     movedTo: (r.moved_to as string | null) ?? null,
     created: r.created === true,

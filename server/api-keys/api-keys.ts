@@ -7,6 +7,7 @@ import { read, writeStatement } from '../db/access';
 import { decodeTimeCursor } from '../db/cursor';
 import { sqlError } from '../db/errors';
 import { IDEMPOTENCY_TTL_HOURS, idempotentStatement } from '../db/idempotency';
+import { replayOf } from '../db/idempotency-cte';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { newId } from '../ids';
@@ -111,12 +112,7 @@ async function createOnce(
         ),
       );
       if (!r) throw new Error('API key create returned no row');
-      if (r.prior) {
-        const p = r.prior;
-        return {
-          prior: { requestHash: p.request_hash, status: p.response_status, body: p.response_body as CreatedApiKeyView },
-        };
-      }
+      if (r.prior) return replayOf<CreatedApiKeyView>(r.prior);
       if (r.created) return { status: 201, body };
       if (r.movedTo) throw regionLeft(input.region!, r.movedTo);
       if (r.raced) throw new OrgChanged();

@@ -1,11 +1,12 @@
 // The cluster create's one statement: checks, inserts and the first step's job in one round
 // trip (docs/flows/cluster-create.md#the-accept-statement).
 import { auditCte } from '../audit/audit-cte';
+import { priorRecordCte, type PriorRow } from '../db/idempotency-cte';
 import { statement } from '../db/sql';
 import { QUEUE_SCHEMA, stepJobInsert } from '../workflows/queue';
 
 export interface AcceptRow {
-  prior: { request_hash: string; response_status: number; response_body: unknown } | null;
+  prior: PriorRow | null;
   project: string | null;
   allowed: boolean;
   writable: boolean;
@@ -23,10 +24,7 @@ export interface AcceptRow {
 export const JOB_FIRST_PARAM = 20;
 
 const text = `
-WITH prior AS (
-  SELECT request_hash, response_status, response_body FROM idempotency_keys
-  WHERE org_id = $2 AND key = $16 AND created_at >= now() - make_interval(hours => $18)
-), project AS (
+WITH ${priorRecordCte({ org: 2, key: 16, ttlHours: 18 })}, project AS (
   -- The named project, else the first by name; live, and held FOR SHARE so that a delete of it
   -- waits for this create (and one that committed first leaves no row here: 404).
   SELECT id FROM projects

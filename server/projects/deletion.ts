@@ -9,6 +9,7 @@ import { changed as identityChanged } from '../auth/identity-cache';
 import { homeRegionOf } from '../cell/workspaces';
 import { sqlError } from '../db/errors';
 import { IDEMPOTENCY_TTL_HOURS, idempotentStatement } from '../db/idempotency';
+import { replayOf } from '../db/idempotency-cte';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { notWritable } from '../organizations/writable';
@@ -61,12 +62,7 @@ export async function deleteProject(
         ),
       );
       if (!r) throw new Error('project delete returned no row');
-      if (r.prior) {
-        const p = r.prior;
-        return {
-          prior: { requestHash: p.request_hash, status: p.response_status, body: p.response_body as ProjectView },
-        };
-      }
+      if (r.prior) return replayOf<ProjectView>(r.prior);
       if (r.deleted) return { status: 200, body: r.deleted };
       if (!r.found) throw new AppError('not_found', `no project ${id}`);
       if (r.status !== 'active') throw await notWritable(org.id, org.slug, 'deletions');

@@ -1,12 +1,13 @@
 // Hand-written SQL of projects: the create, the default region's change (projects.ts) and the
 // delete (deletion.ts), each one statement with its events; the purge of long-deleted projects.
 import { auditCte } from '../audit/audit-cte';
+import { keepRecordCte, priorRecordCte, type PriorRow } from '../db/idempotency-cte';
 import { command, statement } from '../db/sql';
 import { webhookEventCtes } from '../webhooks/event-cte';
 import { projectViewSql, type ProjectView } from './repository';
 
 export interface CreateRow {
-  prior: { request_hash: string; response_status: number; response_body: unknown } | null;
+  prior: PriorRow | null;
   /** The organization is active (held FOR SHARE: a move's switch to read-only waits for this create). */
   writable: boolean;
   /** The new project's ID; null when nothing was inserted (a fresh record, a taken name, not writable). */
@@ -42,10 +43,7 @@ export const createProjectStatement = statement<
   ]
 >(
   'projects.create',
-  `WITH prior AS (
-    SELECT request_hash, response_status, response_body FROM idempotency_keys
-    WHERE org_id = $1::text AND key = $5::text AND created_at >= now() - make_interval(hours => $8::int)
-  ), writable AS (
+  `WITH ${priorRecordCte({ org: 1, key: 5, ttlHours: 8 })}, writable AS (
     SELECT id, home_region, default_region FROM organizations
     WHERE id = $1::text AND status = 'active' AND NOT EXISTS (SELECT 1 FROM prior)
     FOR SHARE
@@ -54,18 +52,15 @@ export const createProjectStatement = statement<
     SELECT $2::text, w.id, $3::text, $4::text, $9::timestamptz, $9::timestamptz FROM writable w
     ON CONFLICT (org_id, name) WHERE deleted_at IS NULL DO NOTHING
     RETURNING id
-  ), record AS (
-    INSERT INTO idempotency_keys (org_id, key, request_hash, response_status, response_body, created_at)
-    SELECT $1::text, $5::text, $6::text, 201, $7::jsonb, $9::timestamptz FROM created WHERE $5::text IS NOT NULL
-    RETURNING 1
-  ), ${auditCte('audit', 'created', 10, 9)}, ${webhookEventCtes('project.created', 'created', 'writable', 11)}
+  ), ${keepRecordCte('created', { org: 1, key: 5, hash: 6, at: 9, status: 201, body: '$7::jsonb' })},
+  ${auditCte('audit', 'created', 10, 9)}, ${webhookEventCtes('project.created', 'created', 'writable', 11)}
   SELECT (SELECT row_to_json(p) FROM prior p) AS prior,
          EXISTS (SELECT 1 FROM writable) AS writable,
          (SELECT id FROM created) AS created,
          (SELECT count(*) FROM record)::int AS records,
          (SELECT count(*) FROM hook_event)::int AS events`,
   (r) => ({
-    prior: (r.prior as CreateRow['prior']) ?? null,
+    prior: (r.prior as PriorRow | null) ?? null,
     writable: r.writable === true,
     created: (r.created as string | null) ?? null,
     records: Number(r.records),
@@ -106,7 +101,7 @@ export const updateProjectRegionStatement = statement<
 );
 
 export interface DeleteRow {
-  prior: CreateRow['prior'];
+  prior: PriorRow | null;
   /** The organization's status, its row held FOR SHARE (null when a record answered). */
   status: string | null;
   /** A live project of the organization had the ID (as the statement began). */
@@ -139,10 +134,7 @@ export const deleteProjectStatement = statement<
   ]
 >(
   'projects.delete',
-  `WITH prior AS (
-    SELECT request_hash, response_status, response_body FROM idempotency_keys
-    WHERE org_id = $1::text AND key = $3::text AND created_at >= now() - make_interval(hours => $5::int)
-  ), org AS (
+  `WITH ${priorRecordCte({ org: 1, key: 3, ttlHours: 5 })}, org AS (
     SELECT id, status::text AS status, home_region, default_region FROM organizations
     WHERE id = $1::text AND NOT EXISTS (SELECT 1 FROM prior)
     FOR SHARE
@@ -152,11 +144,8 @@ export const deleteProjectStatement = statement<
     UPDATE projects p SET deleted_at = $6::timestamptz, updated_at = $6::timestamptz FROM writable w
     WHERE p.id = $2::text AND p.org_id = w.id AND p.deleted_at IS NULL
     RETURNING p.id, ${projectViewSql('p')} AS body
-  ), record AS (
-    INSERT INTO idempotency_keys (org_id, key, request_hash, response_status, response_body, created_at)
-    SELECT $1::text, $3::text, $4::text, 200, d.body, $6::timestamptz FROM deleted d WHERE $3::text IS NOT NULL
-    RETURNING 1
-  ), ${auditCte('audit', 'deleted', 7, 6, { metadata: `jsonb_build_object('name', deleted.body->'name')` })},
+  ), ${keepRecordCte('deleted', { org: 1, key: 3, hash: 4, at: 6, status: 200, body: 'deleted.body' })},
+  ${auditCte('audit', 'deleted', 7, 6, { metadata: `jsonb_build_object('name', deleted.body->'name')` })},
   ${webhookEventCtes('project.deleted', 'deleted', 'writable', 8, '(SELECT body FROM deleted)')}
   SELECT (SELECT row_to_json(p) FROM prior p) AS prior,
          (SELECT status FROM org) AS status,
@@ -166,7 +155,7 @@ export const deleteProjectStatement = statement<
          (SELECT count(*) FROM audit)::int AS events,
          (SELECT count(*) FROM hook_event)::int AS hooks`,
   (r) => ({
-    prior: (r.prior as CreateRow['prior']) ?? null,
+    prior: (r.prior as PriorRow | null) ?? null,
     status: (r.status as string | null) ?? null,
     found: r.found === true,
     deleted: (r.deleted as ProjectView | null) ?? null,

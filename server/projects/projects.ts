@@ -5,6 +5,7 @@ import { auditParam } from '../audit/audit-cte';
 import type { OrgContext } from '../auth/identity';
 import { read, writeStatement } from '../db/access';
 import { IDEMPOTENCY_TTL_HOURS, idempotentStatement } from '../db/idempotency';
+import { replayOf } from '../db/idempotency-cte';
 import { isId, newId } from '../ids';
 import { decodeCursor } from '../db/cursor';
 import type { DataRequest } from '../db/request-state';
@@ -87,15 +88,7 @@ export async function createProjectIn(
         ),
       );
       if (!r) throw new Error('project create returned no row');
-      if (r.prior) {
-        return {
-          prior: {
-            requestHash: r.prior.request_hash,
-            status: r.prior.response_status,
-            body: r.prior.response_body as ProjectView,
-          },
-        };
-      }
+      if (r.prior) return replayOf<ProjectView>(r.prior);
       if (r.created) return { status: 201, body };
       if (!r.writable) throw await notWritable(org.id, org.slug, 'new projects');
       throw new AppError('conflict', `a project named ${input.name} exists already`);

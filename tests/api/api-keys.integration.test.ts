@@ -1,9 +1,10 @@
 // GET /v1/api-keys pages like every other list (a keyset cursor, `limit` at most 200) and an
 // organization holds at most MAX_ACTIVE_API_KEYS unrevoked keys (409 limit_exceeded past that,
 // also under concurrent creates), over the real REST adapter and a real primary + replicas.
-import pg from 'pg';
+import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
+import { committedWhileWaiting } from '../../dev/testing/lock-wait';
 import { MAX_ACTIVE_API_KEYS } from '../../server/api-keys/api-keys';
 import { primary } from '../../server/db/client';
 import { newId } from '../../server/ids';
@@ -64,33 +65,13 @@ describe('GET /v1/api-keys pages', () => {
 });
 
 describe('a create that waits for a change of the organization’s row', () => {
-  /** Runs `change` in a transaction held open until a create for lax1 waits on it; the create's answer. */
-  async function createDuring(name: string, change: (c: pg.Client) => Promise<void>) {
-    const holder = new pg.Client({ connectionString: primaryUrl });
-    await holder.connect();
-    try {
-      const pid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-      await holder.query('BEGIN');
-      await change(holder);
-      const answer = create(name);
-      const waiting = async () =>
-        (
-          await holder.query<{ n: number }>(
-            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))',
-            [pid],
-          )
-        ).rows[0]!.n;
-      await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
-      await holder.query('COMMIT');
-      return await answer;
-    } finally {
-      await holder.end();
-    }
-  }
+  /** `change` committed while a create for lax1 waits for it: the create's answer. */
+  const createDuring = (name: string, change: (c: pg.Client) => Promise<unknown>) =>
+    committedWhileWaiting(primaryUrl, change, () => create(name));
 
   it('a handover away from the key’s region that commits meanwhile refuses it; any other change lets it through', async () => {
     const touched = await createDuring('after-a-touch', (c) =>
-      c.query('UPDATE organizations SET updated_at = now() WHERE id = $1', [globexId]).then(() => undefined),
+      c.query('UPDATE organizations SET updated_at = now() WHERE id = $1', [globexId]),
     );
     expect(touched.status, JSON.stringify(touched.body)).toBe(201);
 

@@ -3,9 +3,9 @@
 // cluster create naming a deleted project is 404, and a delete racing a create into the same
 // project never lets both succeed. (Viewers are refused by tests/api/roles, other organizations'
 // callers in every procedure by tests/api/tenancy.)
-import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rest, useDemoDatabase } from '../../dev/testing/app';
+import { committedWhileWaiting } from '../../dev/testing/lock-wait';
 import { topology, waitForReplay } from '../../dev/testing/db';
 import { primary } from '../../server/db/client';
 
@@ -135,29 +135,19 @@ describe('DELETE /v1/projects/{id}', () => {
   it('a delete that waits for a cluster create into the project counts the cluster it committed (409)', async () => {
     const p = await newProject();
     const live = await primary().cluster.findFirstOrThrow({ where: { orgId: acmeId, status: { not: 'deleted' } } });
-    const holder = new pg.Client({ connectionString: primaryUrl });
-    await holder.connect();
     try {
-      const pid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
       // What a cluster create into the project holds and writes (server/clusters/accept.sql.ts), in short.
-      await holder.query('BEGIN');
-      await holder.query('SELECT id FROM projects WHERE id = $1 FOR SHARE', [p.id]);
-      await holder.query('UPDATE clusters SET project_id = $1 WHERE id = $2', [p.id, live.id]);
-      const del = call('DELETE', `/v1/projects/${p.id}`);
-      const waiting = async () =>
-        (
-          await holder.query<{ n: number }>(
-            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))',
-            [pid],
-          )
-        ).rows[0]!.n;
-      await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
-      await holder.query('COMMIT');
-      const refused = await del;
+      const refused = await committedWhileWaiting(
+        primaryUrl,
+        async (c) => {
+          await c.query('SELECT id FROM projects WHERE id = $1 FOR SHARE', [p.id]);
+          await c.query('UPDATE clusters SET project_id = $1 WHERE id = $2', [p.id, live.id]);
+        },
+        () => call('DELETE', `/v1/projects/${p.id}`),
+      );
       expect([refused.status, refused.body.error?.details]).toEqual([409, { live_clusters: 1 }]);
       expect((await primary().project.findUniqueOrThrow({ where: { id: p.id } })).deletedAt).toBeNull();
     } finally {
-      await holder.end();
       await primary().cluster.update({ where: { id: live.id }, data: { projectId: live.projectId } });
     }
   });
