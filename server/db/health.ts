@@ -12,7 +12,7 @@ import { RttWindow, type RttSummary } from './rtt-window';
 import { primaryUrl, replicaRegions, replicaUrl } from './topology';
 import { processSingleton } from '../process-singletons';
 import { clearFlushHistory, recordFlush, secondsBehind } from './flush-history';
-import { replicaLag } from './replica-lag';
+import { replicaLag, replicaServing } from './replica-lag';
 
 export type ReplicaStatus = 'healthy' | 'lagging' | 'down' | 'unknown';
 
@@ -211,7 +211,7 @@ async function probeReplica(region: string): Promise<void> {
     const primaryTimeline = state().primary.timeline;
     const replayLsn = row.replay ? parseLsn(row.replay) : undefined;
     const receiveLsn = row.received ? parseLsn(row.received) : undefined;
-    const { lagBytes, lagSeconds } = replicaLag({
+    const lag = replicaLag({
       replayLsn,
       receiveLsn,
       primaryFlushLsn: state().primary.up ? state().primary.flushLsn : undefined,
@@ -221,16 +221,18 @@ async function probeReplica(region: string): Promise<void> {
       replayTimestampLagSeconds: row.ts_lag,
       secondsBehind,
     });
-    // After a promotion, a replica still on the old timeline may hold WAL the new primary never
-    // had (written, never acknowledged): it serves no read until it follows the new timeline.
-    const oldTimeline =
-      row.recovery && timeline !== undefined && primaryTimeline !== undefined && timeline < primaryTimeline;
-    const lagging = !row.recovery
-      ? false
-      : oldTimeline || lagBytes > e.REPLICA_MAX_LAG_BYTES || lagSeconds > e.REPLICA_MAX_LAG_SECONDS;
+    const { lagBytes, lagSeconds } = lag;
+    const { status, oldTimeline } = replicaServing({
+      recovery: row.recovery,
+      timeline,
+      primaryTimeline,
+      lag,
+      maxLagBytes: e.REPLICA_MAX_LAG_BYTES,
+      maxLagSeconds: e.REPLICA_MAX_LAG_SECONDS,
+    });
     next = {
       region,
-      status: lagging ? 'lagging' : 'healthy',
+      status,
       replayLsn,
       receiveLsn,
       lagBytes,

@@ -1,6 +1,7 @@
 // replicaLag: against the primary while it answers; against the furthest WAL received while it does not.
+// replicaServing: what a replica's lag and timeline let it serve.
 import { describe, expect, it } from 'vitest';
-import { replicaLag, type LagInput } from './replica-lag';
+import { replicaLag, replicaServing, type LagInput } from './replica-lag';
 
 const base: LagInput = {
   replayLsn: 1_000n,
@@ -40,6 +41,51 @@ describe('replicaLag', () => {
       lagBytes: 0,
       lagSeconds: 0,
       reference: undefined,
+    });
+  });
+});
+
+describe('replicaServing', () => {
+  const level = { lagBytes: 0, lagSeconds: 0 };
+  const limits = { maxLagBytes: 16 << 20, maxLagSeconds: 10 };
+
+  it('a replica still on the old timeline after a promotion serves nothing, however level', () => {
+    const r = replicaServing({ recovery: true, timeline: 3, primaryTimeline: 4, lag: level, ...limits });
+    expect(r).toEqual({ status: 'lagging', oldTimeline: true });
+  });
+
+  it('once it follows the new timeline it serves again, judged by its lag', () => {
+    expect(replicaServing({ recovery: true, timeline: 4, primaryTimeline: 4, lag: level, ...limits })).toEqual({
+      status: 'healthy',
+      oldTimeline: false,
+    });
+    const behind = { lagBytes: (16 << 20) + 1, lagSeconds: 1 };
+    expect(replicaServing({ recovery: true, timeline: 4, primaryTimeline: 4, lag: behind, ...limits }).status).toBe(
+      'lagging',
+    );
+    expect(
+      replicaServing({
+        recovery: true,
+        timeline: 4,
+        primaryTimeline: 4,
+        lag: { lagBytes: 0, lagSeconds: 11 },
+        ...limits,
+      }).status,
+    ).toBe('lagging');
+  });
+
+  it('a timeline not known yet (the primary not probed since the promotion) is judged by lag alone', () => {
+    expect(replicaServing({ recovery: true, timeline: 3, primaryTimeline: undefined, lag: level, ...limits })).toEqual({
+      status: 'healthy',
+      oldTimeline: false,
+    });
+  });
+
+  it('a node out of recovery (promoted) is no lagging replica', () => {
+    const behind = { lagBytes: 1 << 30, lagSeconds: 60 };
+    expect(replicaServing({ recovery: false, timeline: 4, primaryTimeline: 5, lag: behind, ...limits })).toEqual({
+      status: 'healthy',
+      oldTimeline: false,
     });
   });
 });

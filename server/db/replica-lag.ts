@@ -42,3 +42,29 @@ export function replicaLag(i: LagInput): Lag {
   const lagSeconds = i.secondsBehind(i.replayLsn) ?? Math.max(0, i.replayTimestampLagSeconds ?? 0);
   return { lagBytes: Number(behind), lagSeconds, reference };
 }
+
+export interface ServingInput {
+  /** pg_is_in_recovery(): false for a node that is no longer a replica (promoted). */
+  recovery: boolean;
+  /** The timeline of the WAL the replica receives; the primary's (undefined: not known yet). */
+  timeline: number | undefined;
+  primaryTimeline: number | undefined;
+  lag: Lag;
+  maxLagBytes: number;
+  maxLagSeconds: number;
+}
+
+/**
+ * Whether a replica serves reads. After a promotion a replica still on the old timeline may hold
+ * WAL the new primary never had (written, never acknowledged), and a bookmark minted on the old
+ * timeline compares with its positions as if they were the new one's: it serves no read until it
+ * follows the new timeline, however little it lags. On the new timeline, positions past the
+ * switch point are the new primary's, so a bookmark from before the switch (never past it: the
+ * synchronous standby had every acknowledged commit) is judged by the replay position as ever.
+ */
+export function replicaServing(i: ServingInput): { status: 'healthy' | 'lagging'; oldTimeline: boolean } {
+  const oldTimeline =
+    i.recovery && i.timeline !== undefined && i.primaryTimeline !== undefined && i.timeline < i.primaryTimeline;
+  const lagging = i.recovery && (oldTimeline || i.lag.lagBytes > i.maxLagBytes || i.lag.lagSeconds > i.maxLagSeconds);
+  return { status: lagging ? 'lagging' : 'healthy', oldTimeline };
+}
