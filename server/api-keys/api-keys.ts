@@ -55,7 +55,12 @@ export async function createApiKeyIn(
     try {
       return await createOnce(req, admin, input);
     } catch (e) {
-      if (!(e instanceof OrgChanged) || attempt >= CREATE_ATTEMPTS) throw e;
+      if (!(e instanceof OrgChanged)) throw e;
+      if (attempt >= CREATE_ATTEMPTS) {
+        throw new AppError('conflict', 'the organization changed while the key was being created: try again', {
+          cause: e,
+        });
+      }
     }
   }
 }
