@@ -320,10 +320,19 @@ describe('routing policy drill under load', () => {
     expect(ofOutage.length, JSON.stringify(ofOutage.slice(0, 8))).toBeLessThanOrEqual(8);
     expect(load.answers.filter((a) => a.status === 200).length).toBeGreaterThan(50);
     // Where each answer was served (a 503 of the outage may name what answered its identity
-    // look-up, or nothing: only the answers count).
+    // look-up, or nothing: only the answers count). The app here is at the global address: a
+    // request's identity is looked up before its region is known, and while the monitor holds the
+    // primary down (the outage, and until its first probe after) that look-up goes to the replica
+    // least behind, any region's; the answer names the least fresh source it used (seen once in
+    // 10 stress runs: three reads "served by replica:sfo1" just as the primary came back).
     const served = load.answers.filter((a) => a.status === 200);
+    const usual = ['replica:ams1', 'primary', 'replica:lax1'];
+    const odd = served.filter(
+      (a) => !usual.includes(a.servedBy ?? '') && !(within(outage, a) && a.servedBy?.startsWith('replica:')),
+    );
+    const why = await Promise.all(odd.slice(0, 3).map((a) => explain(a.id).catch((e: Error) => e.message)));
+    expect(odd, JSON.stringify({ odd: odd.slice(0, 5), outage, why })).toEqual([]);
     const by = new Set(served.map((a) => a.servedBy));
-    const odd = served.filter((a) => !['replica:ams1', 'primary', 'replica:lax1'].includes(a.servedBy ?? ''));
-    expect(by, JSON.stringify(odd.slice(0, 5))).toEqual(new Set(['replica:ams1', 'primary', 'replica:lax1']));
-  }, 30_000);
+    for (const target of usual) expect(by.has(target), `an answer served by ${target}`).toBe(true);
+  }, 60_000);
 });
