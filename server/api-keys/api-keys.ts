@@ -5,7 +5,7 @@ import { changed as identityChanged } from '../auth/identity-cache';
 import { homeRegionOf } from '../cell/workspaces';
 import { read, writeStatement } from '../db/access';
 import { decodeTimeCursor } from '../db/cursor';
-import { sqlError } from '../db/errors';
+import { refusedOn } from '../db/errors';
 import { IDEMPOTENCY_TTL_HOURS, idempotentStatement } from '../db/idempotency';
 import { replayOf } from '../db/idempotency-cte';
 import type { DataRequest } from '../db/request-state';
@@ -144,18 +144,18 @@ function regionLeft(region: string, home: string) {
 }
 
 /** The create's statement, its refusal at the cap answered as 409 limit_exceeded. */
-async function refusedAtCap<T>(send: () => Promise<T>): Promise<T> {
-  try {
-    return await send();
-  } catch (e) {
-    const err = sqlError(e);
-    if (err?.code !== KEYS_CAP_STATE) throw e;
-    throw new AppError(
-      'limit_exceeded',
-      `this organization has ${err.detail ?? MAX_ACTIVE_API_KEYS} active API keys, the most it may hold: revoke keys it no longer uses (DELETE /v1/api-keys/{id}), then create this one`,
-      { extra: { limit: MAX_ACTIVE_API_KEYS }, cause: e },
-    );
-  }
+function refusedAtCap<T>(send: () => Promise<T>): Promise<T> {
+  return refusedOn(
+    KEYS_CAP_STATE,
+    (detail, cause) => {
+      return new AppError(
+        'limit_exceeded',
+        `this organization has ${detail ?? MAX_ACTIVE_API_KEYS} active API keys, the most it may hold: revoke keys it no longer uses (DELETE /v1/api-keys/{id}), then create this one`,
+        { extra: { limit: MAX_ACTIVE_API_KEYS }, cause },
+      );
+    },
+    send,
+  );
 }
 
 export async function revokeApiKeyOf(req: DataRequest, admin: { org: OrgContext; userId: string }, id: string) {

@@ -39,3 +39,21 @@ export function sqlError(e: unknown, depth = 0): { code: string; detail: string 
   }
   return sqlError(err.cause, depth + 1) ?? sqlError(err.meta?.driverAdapterError, depth + 1);
 }
+
+/**
+ * Runs `send`; a failure with SQLSTATE `state` (what a trigger raised) is answered by `refusal`
+ * with the error's DETAIL (`refusal` passes the error on as its cause); any other is rethrown.
+ */
+export async function refusedOn<T>(
+  state: string,
+  refusal: (detail: string | undefined, cause: unknown) => Error,
+  send: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await send();
+  } catch (e) {
+    const err = sqlError(e);
+    if (err?.code !== state) throw e;
+    throw refusal(err.detail, e);
+  }
+}

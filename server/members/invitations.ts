@@ -10,7 +10,7 @@ import { homeRegionOf } from '../cell/workspaces';
 import { read, write, writeStatement, type Tx } from '../db/access';
 import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
 import type { DataRequest } from '../db/request-state';
-import { sqlError } from '../db/errors';
+import { refusedOn } from '../db/errors';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import type { OrgContext } from '../organizations/context';
@@ -203,18 +203,18 @@ export async function createInvitation(
 }
 
 /** The create's statement, its refusal at the cap answered as 409 limit_exceeded. */
-async function refusedAtCap<T>(send: () => Promise<T>): Promise<T> {
-  try {
-    return await send();
-  } catch (e) {
-    const err = sqlError(e);
-    if (err?.code !== OPEN_INVITATIONS_CAP_STATE) throw e;
-    throw new AppError(
-      'limit_exceeded',
-      `this organization has ${err.detail ?? MAX_OPEN_INVITATIONS} open invitations, the most it may hold: revoke some, then invite`,
-      { extra: { limit: MAX_OPEN_INVITATIONS }, cause: e },
-    );
-  }
+function refusedAtCap<T>(send: () => Promise<T>): Promise<T> {
+  return refusedOn(
+    OPEN_INVITATIONS_CAP_STATE,
+    (detail, cause) => {
+      return new AppError(
+        'limit_exceeded',
+        `this organization has ${detail ?? MAX_OPEN_INVITATIONS} open invitations, the most it may hold: revoke some, then invite`,
+        { extra: { limit: MAX_OPEN_INVITATIONS }, cause },
+      );
+    },
+    send,
+  );
 }
 
 /** A new link (and mail) for an open invitation, valid 7 days from now: the old link stops working. */

@@ -7,7 +7,7 @@ import { auditParam } from '../audit/audit-cte';
 import type { OrgContext } from '../auth/identity';
 import { changed as identityChanged } from '../auth/identity-cache';
 import { homeRegionOf } from '../cell/workspaces';
-import { sqlError } from '../db/errors';
+import { refusedOn } from '../db/errors';
 import { IDEMPOTENCY_TTL_HOURS, idempotentStatement } from '../db/idempotency';
 import { replayOf } from '../db/idempotency-cte';
 import type { DataRequest } from '../db/request-state';
@@ -76,18 +76,18 @@ export async function deleteProject(
 }
 
 /** The statement, its refusal by the trigger answered as 409 naming the live clusters. */
-async function refusedWhenLive<T>(send: () => Promise<T>): Promise<T> {
-  try {
-    return await send();
-  } catch (e) {
-    const err = sqlError(e);
-    if (err?.code !== LIVE_CLUSTERS_STATE) throw e;
-    const { live_clusters: live, name } = JSON.parse(err.detail ?? '{}') as { live_clusters: number; name: string };
-    const n = live >= LIVE_CLUSTERS_COUNTED ? `${live} or more` : String(live);
-    throw new AppError(
-      'conflict',
-      `project ${name} holds ${n} live cluster${live === 1 ? '' : 's'}: delete ${live === 1 ? 'it' : 'them'} first`,
-      { extra: { details: { live_clusters: live } }, cause: e },
-    );
-  }
+function refusedWhenLive<T>(send: () => Promise<T>): Promise<T> {
+  return refusedOn(
+    LIVE_CLUSTERS_STATE,
+    (detail, cause) => {
+      const { live_clusters: live, name } = JSON.parse(detail ?? '{}') as { live_clusters: number; name: string };
+      const n = live >= LIVE_CLUSTERS_COUNTED ? `${live} or more` : String(live);
+      return new AppError(
+        'conflict',
+        `project ${name} holds ${n} live cluster${live === 1 ? '' : 's'}: delete ${live === 1 ? 'it' : 'them'} first`,
+        { extra: { details: { live_clusters: live } }, cause },
+      );
+    },
+    send,
+  );
 }

@@ -11,7 +11,7 @@ import { decodeCursor } from '../db/cursor';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { notWritable } from '../organizations/writable';
-import { sqlState } from '../db/errors';
+import { refusedOn } from '../db/errors';
 import { changed as identityChanged } from '../auth/identity-cache';
 import { allowedRegionOrNull } from '../region/allowed';
 import { regionRegistry } from '../region/registry';
@@ -98,17 +98,18 @@ export async function createProjectIn(
 }
 
 /** The create's statement, its refusal at the cap answered as 409 limit_exceeded. */
-async function sendCapped<T>(send: () => Promise<T>): Promise<T> {
-  try {
-    return await send();
-  } catch (e) {
-    if (sqlState(e) !== PROJECTS_CAP_STATE) throw e;
-    throw new AppError(
-      'limit_exceeded',
-      `this organization holds ${MAX_PROJECTS} projects, the most it may: delete one no longer used, or use an existing one`,
-      { extra: { limit: MAX_PROJECTS }, cause: e },
-    );
-  }
+function sendCapped<T>(send: () => Promise<T>): Promise<T> {
+  return refusedOn(
+    PROJECTS_CAP_STATE,
+    (_detail, cause) => {
+      return new AppError(
+        'limit_exceeded',
+        `this organization holds ${MAX_PROJECTS} projects, the most it may: delete one no longer used, or use an existing one`,
+        { extra: { limit: MAX_PROJECTS }, cause },
+      );
+    },
+    send,
+  );
 }
 
 export async function setProjectDefaultRegion(
