@@ -2,6 +2,7 @@
 // did: for tests that prove a request path costs the primary nothing (no read, no rollback).
 import type pg from 'pg';
 import { disconnectAll } from '../../server/db/client';
+import { flushDecisions } from '../../server/routing/decision-log';
 import { eventually } from './eventually';
 import { query } from './db';
 
@@ -15,8 +16,11 @@ const APP_POOLS = ['meridian-primary', 'meridian-write-flight'];
  * are closed and `sql` runs once every backend they had is gone: a condition, not a 10 s sleep.
  * The app opens new pools at its next query (a gateway's heartbeat every 10 s does): their
  * backends, started after the close, did none of the work before it and are not waited for.
+ * Buffered decision records are written first: their batch write (whose first one in a new
+ * database fails for want of a partition, a rollback) would otherwise land on either side.
  */
 export async function settledStats<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
+  await flushDecisions();
   const [{ at }] = (await query<{ at: Date }>(url, 'SELECT clock_timestamp() AS at')) as [{ at: Date }];
   await disconnectAll();
   await eventually(
