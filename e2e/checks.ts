@@ -50,8 +50,14 @@ async function expectNoSidewaysScroll(page: Page, label: string): Promise<void> 
   expect(sticking, `${label}: the page scrolls sideways`).toEqual([]);
 }
 
-/** No serious or critical WCAG 2.1 A/AA violation on the page as it is now; `label` names it. */
+/**
+ * No serious or critical WCAG 2.1 A/AA violation on the page as it is now; `label` names it. A page
+ * reached by a client-side navigation gets its <title> when its streamed metadata arrives, which
+ * on a loaded machine may be after the body: the scan waits for it (a page that never gets one
+ * still fails, here).
+ */
 export async function expectAccessible(page: Page, label: string): Promise<void> {
+  await expect.poll(() => page.title(), { message: `${label}: the page has no title` }).not.toBe('');
   const { violations } = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
