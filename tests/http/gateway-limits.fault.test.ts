@@ -1,5 +1,5 @@
 // The gateway's own server under hostile clients, in an app process of its own with one slot
-// (MERIDIAN_MAX_IN_FLIGHT=1), a 1.5 s body deadline and 12 open requests per address: a client
+// (MERIDIAN_MAX_IN_FLIGHT=1), a 5 s body deadline and 12 open requests per address: a client
 // that gives up while queued gives its place back; a directory body past 8 KiB is refused as it
 // passes the limit; hundreds of trickling bodies hold no slot; a Host that is no host is 400;
 // every answer, redirects included, carries a request ID; the API's answers carry the pages' HSTS.
@@ -13,7 +13,9 @@ import { processLog } from '../../dev/testing/process-logs';
 import { contractFetch } from '../../dev/testing/contract';
 
 const faults = inject('faults');
-const BODY_TIMEOUT_MS = 1_500;
+// Long enough that opening 260 connections and the checks made while they trickle all fit in it
+// on a busy machine (their 408s come after).
+const BODY_TIMEOUT_MS = 5_000;
 const PER_PEER = 12;
 let port: number;
 let app: ChildProcess | undefined;
@@ -155,7 +157,8 @@ describe('the gateway under hostile clients', () => {
     const t = performance.now();
     const next = await get('/v1/projects', { authorization: `Bearer ${key}` });
     expect(next.status).toBe(200);
-    expect(performance.now() - t).toBeLessThan(1_000);
+    // At once: a place the quitter kept would cost the whole queue wait (4 s) first.
+    expect(performance.now() - t).toBeLessThan(2_500);
   });
 
   it('refuses a chunked directory body with 413 as its 8,193rd byte arrives, at every directory door', async () => {
