@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionCookie } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
+import { eventually } from '../../dev/testing/eventually';
 import { resetEnvCache } from '../../server/env';
 import {
   BIN,
@@ -31,6 +32,8 @@ const REQUEST_ID = /req_[a-z0-9]+-\d+-[0-9a-f]{12}/;
 let dir: string;
 let worker: ReturnType<typeof startWorker> | undefined;
 let opsToken: string;
+/** When this file began (the database's clock): its own workflow runs are those created since. */
+let began: Date;
 
 /** A config file per persona. */
 const cfg = (name: string) => path.join(dir, name, 'config.json');
@@ -89,6 +92,7 @@ function onTerminal(
 }
 
 beforeAll(async () => {
+  [{ began }] = (await query<{ began: Date }>(f().adminPrimary, 'SELECT now() AS began')) as [{ began: Date }];
   buildSdk();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-cli-'));
   worker = startWorker();
@@ -402,6 +406,21 @@ describe('projects, notifications', () => {
   });
 
   it('notifications list|read, table and JSON', async () => {
+    // Clusters created above without --wait finish meanwhile, each one notifying alice: they
+    // finish first, so that the counts below change by her reads alone.
+    await eventually(
+      async () => {
+        const [r] = await query<{ n: number }>(
+          f().adminPrimary,
+          `SELECT count(*)::int AS n FROM workflow_runs w JOIN organizations o ON o.id = w.org_id
+            WHERE o.slug = 'acme' AND w.created_at >= $1 AND w.status IN ('queued', 'running')`,
+          [began],
+        );
+        return r!.n === 0;
+      },
+      60_000,
+      "this file's acme runs to finish",
+    );
     const list = json<{ data: { id: string; read: boolean }[]; unread_count: number }>(
       await meridian(['notifications', 'list', '--json'], as('alice')),
     );
