@@ -310,7 +310,17 @@ describe('the primary goes down under load', () => {
     await new Promise((r) => setTimeout(r, 500));
     await topo.stopServer('primary', 'immediate');
     const readsBefore = readsOk;
-    await new Promise((r) => setTimeout(r, 2_000));
+    // Down until the load has met the outage (a refused write, a read served marked primary_down,
+    // more reads served), at least 2 s: on a busy machine one request may take most of that.
+    const downAt = Date.now();
+    await eventually(
+      async () =>
+        Date.now() - downAt >= 2_000 &&
+        [...outcomes.values()].includes(503) &&
+        readsMarkedPrimaryDown > 0 &&
+        readsOk > readsBefore,
+      20_000,
+    );
     const readsDuringOutage = readsOk - readsBefore;
     await topo.startServer('primary');
     await eventually(
