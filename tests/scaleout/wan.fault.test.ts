@@ -139,7 +139,7 @@ describe('ams1 80 ms from the primary', () => {
       expect(
         Math.max(...earlyMs),
         `each write's answer in the partition (${earlyMs.map(Math.round).join(' ')} ms)`,
-      ).toBeLessThan(1_000);
+      ).toBeLessThan(1_500); // its timers (about 0.8 s on this link), with room for a busy machine
       expect(first.body.error.code).toBe('primary_unavailable');
       expect(Number(first.headers.get('retry-after'))).toBeGreaterThan(0);
       const refused: number[] = [];
@@ -167,8 +167,11 @@ describe('ams1 80 ms from the primary', () => {
           `then refused in p50 ${pct(refused, 0.5).toFixed(0)} ms, max ${Math.max(...refused).toFixed(0)} ms; ` +
           `sfo1's writes meanwhile p50 ${pct(elsewhere, 0.5).toFixed(0)} ms, max ${Math.max(...elsewhere).toFixed(0)} ms`,
       );
-      expect(Math.max(...refused)).toBeLessThan(500);
-      expect(Math.max(...elsewhere)).toBeLessThan(500);
+      // Known down now: refused at once, no timers (a single slow one on a busy machine allowed).
+      expect(pct(refused, 0.5)).toBeLessThan(250);
+      expect(Math.max(...refused)).toBeLessThan(1_500);
+      expect(pct(elsewhere, 0.5)).toBeLessThan(250);
+      expect(Math.max(...elsewhere)).toBeLessThan(1_500);
     } finally {
       await wan.heal('ams1-sfo1');
     }
