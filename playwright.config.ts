@@ -12,6 +12,9 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 60_000,
+  // A web-first assertion waits this long: one sign-in is a password check, three redirects and a
+  // server render, which on a loaded two-core machine may take longer than the default 5 s.
+  expect: { timeout: 15_000 },
   reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/e2e.json' }]] : 'list',
   use: {
     baseURL: `http://localhost:${PORT}`,

@@ -34,6 +34,7 @@ async function call(page: Page, method: string, path: string, headers: Record<st
 }
 
 test('every API path carries a request ID whose region is X-Region', async ({ page, baseURL }) => {
+  test.setTimeout(180_000); // some 600 requests one after another, on a machine that may be busy
   await page.goto(`${originFor(baseURL!)}/routing`);
   const doc = JSON.parse((await call(page, 'GET', '/v1/openapi.json')).text) as {
     paths: Record<string, Record<string, unknown>>;

@@ -75,7 +75,9 @@ test('a replica stops replaying: its card turns lagging, the chart climbs and th
     const card = page.locator(`[data-testid="region-card"][data-region="${REGION}"]`);
     await expect(card.getByTestId('replica-state')).toHaveText('healthy');
     const alerts = page.getByTestId('alert');
-    await expect(alerts).toHaveCount(0);
+    // Replicas' alerts (a busy machine may also raise link_slow, which this journey is not about).
+    const replicaAlerts = page.locator('[data-testid="alert"][data-kind^="replica_"]');
+    await expect(replicaAlerts).toHaveCount(0);
 
     const lagChart = page.getByTestId('chart-lag-seconds');
     await expect(lagChart).toBeVisible({ timeout: 20_000 });
@@ -97,7 +99,7 @@ test('a replica stops replaying: its card turns lagging, the chart climbs and th
     const banner = alerts.filter({ hasText: `${REGION}'s replica has been lagging` });
     await expect(banner).toBeVisible({ timeout: 40_000 });
     // The other replicas keep up with the same writes: one alert, theirs stay healthy.
-    await expect(alerts).toHaveCount(1);
+    await expect(replicaAlerts).toHaveCount(1);
     for (const code of ['sfo1', 'lax1']) {
       const other = page.locator(`[data-testid="region-card"][data-region="${code}"]`);
       await expect(other.getByTestId('replica-state')).toHaveText('healthy');
@@ -108,7 +110,7 @@ test('a replica stops replaying: its card turns lagging, the chart climbs and th
     await expect(page.getByRole('alert').filter({ hasText: `${REGION}'s replica has been lagging` })).toBeAttached();
     const climbed = (await lastPoint(lagChart, REGION))!;
     await expect.poll(() => lastPoint(lagChart, REGION), { timeout: 20_000 }).toBeGreaterThan(climbed + 2); // still climbing
-    for (const code of ['sfo1', 'lax1']) expect(await lastPoint(lagChart, code)).toBeLessThan(1); // theirs stay low
+    for (const code of ['sfo1', 'lax1']) await expect.poll(() => lastPoint(lagChart, code)).toBeLessThan(1); // theirs stay low
     await shot(page, 'atlas-lag-alert-1920x1080');
     await expectAccessible(page, 'dashboard with the banner, 1920×1080');
     await page.setViewportSize({ width: 1280, height: 720 });
@@ -146,7 +148,7 @@ test('a replica stops replaying: its card turns lagging, the chart climbs and th
   // limit closes the alert) and a screen reader hears it once.
   const card = page.locator(`[data-testid="region-card"][data-region="${REGION}"]`);
   await expect(card.getByTestId('replica-state')).toHaveText('healthy', { timeout: 20_000 });
-  await expect(page.getByTestId('alert')).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.locator('[data-testid="alert"][data-kind^="replica_"]')).toHaveCount(0, { timeout: 20_000 });
   await expect(page.getByRole('status').filter({ hasText: `${REGION}'s replica has caught up` })).toBeAttached();
   await shot(page, 'atlas-lag-recovered-1280x720');
   await page.goto('/atlas/audit');
