@@ -5,9 +5,9 @@ const btn = `inline-flex items-center justify-center gap-2 rounded-md text-sm fo
 // Row-level buttons (mark read, revoke) sit beside text, so they are smaller.
 const btnSm = `inline-flex h-fit shrink-0 items-center justify-center gap-1 rounded-md border px-2 py-1 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-60 ${focus}`;
 
-export const btnPrimary = `${btn} bg-indigo-600 px-4 py-2 text-white hover:bg-indigo-500`;
+export const btnPrimary = `${btn} bg-indigo-600 px-4 py-2 text-white hover:bg-indigo-700`;
 export const btnSecondary = `${btn} border border-slate-300 bg-white px-3 py-2 text-slate-700 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800`;
-export const btnDanger = `${btn} bg-rose-600 px-4 py-2 text-white hover:bg-rose-500`;
+export const btnDanger = `${btn} bg-rose-600 px-4 py-2 text-white hover:bg-rose-700`;
 export const btnDangerOutline = `${btn} border border-rose-300 px-3 py-2 text-rose-700 hover:bg-rose-50 dark:border-rose-800 dark:text-rose-300 dark:hover:bg-rose-950`;
 export const btnSecondarySm = `${btnSm} border-slate-300 text-slate-700 hover:bg-slate-100 dark:border-slate-700 dark:text-slate-300 dark:hover:bg-slate-800`;
 export const btnDangerSm = `${btnSm} border-rose-300 text-rose-700 hover:bg-rose-50 dark:border-rose-800 dark:text-rose-300 dark:hover:bg-rose-950`;
