@@ -1,9 +1,9 @@
 // The failover drill (docs/flows/failover.md): writes and reads through the real app while the
 // primary's node is killed (or only its postmaster, or a switchover is asked for), then the
-// ledger of acknowledged writes checked on the new primary. The fault test and `npm run bench
-// failover` run it; the figures are theirs to judge.
-import { contractViolations } from './contract';
+// ledger of acknowledged writes checked on the new primary (the load: failover-load.ts). The
+// fault test and `npm run bench failover` run it; the figures are theirs to judge.
 import { connectAdmin, replicasFollow, sleep } from './failover-databases';
+import { startLoad, type Write } from './failover-load';
 
 /** What the drill needs of an HA topology (dev/ha). */
 export interface DrillTopology {
@@ -75,27 +75,9 @@ export interface DrillResult {
   clusters: { created: number; ready: number; runsSucceeded: number; maxAttempts: number };
 }
 
-interface Write {
-  code?: string;
-  idem: string;
-  name: string;
-  started: number;
-  ended: number;
-  status: number;
-  id?: string;
-  bookmark?: string;
-}
-
 export async function runFailoverDrill(o: DrillOptions): Promise<DrillResult> {
   const log = o.log ?? (() => {});
-  const timeoutMs = o.requestTimeoutMs ?? 30_000;
-  const violations: string[] = [];
-  const writes: Write[] = [];
-  const reads = { plain: 0, plainFailed: 0, bookmarked: 0, stale: 0, refused: 0 };
-  const plainRefusals: string[] = [];
   const tag = Date.now().toString(36);
-  let running = true;
-  let n = 0;
   // The writers create well over the per-organization cap of 1,000 projects (docs/api.md) in one
   // drill: on the drill's throw-away database the cap's trigger is off, so every answer is about
   // the failover, not the quota.
@@ -106,109 +88,18 @@ export async function runFailoverDrill(o: DrillOptions): Promise<DrillResult> {
     await setup.end();
   }
 
-  const call = async (
-    method: string,
-    path: string,
-    key: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ) => {
-    const started = performance.now();
-    try {
-      const res = await fetch(`${o.baseUrl}${path}`, {
-        method,
-        headers: {
-          Authorization: `Bearer ${key}`,
-          ...(body ? { 'Content-Type': 'application/json' } : {}),
-          ...headers,
-        },
-        body: body ? JSON.stringify(body) : undefined,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      const text = await res.text();
-      const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : null;
-      // Every answer, failover or not, as GET /v1/openapi.json describes it.
-      for (const v of contractViolations(method, path, res.status, res.headers, parsed))
-        if (!violations.includes(v)) violations.push(v); // one line per kind, not per request
-      return { res, body: parsed, started, ended: performance.now() };
-    } catch (e) {
-      violations.push(
-        `${method} ${path}: ${(e as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : (e as Error).message}`,
-      );
-      return undefined;
-    }
-  };
-  const judge = (what: string, r: NonNullable<Awaited<ReturnType<typeof call>>>) => {
-    const s = r.res.status;
-    if (s >= 200 && s < 300) return;
-    if (s === 503 && /^\d+$/.test(r.res.headers.get('Retry-After') ?? '')) return;
-    violations.push(`${what}: ${s} ${JSON.stringify(r.body)}`);
-  };
-
-  const writer = async () => {
-    while (running) {
-      const idem = `drill-${tag}-${n++}`;
-      const name = `drill-${tag}-${n}`;
-      const r = await call('POST', '/v1/projects', o.writerKey, { name }, { 'Idempotency-Key': idem });
-      if (!r) continue;
-      judge('write', r);
-      writes.push({
-        idem,
-        name,
-        started: r.started,
-        ended: r.ended,
-        status: r.res.status,
-        code: (r.body as { error?: { code?: string } } | null)?.error?.code,
-        id: (r.body as { id?: string } | null)?.id,
-        bookmark: r.res.headers.get('X-Meridian-Bookmark') ?? undefined,
-      });
-      if (r.res.status === 503) await sleep(100);
-    }
-  };
-  const bookmarkedReader = async () => {
-    while (running) {
-      const acked = writes.filter((w) => w.status === 201 && w.id);
-      const w = acked[Math.floor(Math.random() * acked.length)];
-      if (!w) {
-        await sleep(50);
-        continue;
-      }
-      const r = await call(
-        'GET',
-        `/v1/projects/${w.id}`,
-        o.writerKey,
-        undefined,
-        w.bookmark ? { 'X-Meridian-Bookmark': w.bookmark } : {},
-      );
-      if (!r) continue;
-      reads.bookmarked++;
-      if (r.res.status === 404) reads.stale++;
-      else if (r.res.status === 503) reads.refused++;
-      judge('bookmarked read', r);
-      if (r.res.status === 503) await sleep(100);
-    }
-  };
-  const plainReader = async () => {
-    while (running) {
-      const r = await call('GET', '/v1/projects?limit=5', o.readerKey);
-      if (!r) continue;
-      reads.plain++;
-      if (r.res.status !== 200) {
-        reads.plainFailed++;
-        // Why it went where it went: the request's own decision record.
-        const id = (r.body as { error?: { request_id?: string } } | null)?.error?.request_id;
-        const why = id ? await call('GET', `/v1/requests/${id}`, o.readerKey) : undefined;
-        const line = `plain read: ${r.res.status} ${JSON.stringify(r.body)} explained: ${JSON.stringify(why?.body)}`;
-        if (r.res.status === 503 && /^\d+$/.test(r.res.headers.get('Retry-After') ?? '')) plainRefusals.push(line);
-        else violations.push(line);
-      }
-    }
-  };
-
   const before = await o.topology.leader();
   if (!before) throw new Error('the drill needs a leader to begin with');
   const timelineBefore = (await o.topology.cluster()).members.find((m) => m.name === before)?.timeline;
-  const load = [...Array.from({ length: o.writers ?? 4 }, writer), bookmarkedReader(), plainReader()];
+  const load = startLoad({
+    baseUrl: o.baseUrl,
+    writerKey: o.writerKey,
+    readerKey: o.readerKey,
+    writers: o.writers ?? 4,
+    requestTimeoutMs: o.requestTimeoutMs ?? 30_000,
+    tag,
+  });
+  const { writes, reads, plainRefusals, violations, call } = load;
   await sleep(o.warmupMs ?? 2_000);
 
   const inFlight: { cluster: string; run: string }[] = [];
@@ -244,8 +135,7 @@ export async function runFailoverDrill(o: DrillOptions): Promise<DrillResult> {
   // From writes back: how long until every replica has what the new primary has now.
   const following = back ? replicasFollow(o.topology.urls(), 30_000) : Promise.resolve(undefined);
   await sleep(o.tailMs ?? 2_000);
-  running = false;
-  await Promise.all(load);
+  await load.stop();
 
   // The client retries each refused write with its key: it lands once, or had landed already.
   let retried = 0;
