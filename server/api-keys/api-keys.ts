@@ -2,7 +2,6 @@
 // response), revoke. Authenticating with a key is authenticate.ts; the key format is format.ts.
 import { auditParam } from '../audit/audit-cte';
 import { changed as identityChanged } from '../auth/identity-cache';
-import { homeRegionOf } from '../cell/workspaces';
 import { read, writeStatement } from '../db/access';
 import { decodeTimeCursor } from '../db/cursor';
 import { refusedOn } from '../db/errors';
@@ -12,9 +11,7 @@ import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import type { OrgContext } from '../organizations/context';
-import { regionRegistry } from '../region/registry';
-import { webhookEventParams } from '../webhooks/event-cte';
-import { WEBHOOK_CHANNEL } from '../webhooks/events';
+import { webhookEventFor } from '../webhooks/event-cte';
 import { createApiKeyStatement, revokeApiKeyStatement } from './api-keys.sql';
 import { mintApiKey, redactedApiKey, type ApiKeyScope } from './format';
 import { listApiKeys, view, type CreatedApiKeyView } from './repository';
@@ -75,10 +72,7 @@ async function createOnce(
   const row = { ...input, id: newId('key'), prefix: minted.prefix, createdAt, lastUsedAt: null, revokedAt: null };
   const body: CreatedApiKeyView = { ...view(row), key: minted.key };
   const redacted = { ...body, key: redactedApiKey(body.key) };
-  const order = (await regionRegistry()).all().map((r) => r.code);
-  const event = webhookEventParams('api_key.created', redacted, createdAt, order);
-  const home = homeRegionOf(admin.org, order);
-  const hint = home ? { channel: WEBHOOK_CHANNEL, payload: home, ifExists: event.id } : undefined;
+  const { values: event, hint } = await webhookEventFor('api_key.created', redacted, createdAt, admin.org);
   const created = await idempotentStatement<CreatedApiKeyView>(
     req,
     { op: 'api-keys.create', name: input.name, region: input.region, scopes: input.scopes },
@@ -113,7 +107,7 @@ async function createOnce(
               ...(input.region ? {} : { global: true }),
             },
           }),
-          ...event.values,
+          ...event,
         ),
       );
       if (!r) throw new Error('API key create returned no row');
@@ -160,11 +154,8 @@ function refusedAtCap<T>(send: () => Promise<T>): Promise<T> {
 
 export async function revokeApiKeyOf(req: DataRequest, admin: { org: OrgContext; userId: string }, id: string) {
   const at = new Date();
-  const order = (await regionRegistry()).all().map((r) => r.code);
   // The payload's data is the key as the statement revoked it.
-  const event = webhookEventParams('api_key.revoked', null, at, order);
-  const home = homeRegionOf(admin.org, order);
-  const hint = home ? { channel: WEBHOOK_CHANNEL, payload: home, ifExists: event.id } : undefined;
+  const { values: event, hint } = await webhookEventFor('api_key.revoked', null, at, admin.org);
   // One statement, sent with the bookmark: one round trip (docs/flows/reads-and-writes.md).
   const [r] = await writeStatement(
     req,
@@ -181,7 +172,7 @@ export async function revokeApiKeyOf(req: DataRequest, admin: { org: OrgContext;
           actorId: admin.userId,
           requestId: req.requestId,
         }),
-        ...event.values,
+        ...event,
       ),
     { hint },
   );

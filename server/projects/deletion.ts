@@ -6,16 +6,13 @@ import { actorMetadata, type Actor } from '../audit/actor';
 import { auditParam } from '../audit/audit-cte';
 import type { OrgContext } from '../auth/identity';
 import { changed as identityChanged } from '../auth/identity-cache';
-import { homeRegionOf } from '../cell/workspaces';
 import { refusedOn } from '../db/errors';
 import { IDEMPOTENCY_TTL_HOURS, idempotentStatement } from '../db/idempotency';
 import { replayOf } from '../db/idempotency-cte';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { notWritable } from '../organizations/writable';
-import { regionRegistry } from '../region/registry';
-import { webhookEventParams } from '../webhooks/event-cte';
-import { WEBHOOK_CHANNEL } from '../webhooks/events';
+import { webhookEventFor } from '../webhooks/event-cte';
 import { deleteProjectStatement } from './projects.sql';
 import type { ProjectView } from './repository';
 
@@ -31,11 +28,8 @@ export async function deleteProject(
   actor: Omit<Actor, 'orgId'>,
 ): Promise<ProjectView> {
   const at = new Date();
-  const order = (await regionRegistry()).all().map((r) => r.code);
   // The payload's data is the project as the statement deleted it.
-  const event = webhookEventParams('project.deleted', null, at, order);
-  const region = homeRegionOf(org, order);
-  const hint = region ? { channel: WEBHOOK_CHANNEL, payload: region, ifExists: event.id } : undefined;
+  const { values: event, hint } = await webhookEventFor('project.deleted', null, at, org);
   // One statement, sent with the bookmark: one round trip (docs/flows/reads-and-writes.md).
   const view = await idempotentStatement<ProjectView>(
     req,
@@ -58,7 +52,7 @@ export async function deleteProject(
             requestId: req.requestId,
             metadata: actorMetadata(actor),
           }),
-          ...event.values,
+          ...event,
         ),
       );
       if (!r) throw new Error('project delete returned no row');

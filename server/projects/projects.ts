@@ -14,10 +14,7 @@ import { notWritable } from '../organizations/writable';
 import { refusedOn } from '../db/errors';
 import { changed as identityChanged } from '../auth/identity-cache';
 import { allowedRegionOrNull } from '../region/allowed';
-import { regionRegistry } from '../region/registry';
-import { homeRegionOf } from '../cell/workspaces';
-import { WEBHOOK_CHANNEL } from '../webhooks/events';
-import { webhookEventParams } from '../webhooks/event-cte';
+import { webhookEventFor } from '../webhooks/event-cte';
 import { createProjectStatement, updateProjectRegionStatement } from './projects.sql';
 import { getProject, listProjects, toView, type ProjectView } from './repository';
 
@@ -54,11 +51,7 @@ export async function createProjectIn(
   const defaultRegion = allowedRegionOrNull(org.allowedRegions, input.default_region ?? null);
   const createdAt = new Date();
   const body = toView({ id: newId('prj'), name: input.name, defaultRegion, createdAt });
-  const order = (await regionRegistry()).all().map((r) => r.code);
-  const event = webhookEventParams('project.created', body, createdAt, order);
-  // Wakes the delivering region's webhook workers at commit, if the statement wrote the event.
-  const region = homeRegionOf(org, order);
-  const hint = region ? { channel: WEBHOOK_CHANNEL, payload: region, ifExists: event.id } : undefined;
+  const { values: event, hint } = await webhookEventFor('project.created', body, createdAt, org);
   // One statement, sent with the bookmark: one round trip (docs/flows/reads-and-writes.md).
   return idempotentStatement<ProjectView>(
     req,
@@ -84,7 +77,7 @@ export async function createProjectIn(
             requestId: req.requestId,
             metadata: { name: input.name, default_region: defaultRegion, ...actorMetadata(actor) },
           }),
-          ...event.values,
+          ...event,
         ),
       );
       if (!r) throw new Error('project create returned no row');

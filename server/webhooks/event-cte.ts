@@ -1,8 +1,11 @@
 // A webhook event written by the very statement that makes its change (one round trip): CTEs that
 // put the event and one delivery per endpoint that wants it into the outbox, as emitWebhook
 // (events.ts) does inside a transaction. docs/flows/webhooks.md#the-outbox
+import { homeRegionOf } from '../cell/workspaces';
+import type { CommitHint } from '../db/write-positions';
 import { ID_BODY_LENGTH, newId } from '../ids';
-import type { WebhookEventType, WebhookPayload } from './events';
+import { regionRegistry } from '../region/registry';
+import { WEBHOOK_CHANNEL, type WebhookEventType, type WebhookPayload } from './events';
 
 /**
  * `hook_*` CTEs writing `type` when the CTE `source` returned a row. `org` names a CTE that holds
@@ -53,4 +56,24 @@ export function webhookEventParams(type: WebhookEventType, data: unknown, at: Da
   const id = newId('msg');
   const payload: WebhookPayload = { id, type, timestamp: at.toISOString(), data };
   return { id, values: [id, JSON.stringify(payload), registryOrder] as const };
+}
+
+/**
+ * An event for webhookEventCtes (its parameters, in `values`) and the hint that wakes the
+ * delivering region's webhook workers at commit if the statement wrote the event. `data` is the
+ * resource as the API answers it (null: the statement's own `data` expression supplies it).
+ */
+export async function webhookEventFor(
+  type: WebhookEventType,
+  data: unknown,
+  at: Date,
+  org: Parameters<typeof homeRegionOf>[0],
+): Promise<{ values: ReturnType<typeof webhookEventParams>['values']; hint: CommitHint | undefined }> {
+  const order = (await regionRegistry()).all().map((r) => r.code);
+  const event = webhookEventParams(type, data, at, order);
+  const region = homeRegionOf(org, order);
+  return {
+    values: event.values,
+    hint: region ? { channel: WEBHOOK_CHANNEL, payload: region, ifExists: event.id } : undefined,
+  };
 }
