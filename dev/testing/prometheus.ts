@@ -33,8 +33,17 @@ export function parsePrometheusText(text: string): { families: Map<string, strin
     if (line.startsWith('#')) throw new Error(`stray comment, ${at}`);
     const m = SAMPLE_RE.exec(line);
     if (!m) throw new Error(`malformed sample, ${at}`);
-    const value = m[3] === '+Inf' ? Infinity : m[3] === '-Inf' ? -Infinity : m[3] === 'NaN' ? NaN : Number(m[3]);
-    if (Number.isNaN(value) && m[3] !== 'NaN') throw new Error(`bad value, ${at}`);
+    // Special values in any case, as Prometheus reads them (Go's ParseFloat): prom-client writes
+    // NaN as "Nan" (an event-loop lag with no sample since the last scrape).
+    const special = m[3]!.toLowerCase();
+    const value = ['+inf', 'inf'].includes(special)
+      ? Infinity
+      : special === '-inf'
+        ? -Infinity
+        : special === 'nan'
+          ? NaN
+          : Number(m[3]);
+    if (Number.isNaN(value) && special !== 'nan') throw new Error(`bad value, ${at}`);
     const labels: Record<string, string> = {};
     for (const l of (m[2] ?? '').matchAll(new RegExp(LABEL, 'g'))) {
       const eq = l[0].indexOf('=');
