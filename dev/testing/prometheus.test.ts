@@ -12,7 +12,7 @@ describe('parsePrometheusText', () => {
     ).toThrow(/cumulative/);
   });
 
-  it("reads special values in any case, as Prometheus does (prom-client's NaN is \"Nan\")", () => {
+  it('reads special values in any case, as Prometheus does (prom-client\'s NaN is "Nan")', () => {
     const text = '# TYPE g gauge\ng{k="a"} Nan\ng{k="b"} +Inf\ng{k="c"} -inf\n';
     expect(parsePrometheusText(text).samples.map((s) => s.value)).toEqual([NaN, Infinity, -Infinity]);
     expect(() => parsePrometheusText('# TYPE g gauge\ng nope\n')).toThrow(/bad value/);
