@@ -72,10 +72,15 @@ describe('explain is no oracle and no lever', () => {
 
   it('an ID from the future is 400 invalid_request at once', async () => {
     const future = testRequestId('sfo1', Date.now() + 10 * 60_000);
-    const res = await get(`/v1/requests/${future}`, alice);
-    expect([res.status, res.body.error?.code]).toEqual([400, 'invalid_request']);
-    expect(res.body.error?.message).toMatch(/future/);
-    expect(res.ms).toBeLessThan(700); // not the second of waits an unknown recent ID gets
+    const tries = [];
+    for (let i = 0; i < 3; i++) tries.push(await get(`/v1/requests/${future}`, alice));
+    for (const res of tries) {
+      expect([res.status, res.body.error?.code]).toEqual([400, 'invalid_request']);
+      expect(res.body.error?.message).toMatch(/future/);
+    }
+    // Not the second of waits an unknown recent ID gets (the quickest of three: one answer may
+    // wait on a busy machine).
+    expect(Math.min(...tries.map((r) => r.ms))).toBeLessThan(700);
     const atlas = await get(`/v1/atlas/requests/${future}`, alice);
     expect(atlas.status).toBe(403); // customers never reach Atlas, future or not
   });
