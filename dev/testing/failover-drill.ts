@@ -4,6 +4,7 @@
 // fault test and `npm run bench failover` run it; the figures are theirs to judge.
 import { connectAdmin, replicasFollow, sleep } from './failover-databases';
 import { startLoad, type Write } from './failover-load';
+import { settleRuns, startRuns, type RunsOutcome, type RunsToStart } from './failover-runs';
 
 /** What the drill needs of an HA topology (dev/ha). */
 export interface DrillTopology {
@@ -37,6 +38,8 @@ export interface DrillOptions {
   giveUpMs?: number;
   /** Clusters created just before the action (their runs in flight through it): a worker must run their region. */
   clusters?: number;
+  /** Free servers provisioned just before the action, by an operator (a worker must run `region`). */
+  provisions?: RunsToStart['provisions'];
   log?: (line: string) => void;
 }
 
@@ -72,7 +75,9 @@ export interface DrillResult {
   syncAgainMs: number | undefined;
   timelines: { before: number | undefined; after: number | undefined };
   /** The clusters whose create ran through the action: how many reached ready, their runs' most attempts of one step. */
-  clusters: { created: number; ready: number; runsSucceeded: number; maxAttempts: number };
+  clusters: RunsOutcome;
+  /** The servers whose provision ran through the action: how many are available again, and their runs. */
+  provisions: RunsOutcome;
 }
 
 export async function runFailoverDrill(o: DrillOptions): Promise<DrillResult> {
@@ -102,19 +107,9 @@ export async function runFailoverDrill(o: DrillOptions): Promise<DrillResult> {
   const { writes, reads, plainRefusals, violations, call } = load;
   await sleep(o.warmupMs ?? 2_000);
 
-  const inFlight: { cluster: string; run: string }[] = [];
   const project = writes.find((w) => w.status === 201 && w.id)?.id;
-  for (let i = 0; i < (o.clusters ?? 0) && project; i++) {
-    const r = await call('POST', '/v1/compute/clusters', o.writerKey, {
-      name: `drill-${tag}-c${i}`,
-      project_id: project,
-      template: 'k8s-small',
-      node_count: 3,
-    });
-    const b = r?.body as { cluster?: { id: string }; run_id?: string } | null;
-    if (r?.res.status === 202 && b?.cluster && b.run_id) inFlight.push({ cluster: b.cluster.id, run: b.run_id });
-    else violations.push(`cluster create: ${r?.res.status} ${JSON.stringify(r?.body)}`);
-  }
+  const want = { clusters: o.clusters ?? 0, provisions: o.provisions };
+  const inFlight = await startRuns(call, o.writerKey, project, tag, want, violations);
 
   const actionAt = performance.now();
   log(`${o.action} on ${before}`);
@@ -171,24 +166,7 @@ export async function runFailoverDrill(o: DrillOptions): Promise<DrillResult> {
     await admin.end().catch(() => {});
   }
 
-  const clusters = { created: inFlight.length, ready: 0, runsSucceeded: 0, maxAttempts: 0 };
-  const clustersBy = performance.now() + 120_000;
-  for (const c of inFlight) {
-    while (performance.now() < clustersBy) {
-      const r = await call('GET', `/v1/compute/clusters/${c.cluster}`, o.writerKey);
-      const status = (r?.body as { status?: string } | null)?.status;
-      if (status === 'ready') {
-        clusters.ready++;
-        break;
-      }
-      if (status === 'failed') break;
-      await sleep(500);
-    }
-    const run = await call('GET', `/v1/workflow-runs/${c.run}`, o.writerKey);
-    const rb = run?.body as { status?: string; steps?: { attempts?: number }[] } | null;
-    if (rb?.status === 'succeeded') clusters.runsSucceeded++;
-    for (const step of rb?.steps ?? []) clusters.maxAttempts = Math.max(clusters.maxAttempts, step.attempts ?? 0);
-  }
+  const { clusters, provisions } = await settleRuns(call, o.writerKey, want, inFlight);
 
   let rejoinMs: number | undefined;
   let syncAgainMs: number | undefined;
@@ -244,5 +222,6 @@ export async function runFailoverDrill(o: DrillOptions): Promise<DrillResult> {
     syncAgainMs,
     timelines: { before: timelineBefore, after: timelineAfter },
     clusters,
+    provisions,
   };
 }

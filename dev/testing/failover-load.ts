@@ -29,14 +29,21 @@ export interface Write {
   bookmark?: string;
 }
 
+/** Who asks: an API key, or a browser session (an operator's, for Atlas). */
+export type Caller = string | { cookie: string };
+
 /** One request through the app; undefined when it got no answer (counted as a violation). */
 export type Call = (
   method: string,
   path: string,
-  key: string,
+  as: Caller,
   body?: unknown,
   headers?: Record<string, string>,
 ) => Promise<{ res: Response; body: Record<string, unknown> | null; started: number; ended: number } | undefined>;
+
+/** A caller's credentials as headers (a session's mutation says it is the site's own). */
+const credentials = (as: Caller): Record<string, string> =>
+  typeof as === 'string' ? { Authorization: `Bearer ${as}` } : { Cookie: as.cookie, 'Sec-Fetch-Site': 'same-origin' };
 
 export interface DrillLoad {
   /** Every write in the order answered. */
@@ -60,13 +67,13 @@ export function startLoad(o: LoadOptions): DrillLoad {
   let running = true;
   let n = 0;
 
-  const call: Call = async (method, path, key, body, headers = {}) => {
+  const call: Call = async (method, path, as, body, headers = {}) => {
     const started = performance.now();
     try {
       const res = await fetch(`${o.baseUrl}${path}`, {
         method,
         headers: {
-          Authorization: `Bearer ${key}`,
+          ...credentials(as),
           ...(body ? { 'Content-Type': 'application/json' } : {}),
           ...headers,
         },

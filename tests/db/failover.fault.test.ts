@@ -92,7 +92,7 @@ describe.skipIf(!!missing)('the primary’s node is lost under load (Patroni, sy
     resetEnvCache();
   });
 
-  it('writes are back within 25 s, only 201 or 503 meanwhile, none acknowledged lost, runs in flight complete; the old primary rejoins', async () => {
+  it('writes are back within 25 s, only 201 or 503 meanwhile, none acknowledged lost, cluster and server runs in flight complete; the old primary rejoins', async () => {
     const keyOf = (org: string, region: string) =>
       stack!.credentials.api_keys.find((k) => k.org === org && k.region === region)!.key;
     // What Atlas' banner says meanwhile: the operator's open alerts, every 500 ms.
@@ -124,6 +124,7 @@ describe.skipIf(!!missing)('the primary’s node is lost under load (Patroni, sy
       topology: stack!.ha!,
       action: 'kill-node',
       clusters: 3,
+      provisions: { operator: { cookie: opsCookie }, region: 'lax1', count: 2 },
       log: (l) => console.log(`[failover] ${l}`),
     });
     watching = false;
@@ -152,6 +153,9 @@ describe.skipIf(!!missing)('the primary’s node is lost under load (Patroni, sy
     expect(r.timelines.after).toBeGreaterThan(r.timelines.before!);
     // Cluster creates in flight through the kill: every one ready, its run succeeded.
     expect(r.clusters).toMatchObject({ created: 3, ready: 3, runsSucceeded: 3 });
+    // Server provisions in flight through the kill too (an operator's, in Atlas): each server
+    // available again, its run succeeded.
+    expect(r.provisions).toMatchObject({ created: 2, ready: 2, runsSucceeded: 2 });
 
     // The promotion, in the audit log once (the lag sampler's process writes it), with the
     // outage the gateway saw around it.
