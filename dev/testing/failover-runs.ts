@@ -34,18 +34,7 @@ export async function startRuns(
   want: RunsToStart,
   violations: string[],
 ): Promise<{ clusters: InFlight[]; provisions: InFlight[] }> {
-  const clusters: InFlight[] = [];
-  for (let i = 0; i < want.clusters && project; i++) {
-    const r = await call('POST', '/v1/compute/clusters', writer, {
-      name: `drill-${tag}-c${i}`,
-      project_id: project,
-      template: 'k8s-small',
-      node_count: 3,
-    });
-    const b = r?.body as { cluster?: { id: string }; run_id?: string } | null;
-    if (r?.res.status === 202 && b?.cluster && b.run_id) clusters.push({ resource: b.cluster.id, run: b.run_id });
-    else violations.push(`cluster create: ${r?.res.status} ${JSON.stringify(r?.body)}`);
-  }
+  // Provisions first: the servers they take are no longer free when the clusters allocate theirs.
   const provisions: InFlight[] = [];
   const p = want.provisions;
   if (p) {
@@ -57,11 +46,23 @@ export async function startRuns(
     const servers = ((free?.body as { data?: { id: string }[] } | null)?.data ?? []).slice(0, p.count);
     if (servers.length < p.count) violations.push(`servers to provision: ${servers.length} of ${p.count} free`);
     for (const s of servers) {
-      const r = await call('POST', `/v1/atlas/infrastructure/servers/${s.id}/provision`, p.operator);
+      const r = await call('POST', `/v1/atlas/infrastructure/servers/${s.id}/provision`, p.operator, {});
       const b = r?.body as { run_id?: string } | null;
       if (r?.res.status === 202 && b?.run_id) provisions.push({ resource: s.id, run: b.run_id });
       else violations.push(`server provision: ${r?.res.status} ${JSON.stringify(r?.body)}`);
     }
+  }
+  const clusters: InFlight[] = [];
+  for (let i = 0; i < want.clusters && project; i++) {
+    const r = await call('POST', '/v1/compute/clusters', writer, {
+      name: `drill-${tag}-c${i}`,
+      project_id: project,
+      template: 'k8s-small',
+      node_count: 3,
+    });
+    const b = r?.body as { cluster?: { id: string }; run_id?: string } | null;
+    if (r?.res.status === 202 && b?.cluster && b.run_id) clusters.push({ resource: b.cluster.id, run: b.run_id });
+    else violations.push(`cluster create: ${r?.res.status} ${JSON.stringify(r?.body)}`);
   }
   return { clusters, provisions };
 }
