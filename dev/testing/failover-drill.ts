@@ -76,7 +76,7 @@ export interface DrillResult {
   timelines: { before: number | undefined; after: number | undefined };
   /** The clusters whose create ran through the action: how many reached ready, their runs' most attempts of one step. */
   clusters: RunsOutcome;
-  /** The servers whose provision ran through the action: how many are available again, and their runs. */
+  /** The servers whose provision ran through the action: how many are back in the pool, and their runs. */
   provisions: RunsOutcome;
 }
 

@@ -73,7 +73,7 @@ async function settle(
   as: Caller,
   runs: InFlight[],
   paths: { resource: (r: InFlight) => string; run: (r: InFlight) => string },
-  done: string,
+  done: (status: string) => boolean,
   ms: number,
 ): Promise<RunsOutcome> {
   const out: RunsOutcome = { created: runs.length, ready: 0, runsSucceeded: 0, maxAttempts: 0 };
@@ -82,7 +82,7 @@ async function settle(
     while (performance.now() < by) {
       const r = await call('GET', paths.resource(f), as);
       const status = (r?.body as { status?: string } | null)?.status;
-      if (status === done) {
+      if (status && done(status)) {
         out.ready++;
         break;
       }
@@ -97,7 +97,7 @@ async function settle(
   return out;
 }
 
-/** The clusters ready and the servers available again, with their runs, within two minutes each. */
+/** The clusters ready and the servers back in the pool, with their runs, within two minutes each. */
 export async function settleRuns(
   call: Call,
   writer: Caller,
@@ -109,7 +109,7 @@ export async function settleRuns(
     writer,
     started.clusters,
     { resource: (c) => `/v1/compute/clusters/${c.resource}`, run: (c) => `/v1/workflow-runs/${c.run}` },
-    'ready',
+    (status) => status === 'ready',
     120_000,
   );
   const servers = '/v1/atlas/infrastructure/servers';
@@ -119,7 +119,8 @@ export async function settleRuns(
         want.provisions.operator,
         started.provisions,
         { resource: (s) => `${servers}/${s.resource}`, run: (s) => `${servers}/${s.resource}/runs/${s.run}` },
-        'available',
+        // Back in the pool: available, or already allocated to one of the drill's clusters.
+        (status) => status === 'available' || status === 'allocated',
         120_000,
       )
     : { created: 0, ready: 0, runsSucceeded: 0, maxAttempts: 0 };

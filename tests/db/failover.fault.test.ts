@@ -154,7 +154,7 @@ describe.skipIf(!!missing)('the primary’s node is lost under load (Patroni, sy
     // Cluster creates in flight through the kill: every one ready, its run succeeded.
     expect(r.clusters).toMatchObject({ created: 3, ready: 3, runsSucceeded: 3 });
     // Server provisions in flight through the kill too (an operator's, in Atlas): each server
-    // available again, its run succeeded.
+    // back in the pool, its run succeeded.
     expect(r.provisions).toMatchObject({ created: 2, ready: 2, runsSucceeded: 2 });
 
     // The promotion, in the audit log once (the lag sampler's process writes it), with the
