@@ -16,6 +16,7 @@ import { resetEnvCache } from '../server/env';
 import { MAX_NOTIFICATIONS_PER_ORG } from '../server/notifications/retention';
 import { trustPeerHeader } from '../server/net/client-address';
 import { gatewayRuntime } from '../server/runtime/gateway';
+import { packageStandalone } from '../scripts/package-standalone';
 import { workerHeapLimitMb } from '../server/worker/heap';
 import type { Benchmark, BenchResult } from './lib';
 
@@ -75,6 +76,8 @@ interface Worker {
   sampled: number;
 }
 
+const ARTIFACT = process.env.BENCH_WORKER === 'artifact';
+
 function spawnWorker(region: string, dir: string): Worker {
   const log = path.join(dir, `worker-${region}.log`);
   const out = fs.openSync(log, 'a');
@@ -83,7 +86,9 @@ function spawnWorker(region: string, dir: string): Worker {
   // other V8 flags instead (say --max-old-space-size=4096, to see it unbounded).
   const bound = `--max-old-space-size=${workerHeapLimitMb(Number(process.env.MOVE_CHUNK_BYTES ?? 1024 * 1024))}`;
   const flags = (process.env.BENCH_WORKER_NODE_ARGS ?? bound).split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...flags, '--import', 'tsx', 'server/worker/main.ts'], {
+  // BENCH_WORKER=artifact: the deployable bundle (`npm run package`'s worker.mjs, no tsx loader).
+  const entry = ARTIFACT ? [path.resolve('.next/standalone/worker.mjs')] : ['--import', 'tsx', 'server/worker/main.ts'];
+  const child = spawn(process.execPath, [...flags, ...entry], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -103,6 +108,7 @@ const seconds = (a: Date | null, b: Date | null) => (a && b ? (b.getTime() - a.g
 const bench: Benchmark = {
   name: 'moves-size',
   async run() {
+    if (ARTIFACT) await packageStandalone((line) => console.log(`  ${line}`));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-bench-'));
     fs.chmodSync(dir, 0o711);
     for (const v of ['DATABASE_URL', 'DATABASE_REPLICA_URLS', 'DATABASE_MIGRATION_URL']) delete process.env[v];
@@ -205,7 +211,8 @@ const bench: Benchmark = {
         });
       }
       const hwm = workers.map((w) => `${w.region} ${round(memoryOf(w.child.pid!)?.hwm ?? NaN)} MB`).join(', ');
-      results.push({ name: 'worker processes: VmHWM (peak RSS over their life)', figures: {}, note: hwm });
+      const kind = ARTIFACT ? 'the artifact (worker.mjs)' : 'under tsx (server/worker/main.ts)';
+      results.push({ name: `worker processes, ${kind}: VmHWM (peak RSS over their life)`, figures: {}, note: hwm });
     } catch (e) {
       for (const w of workers) {
         const tail = fs.existsSync(w.log) ? fs.readFileSync(w.log, 'utf8').split('\n').slice(-15).join('\n') : '';

@@ -11,6 +11,8 @@ const N = Number(process.env.BENCH_SCALE_N ?? 200);
 const ROUNDS = 4;
 /** How deep a "deep page" is: this many pages of 50 in, by cursor. */
 const DEEP_PAGES = Number(process.env.BENCH_SCALE_DEEP_PAGES ?? 50);
+/** Only the kinds whose name contains one of these (comma-separated), to re-measure a few. */
+const ONLY = (process.env.BENCH_SCALE_ONLY ?? '').split(',').filter(Boolean);
 const RATIO_TARGET = 1.5;
 const ARC_P95_MS = 50;
 
@@ -595,7 +597,8 @@ const bench: Benchmark = {
       scale.ids.missing = seed.missingRequestId;
 
       const all: Measured[] = [];
-      for (const kind of kinds()) {
+      const wanted = kinds().filter((k) => ONLY.length === 0 || ONLY.some((o) => k.name.includes(o)));
+      for (const kind of wanted) {
         const m = await measure(kind, demo, scale);
         const r = report(m);
         console.log(`  ${r.name}: ${JSON.stringify(r.figures)}${r.note ? ` (${r.note})` : ''}`);

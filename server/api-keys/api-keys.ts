@@ -4,7 +4,7 @@ import { auditParam } from '../audit/audit-cte';
 import { changed as identityChanged } from '../auth/identity-cache';
 import { read, writeStatement } from '../db/access';
 import { decodeTimeCursor } from '../db/cursor';
-import { refusedOn } from '../db/errors';
+import { refusedAtLimit } from '../db/errors';
 import { IDEMPOTENCY_TTL_HOURS, idempotentStatement } from '../db/idempotency';
 import { replayOf } from '../db/idempotency-cte';
 import type { DataRequest } from '../db/request-state';
@@ -139,15 +139,11 @@ function regionLeft(region: string, home: string) {
 
 /** The create's statement, its refusal at the cap answered as 409 limit_exceeded. */
 function refusedAtCap<T>(send: () => Promise<T>): Promise<T> {
-  return refusedOn(
+  return refusedAtLimit(
     KEYS_CAP_STATE,
-    (detail, cause) => {
-      return new AppError(
-        'limit_exceeded',
-        `this organization has ${detail ?? MAX_ACTIVE_API_KEYS} active API keys, the most it may hold: revoke keys it no longer uses (DELETE /v1/api-keys/{id}), then create this one`,
-        { extra: { limit: MAX_ACTIVE_API_KEYS }, cause },
-      );
-    },
+    MAX_ACTIVE_API_KEYS,
+    (count) =>
+      `this organization has ${count} active API keys, the most it may hold: revoke keys it no longer uses (DELETE /v1/api-keys/{id}), then create this one`,
     send,
   );
 }

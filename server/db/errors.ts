@@ -1,5 +1,6 @@
 // What a failed statement means, whichever layer reports it (node-postgres, Prisma's pg adapter,
 // Prisma's client around it).
+import { AppError } from '../errors';
 
 /** The index or constraint a unique violation names; undefined for any other error. */
 export function uniqueViolation(e: unknown, depth = 0): string | undefined {
@@ -56,4 +57,21 @@ export async function refusedOn<T>(
     if (err?.code !== state) throw e;
     throw refusal(err.detail, e);
   }
+}
+
+/**
+ * Runs `send`; the SQLSTATE `state` a cap's trigger raises becomes `409 limit_exceeded` with the
+ * cap, the message built from what the trigger counted (its DETAIL, else the cap itself).
+ */
+export function refusedAtLimit<T>(
+  state: string,
+  limit: number,
+  message: (count: string) => string,
+  send: () => Promise<T>,
+): Promise<T> {
+  return refusedOn(
+    state,
+    (detail, cause) => new AppError('limit_exceeded', message(detail ?? String(limit)), { extra: { limit }, cause }),
+    send,
+  );
 }

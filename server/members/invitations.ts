@@ -10,7 +10,7 @@ import { homeRegionOf } from '../cell/workspaces';
 import { read, write, writeStatement, type Tx } from '../db/access';
 import { decodeTimeCursor, encodeTimeCursor } from '../db/cursor';
 import type { DataRequest } from '../db/request-state';
-import { refusedOn } from '../db/errors';
+import { refusedAtLimit } from '../db/errors';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import type { OrgContext } from '../organizations/context';
@@ -204,15 +204,10 @@ export async function createInvitation(
 
 /** The create's statement, its refusal at the cap answered as 409 limit_exceeded. */
 function refusedAtCap<T>(send: () => Promise<T>): Promise<T> {
-  return refusedOn(
+  return refusedAtLimit(
     OPEN_INVITATIONS_CAP_STATE,
-    (detail, cause) => {
-      return new AppError(
-        'limit_exceeded',
-        `this organization has ${detail ?? MAX_OPEN_INVITATIONS} open invitations, the most it may hold: revoke some, then invite`,
-        { extra: { limit: MAX_OPEN_INVITATIONS }, cause },
-      );
-    },
+    MAX_OPEN_INVITATIONS,
+    (count) => `this organization has ${count} open invitations, the most it may hold: revoke some, then invite`,
     send,
   );
 }

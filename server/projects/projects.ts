@@ -11,7 +11,7 @@ import { decodeCursor } from '../db/cursor';
 import type { DataRequest } from '../db/request-state';
 import { AppError } from '../errors';
 import { notWritable } from '../organizations/writable';
-import { refusedOn } from '../db/errors';
+import { refusedAtLimit } from '../db/errors';
 import { changed as identityChanged } from '../auth/identity-cache';
 import { allowedRegionOrNull } from '../region/allowed';
 import { webhookEventFor } from '../webhooks/event-cte';
@@ -92,15 +92,11 @@ export async function createProjectIn(
 
 /** The create's statement, its refusal at the cap answered as 409 limit_exceeded. */
 function sendCapped<T>(send: () => Promise<T>): Promise<T> {
-  return refusedOn(
+  return refusedAtLimit(
     PROJECTS_CAP_STATE,
-    (_detail, cause) => {
-      return new AppError(
-        'limit_exceeded',
-        `this organization holds ${MAX_PROJECTS} projects, the most it may: delete one no longer used, or use an existing one`,
-        { extra: { limit: MAX_PROJECTS }, cause },
-      );
-    },
+    MAX_PROJECTS,
+    () =>
+      `this organization holds ${MAX_PROJECTS} projects, the most it may: delete one no longer used, or use an existing one`,
     send,
   );
 }
