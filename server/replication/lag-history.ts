@@ -2,7 +2,9 @@
 // a bin without a measurement is null, a gap (docs/atlas.md#lag-history).
 import { z } from 'zod';
 import { read } from '../db/access';
+import type { Db } from '../db/client';
 import type { DataRequest } from '../db/request-state';
+import { sharedRead } from '../db/shared-reads';
 import { run } from '../db/sql';
 import { env } from '../env';
 import { historyFromRollups, historyFromSamples, type HistoryRow } from './lag-history.sql';
@@ -12,6 +14,8 @@ export const WINDOWS = { '15m': 15 * 60, '1h': 60 * 60, '24h': 24 * 3600, '7d': 
 export type HistoryWindow = keyof typeof WINDOWS;
 /** Seconds per bin: every raw sample at 15 min; about 250–350 points otherwise. */
 const STEP: Record<HistoryWindow, number> = { '15m': 5, '1h': 15, '24h': 300, '7d': 1800 };
+/** Windows with steps this wide (24 h, 7 d) are shared reads (db/shared-reads.ts). */
+const SHARED_STEP_S = 300;
 
 const n = z.number().nullable();
 const historyPoint = z.object({
@@ -50,9 +54,13 @@ export async function lagHistory(
   const from = to - WINDOWS[opts.window] * 1000;
   // A step with rollups (24 h, 7 d) reads them; the shorter windows the raw and minute rows.
   const binned = (ROLLUP_RESOLUTIONS as readonly number[]).includes(step) ? historyFromRollups : historyFromSamples;
-  const rows = await read(req, (db) =>
-    run(db, binned, step, new Date(from), new Date(to + step * 1000), opts.region ?? null),
-  );
+  const query = (db: Db) => run(db, binned, step, new Date(from), new Date(to + step * 1000), opts.region ?? null);
+  // A day's or a week's bins are thousands of rows, the same for every operator: shared for a few
+  // seconds (their newest bin is 5 or 30 minutes wide). The short windows are read afresh.
+  const rows =
+    step >= SHARED_STEP_S
+      ? await sharedRead(req, `lag-history:${opts.window}:${opts.region ?? '*'}:${to}`, query)
+      : await read(req, query);
   const byRegion = new Map<string, Map<number, HistoryRow>>();
   for (const r of rows) {
     let m = byRegion.get(r.region);

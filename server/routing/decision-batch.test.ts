@@ -2,7 +2,7 @@
 // region and time, and a typical record costs a few dozen bytes.
 import { describe, expect, it } from 'vitest';
 import type { DecisionRecord } from './decision';
-import { BATCH_SPAN_MS, batchKey, decodeBatch, FORMAT, toBatches } from './decision-batch';
+import { BATCH_SPAN_MS, batchKey, decodeBatch, decodeRequest, FORMAT, toBatches } from './decision-batch';
 
 const record: DecisionRecord = {
   request_id: 'req_lax1-1770564159296-7d4b9e1f3a5b',
@@ -70,6 +70,13 @@ describe('decision batches', () => {
     };
     delete bare.trace_id;
     expect(await roundTrip([record, bare])).toEqual([record, bare]);
+  });
+
+  it('decode one request of a batch: that record as decodeBatch gives it, nothing for another ID', async () => {
+    const rs = Array.from({ length: 50 }, (_, i) => sampleDecision({ at: record.at + i, status: 200 + i }));
+    const [b] = await toBatches(rs);
+    expect(decodeRequest(b!.payload, b!.firstAt, rs[37]!.request_id)).toEqual([rs[37]]);
+    expect(decodeRequest(b!.payload, b!.firstAt, 'req_lax1-1770564159296-ffffffffffff')).toEqual([]);
   });
 
   it('group by the request ID’s region and at most BATCH_SPAN_MS of its time; a request ID once', async () => {

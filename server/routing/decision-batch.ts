@@ -117,46 +117,62 @@ async function encode(records: DecisionRecord[], firstAt: number): Promise<Buffe
   return Buffer.concat([Buffer.from([FORMAT]), body]);
 }
 
+/** A batch's columns, after its format byte. */
+function columnsOf(payload: Buffer): unknown[][] {
+  if (payload[0] !== FORMAT) throw new Error(`decision batch format ${payload[0]} is not one this version reads`);
+  return JSON.parse(inflateRawSync(payload.subarray(1)).toString('utf8')) as unknown[][];
+}
+
+const COLUMN_INDEX = new Map(COLUMNS.map(([name], i) => [name, i]));
+
+/** Record `i` of a batch's columns. */
+function recordAt(columns: unknown[][], i: number, firstAt: number): DecisionRecord {
+  const v = (name: keyof DecisionRecord) => columns[COLUMN_INDEX.get(name)!]![i];
+  const traceId = v('trace_id') as string | null;
+  return {
+    request_id: v('request_id') as string,
+    ...(traceId ? { trace_id: traceId } : {}),
+    at: firstAt + Number(v('at')),
+    door: v('door') as DecisionRecord['door'],
+    method: v('method') as string,
+    route: v('route') as string,
+    gateway_region: v('gateway_region') as string,
+    gateway_id: v('gateway_id') as string,
+    identity: v('identity') as DecisionRecord['identity'],
+    org_id: v('org_id') as string | null,
+    route_class: v('route_class') as DecisionRecord['route_class'],
+    policy: v('policy') as DecisionRecord['policy'],
+    hint_regions: v('hint_regions') as string[],
+    cascade: (v('cascade') as string[]).map(unpackStep),
+    region: v('region') as string | null,
+    source: v('source') as string | null,
+    candidates: (v('candidates') as (string | number | null)[][]).map(unpackCandidate),
+    target: v('target') as string | null,
+    reason_code: v('reason_code') as ReasonCode,
+    served_by: v('served_by') as string | null,
+    degraded: v('degraded') as string | null,
+    lag_ms: v('lag_ms') as number | null,
+    signal_age_ms: v('signal_age_ms') as number | null,
+    status: v('status') as number,
+    error_code: v('error_code') as string | null,
+    latency_ms: v('latency_ms') as number,
+    round_trips: unpackTrips(v('round_trips')),
+  };
+}
+
 /** A batch's records as they were recorded (latency to a tenth of a millisecond). */
 export function decodeBatch(payload: Buffer, firstAt: number): DecisionRecord[] {
-  if (payload[0] !== FORMAT) throw new Error(`decision batch format ${payload[0]} is not one this version reads`);
-  const columns = JSON.parse(inflateRawSync(payload.subarray(1)).toString('utf8')) as unknown[][];
-  const col = (name: keyof DecisionRecord) => columns[COLUMNS.findIndex(([n]) => n === name)]!;
-  const n = columns[0]!.length;
+  const columns = columnsOf(payload);
+  return columns[0]!.map((_, i) => recordAt(columns, i, firstAt));
+}
+
+/** The records of a batch with request ID `requestId`: only they are built (a batch holds hundreds). */
+export function decodeRequest(payload: Buffer, firstAt: number, requestId: string): DecisionRecord[] {
+  const columns = columnsOf(payload);
   const out: DecisionRecord[] = [];
-  for (let i = 0; i < n; i++) {
-    const v = (name: keyof DecisionRecord) => col(name)[i];
-    const traceId = v('trace_id') as string | null;
-    out.push({
-      request_id: v('request_id') as string,
-      ...(traceId ? { trace_id: traceId } : {}),
-      at: firstAt + Number(v('at')),
-      door: v('door') as DecisionRecord['door'],
-      method: v('method') as string,
-      route: v('route') as string,
-      gateway_region: v('gateway_region') as string,
-      gateway_id: v('gateway_id') as string,
-      identity: v('identity') as DecisionRecord['identity'],
-      org_id: v('org_id') as string | null,
-      route_class: v('route_class') as DecisionRecord['route_class'],
-      policy: v('policy') as DecisionRecord['policy'],
-      hint_regions: v('hint_regions') as string[],
-      cascade: (v('cascade') as string[]).map(unpackStep),
-      region: v('region') as string | null,
-      source: v('source') as string | null,
-      candidates: (v('candidates') as (string | number | null)[][]).map(unpackCandidate),
-      target: v('target') as string | null,
-      reason_code: v('reason_code') as ReasonCode,
-      served_by: v('served_by') as string | null,
-      degraded: v('degraded') as string | null,
-      lag_ms: v('lag_ms') as number | null,
-      signal_age_ms: v('signal_age_ms') as number | null,
-      status: v('status') as number,
-      error_code: v('error_code') as string | null,
-      latency_ms: v('latency_ms') as number,
-      round_trips: unpackTrips(v('round_trips')),
-    });
-  }
+  columns[0]!.forEach((id, i) => {
+    if (id === requestId) out.push(recordAt(columns, i, firstAt));
+  });
   return out;
 }
 

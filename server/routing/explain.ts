@@ -8,7 +8,7 @@ import type { DataRequest } from '../db/request-state';
 import { parseRequestId, type ParsedRequestId } from '../ids';
 import type { DecisionRecord } from './decision';
 import { consumeOrRefuse, type LimitPolicy } from '../rate-limits/limiters';
-import { BATCH_SPAN_MS, decodeBatch } from './decision-batch';
+import { BATCH_SPAN_MS, decodeBatch, decodeRequest } from './decision-batch';
 import { bufferedDecision, bufferedDecisions, REFUSALS_PER_S } from './decision-log';
 import { RETENTION_MS } from './decision-partitions';
 import { batchesAt, batchesOfTrace, primaryStartTime, type StoredBatch } from './decisions.sql';
@@ -63,7 +63,11 @@ async function stored(
   // The primary's, on purpose: no replica has the records (UNLOGGED).
   const at = new Date(ms).toISOString();
   const batches = await run(backgroundPool(), batchesAt, region, at, BATCH_SPAN_MS, viewer.operator, viewer.orgId);
-  return decoded(batches).find((r) => r.request_id === requestId && visible(r, viewer));
+  for (const b of batches) {
+    const found = decodeRequest(b.payload, b.firstAt, requestId).find((r) => visible(r, viewer));
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /**
