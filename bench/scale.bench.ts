@@ -1,5 +1,6 @@
 // Every list and detail of Arc, Atlas, the directory and explain on the demo data and on the demo
 // plus the scale set (bench/scale-seed.ts), two stacks in one run, interleaved (issue 28 item 2).
+import fs from 'node:fs';
 import { encode } from 'next-auth/jwt';
 import pg from 'pg';
 import { prefixed, snapshotEnv, summarize, type Benchmark, type BenchResult } from './lib';
@@ -492,6 +493,51 @@ async function timeOne(c: Ctx, r: Req, unlimit?: string): Promise<{ ms: number; 
   return { ms: performance.now() - t, status: res.status };
 }
 
+/** Every process's CPU ticks (utime + stime) and parent, from /proc. */
+function processTable(): Map<number, { ppid: number; ticks: number }> {
+  const out = new Map<number, { ppid: number; ticks: number }>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const f = fs.readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      out.set(Number(name), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+    } catch {
+      /* exited */
+    }
+  }
+  return out;
+}
+
+/** The stack's PostgreSQL processes: its postmasters (their command names its folder) and their children. */
+function postgresPids(srv: BenchServer): number[] {
+  const masters = new Set<number>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(srv.stack.dataDir)) masters.add(Number(name));
+    } catch {
+      /* exited */
+    }
+  }
+  const table = processTable();
+  return [...table].filter(([pid, p]) => masters.has(pid) || masters.has(p.ppid)).map(([pid]) => pid);
+}
+
+/**
+ * What each stack costs with no request in flight (its timers: health probes, samplers, sweeps),
+ * in shares of a core over `seconds`: the background load every timed request competes with.
+ */
+async function idleCpu(srv: BenchServer, seconds: number): Promise<{ gateway: number; postgres: number }> {
+  const pg = postgresPids(srv);
+  const before = processTable();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const after = processTable();
+  const used = (pids: number[]) =>
+    pids.reduce((a, pid) => a + ((after.get(pid)?.ticks ?? 0) - (before.get(pid)?.ticks ?? 0)), 0) / 100;
+  const share = (pids: number[]) => Math.round((used(pids) / seconds) * 1000) / 1000;
+  return { gateway: share([srv.pid]), postgres: share(pg) };
+}
+
 interface Measured {
   kind: Kind;
   demo?: number[];
@@ -597,6 +643,19 @@ const bench: Benchmark = {
       scale.ids.missing = seed.missingRequestId;
 
       const all: Measured[] = [];
+      const IDLE_S = 20;
+      const [demoIdle, scaleIdle] = [await idleCpu(demoSrv, IDLE_S), await idleCpu(scaleSrv, IDLE_S)];
+      results.push({
+        name: `idle CPU of each stack over ${IDLE_S} s before timing (share of one core)`,
+        figures: {
+          demo_gateway: demoIdle.gateway,
+          demo_postgres: demoIdle.postgres,
+          scale_gateway: scaleIdle.gateway,
+          scale_postgres: scaleIdle.postgres,
+        },
+        note: 'the gateway process (its in-process workers and timers) and every process of its PostgreSQL clusters',
+      });
+      console.log(`  idle: ${JSON.stringify(results.at(-1)!.figures)}`);
       const wanted = kinds().filter((k) => ONLY.length === 0 || ONLY.some((o) => k.name.includes(o)));
       for (const kind of wanted) {
         const m = await measure(kind, demo, scale);

@@ -8,6 +8,7 @@ export const MANAGED_SCHEMAS = ['public', 'directory'];
  */
 export const INDEXES_OUTSIDE_PRISMA = [
   `public.clusters UNIQUE (org_id,name) WHERE (status <> 'deleted'::"ClusterStatus")`,
+  `public.clusters INDEX (org_id,project_id,region,created_at DESC,id DESC) WHERE (status <> 'deleted'::"ClusterStatus")`,
   `public.clusters INDEX (region,template,node_count) WHERE ((status = ANY (ARRAY['pending'::"ClusterStatus", 'provisioning'::"ClusterStatus"])) AND (allocated_at IS NULL))`,
   `public.servers INDEX (region,gpu_count) WHERE (status = 'available'::"ServerStatus")`,
   `public.invitations UNIQUE (org_id,email) WHERE ((accepted_at IS NULL) AND (revoked_at IS NULL))`,
