@@ -119,7 +119,12 @@ async function gateway(
 ): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const port = await freePort();
   const app = appServerCommand(port);
-  const child: ChildProcess = spawn(process.execPath, app.args, {
+  // BENCH_CPU_PROFILE=<dir>: each gateway writes a V8 CPU profile there when it stops, named by its mode.
+  const dir = process.env.BENCH_CPU_PROFILE;
+  const profile = dir
+    ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=decisions-${log}-${port}.cpuprofile`]
+    : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, ...app.args], {
     env: {
       ...process.env,
       ...appEnv,
