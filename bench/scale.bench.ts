@@ -609,6 +609,11 @@ const bench: Benchmark = {
     // organizations that is 20,000 calls every 2 minutes, load the measurement would carry.
     // Both stacks register once, at start (found by this bench; see docs/performance.md).
     const env = { DIRECTORY_HEARTBEAT_SECONDS: '3600' };
+    // BENCH_SCALE_SHARED_BUFFERS (e.g. 1GB): both stacks' PostgreSQL with the buffers a database of
+    // the scale set's size would have; by default the test topologies' 64 MB.
+    const buffersBefore = process.env.MERIDIAN_PG_SHARED_BUFFERS;
+    const sharedBuffers = process.env.BENCH_SCALE_SHARED_BUFFERS ?? '64MB';
+    process.env.MERIDIAN_PG_SHARED_BUFFERS = sharedBuffers;
     const restore = snapshotEnv();
     const results: BenchResult[] = [];
     const demoSrv = await startBenchServer(env);
@@ -631,7 +636,7 @@ const bench: Benchmark = {
           seed_total_s: seedSeconds,
           replicas_replayed_s: replaySeconds,
         },
-        note: `BENCH_SCALE_FACTOR=${process.env.BENCH_SCALE_FACTOR ?? 1}, BENCH_SCALE_DECISIONS=${counts.decisions}`,
+        note: `BENCH_SCALE_FACTOR=${process.env.BENCH_SCALE_FACTOR ?? 1}, BENCH_SCALE_DECISIONS=${counts.decisions}, shared_buffers ${sharedBuffers}`,
       });
       await new Promise((r) => setTimeout(r, 3000)); // gateways re-read the routing policies
       const demo = await context(demoSrv);
@@ -675,6 +680,8 @@ const bench: Benchmark = {
       await scaleSrv?.stop();
       await demoSrv.stop();
       restore(); // the next bench starts from this process's own environment
+      if (buffersBefore === undefined) delete process.env.MERIDIAN_PG_SHARED_BUFFERS;
+      else process.env.MERIDIAN_PG_SHARED_BUFFERS = buffersBefore;
     }
     return results;
   },

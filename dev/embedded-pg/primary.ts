@@ -15,6 +15,14 @@ export interface NewServer {
   log: (line: string) => void;
 }
 
+/** PostgreSQL's shared_buffers for a new topology: MERIDIAN_PG_SHARED_BUFFERS (`<n>MB|GB`), else 64MB. */
+function sharedBuffers(): string {
+  const v = process.env.MERIDIAN_PG_SHARED_BUFFERS?.trim() ?? '';
+  if (v === '') return '64MB';
+  if (!/^\d{1,6}(MB|GB)$/.test(v)) throw new Error(`MERIDIAN_PG_SHARED_BUFFERS=${v}: give a size like 512MB or 2GB`);
+  return v;
+}
+
 export async function initPrimary(t: NewServer, durable: boolean): Promise<void> {
   const { dataDir } = t;
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -52,7 +60,9 @@ export async function initPrimary(t: NewServer, durable: boolean): Promise<void>
     'hot_standby = on',
     'hot_standby_feedback = on',
     'max_connections = 200',
-    "shared_buffers = '64MB'",
+    // Small by default (a laptop runs three topologies at once); the scale bench sizes it as a
+    // database of its size would be (MERIDIAN_PG_SHARED_BUFFERS, e.g. 1GB). Replicas copy it.
+    `shared_buffers = '${sharedBuffers()}'`,
     "wal_keep_size = '64MB'",
     "log_min_messages = 'warning'",
     "log_line_prefix = '%m [%p] '",

@@ -145,8 +145,16 @@ export function organizationNotFound(id: string): AppError {
   return new AppError('not_found', `no organization ${id}`);
 }
 
-export async function organizationDetail(req: DataRequest, id: string): Promise<OrganizationDetail> {
+/** 404 unless the organization exists (an ID of the right shape that names none is not found). */
+export async function assertOrganization(req: DataRequest, id: string): Promise<void> {
   if (!isId(id, 'org')) throw organizationNotFound(id);
+  const found = await read(req, (db) => db.organization.findUnique({ where: { id }, select: { id: true } }));
+  if (!found) throw organizationNotFound(id);
+}
+
+export async function organizationDetail(req: DataRequest, id: string): Promise<OrganizationDetail> {
+  // Known first: an unknown ID costs no count and takes no place among the shared answers.
+  await assertOrganization(req, id);
   const tallies = (await talliesOf(req, [id])).get(id);
   const found = await read(req, (db) => detailOf(db, id, tallies));
   if (!found) throw organizationNotFound(id);

@@ -1,5 +1,5 @@
-// Hand-written SQL of organizations as operators list them: each with its aggregates in one
-// statement (each count a LATERAL subquery on an indexed `org_id`: one round trip per page).
+// Hand-written SQL of organizations as operators list them: each with its small aggregates in one
+// statement (a LATERAL subquery each, on an indexed `org_id`), and their clusters tallied apart.
 import { statement, type RawRow } from '../db/sql';
 
 export interface OrganizationRow {

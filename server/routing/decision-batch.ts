@@ -170,7 +170,7 @@ export function decodeBatch(payload: Buffer, firstAt: number): DecisionRecord[] 
 export function decodeRequest(payload: Buffer, firstAt: number, requestId: string): DecisionRecord[] {
   const columns = columnsOf(payload);
   const out: DecisionRecord[] = [];
-  columns[0]!.forEach((id, i) => {
+  columns[COLUMN_INDEX.get('request_id')!]!.forEach((id, i) => {
     if (id === requestId) out.push(recordAt(columns, i, firstAt));
   });
   return out;

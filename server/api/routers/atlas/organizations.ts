@@ -23,6 +23,7 @@ import {
   setOrganizationSuspended,
 } from '../../../organizations/suspension';
 import {
+  assertOrganization,
   listOrganizations,
   organizationDetail,
   organizationDetailView,
@@ -231,7 +232,7 @@ export const atlasOrganizationsRouter = router({
     })
     .input(z.object({ id: z.string().max(64) }))
     .output(ssoConfigView.nullable())
-    .query(({ ctx, input }) => organizationDetail(ctx, input.id).then(() => ssoConfigOf(ctx, input.id))),
+    .query(({ ctx, input }) => assertOrganization(ctx, input.id).then(() => ssoConfigOf(ctx, input.id))),
 
   updateSso: operatorProcedure
     .meta({
@@ -247,7 +248,7 @@ export const atlasOrganizationsRouter = router({
     .input(ssoConfigInput.extend({ id: z.string().max(64) }))
     .output(ssoConfigView)
     .mutation(async ({ ctx, input: { id, ...config } }) => {
-      await organizationDetail(ctx, id); // 404 for an organization that does not exist
+      await assertOrganization(ctx, id); // 404 for an organization that does not exist
       return saveSsoConfig(ctx, { userId: ctx.identity.userId, operator: true }, id, config);
     }),
 
@@ -265,7 +266,7 @@ export const atlasOrganizationsRouter = router({
     .input(z.object({ id: z.string().max(64) }))
     .output(z.object({ removed: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
-      await organizationDetail(ctx, input.id);
+      await assertOrganization(ctx, input.id);
       return removeSsoConfig(ctx, { userId: ctx.identity.userId, operator: true }, input.id);
     }),
 });
