@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useDemoDatabase } from '../../dev/testing/app';
 import { query, topology, waitForReplay } from '../../dev/testing/db';
-import { changed, resetIdentityCache } from '../../server/auth/identity-cache';
+import { changed, identityCacheState, pinPosition, resetIdentityCache } from '../../server/auth/identity-cache';
 import { cachedLookup } from '../../server/auth/identity-lookup';
 import { primary, type Db } from '../../server/db/client';
 import { newClient } from '../../server/db/pg-connections';
@@ -15,6 +15,7 @@ import { parseLsn } from '../../server/db/lsn';
 import type { DataRequest } from '../../server/db/request-state';
 import { DEFAULT_READ_RULES } from '../../server/db/read-gate';
 import { isAppError } from '../../server/errors';
+import { resetEnvCache } from '../../server/env';
 
 let urls: { primary: string; replicas: Record<string, string> };
 let acmeId: string;
@@ -69,7 +70,14 @@ async function primaryLsn(): Promise<bigint> {
 const pauseLax1 = () => query(topology().adminReplicas.lax1!, 'SELECT pg_wal_replay_pause()');
 const resumeLax1 = () => query(topology().adminReplicas.lax1!, 'SELECT pg_wal_replay_resume()').catch(() => {});
 
+// lax1's replica is paused while it must still be fit to answer: the platform's lag ceiling (1 s
+// by default) would drop it from the weighted pick once the steps between the pause and the read
+// take a second, as they can on a loaded machine, and sfo1's replica (which has the change) serve.
+const maxLagBefore = process.env.REPLICA_MAX_LAG_SECONDS;
+
 beforeAll(async () => {
+  process.env.REPLICA_MAX_LAG_SECONDS = '600';
+  resetEnvCache();
   ({ urls } = await useDemoDatabase('identity_cache'));
   acmeId = (await primary().organization.findUniqueOrThrow({ where: { slug: 'acme' } })).id;
   for (const url of Object.values(urls.replicas)) await waitForReplay(urls.primary, url);
@@ -78,7 +86,12 @@ beforeAll(async () => {
 
 afterEach(resumeLax1);
 
-afterAll(resumeLax1);
+afterAll(async () => {
+  await resumeLax1();
+  if (maxLagBefore === undefined) delete process.env.REPLICA_MAX_LAG_SECONDS;
+  else process.env.REPLICA_MAX_LAG_SECONDS = maxLagBefore;
+  resetEnvCache();
+});
 
 describe('the identity cache judges a value by the database that answered it', () => {
   it('an organization changed moments ago is re-read on the primary when the answering replica lacks the change, whatever the request’s own region has replayed', async () => {
@@ -92,13 +105,14 @@ describe('the identity cache judges a value by the database that answered it', (
     )) as [{ name: string }];
     try {
       changed([`org:${acmeId}`]); // as the NOTIFY does; the pin's position is read from the primary
-      await new Promise((r) => setTimeout(r, 200));
+      expect(await pinPosition(identityCacheState().pins.get(`org:${acmeId}`)!)).toBeDefined();
       // sfo1's replica has the change and the pin's position, and the health monitor knows it;
       // lax1's has neither.
       const past = await primaryLsn();
       await waitForReplay(urls.primary, urls.replicas.sfo1!);
       await probeNow();
       expect(replicaHealth('sfo1').replayLsn! >= past).toBe(true);
+      expect(replicaHealth('lax1').status).toBe('healthy');
 
       const value = await cachedLookup(sfo1ReadFromLax1(), spec);
       // lax1's replica answered first (the old name), then the primary (the pin is lax1's).
