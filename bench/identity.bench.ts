@@ -57,7 +57,7 @@ const bench: Benchmark = {
       results.push({ name: 'API key: lookup by prefix on the replica (µs)', figures: summarize(lookup, 'us') });
     } finally {
       await disconnectAll();
-      await stack.topology?.destroy();
+      await stack.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     }
     return results;

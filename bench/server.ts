@@ -75,8 +75,7 @@ export async function startBenchServer(
     stop: async () => {
       server.kill('SIGTERM');
       await new Promise((r) => server.once('exit', r));
-      await stack.topology?.destroy();
-      await stack.ha?.stop();
+      await stack.stop();
       await wan?.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },

@@ -34,7 +34,7 @@ export async function wanStack(name: string): Promise<WanStack> {
   console.log(`  WAN: ${describe(profile)}`);
   const close = async () => {
     await wan.close();
-    await stack?.topology?.destroy();
+    await stack?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
     restoreEnv();
     resetEnvCache();

@@ -14,3 +14,10 @@ export async function eventually<T>(
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/**
+ * A change announced by NOTIFY reaches a gateway's caches within this: about 0.1 s measured, the
+ * caches' own TTL is 5 s (server/auth/identity-cache.ts), and a loaded two-core machine may stall
+ * a poll for a second. The bound of every test that measures how soon a change is seen.
+ */
+export const NOTICED_WITHIN_MS = 2_500;

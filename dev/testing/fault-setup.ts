@@ -79,7 +79,9 @@ export async function teardown(): Promise<void> {
     server.kill('SIGTERM');
     await new Promise((r) => server!.once('exit', r));
   }
-  await stack?.topology?.destroy();
+  // The stack's every part: the databases and the demo's identity provider (an open server left
+  // in vitest's main process kept it from exiting).
+  await stack?.stop();
   if (root) fs.rmSync(root, { recursive: true, force: true });
 }
 

@@ -2,6 +2,7 @@
 // sign-in limits, bodies and origins, revocation, scopes, operational data), each against the
 // real adapters (the code behind /v1 and /api/trpc, fed real Request objects) and a real primary
 // + replicas. The same requests over real HTTP through the running server: e2e/hardening.spec.ts.
+import { NOTICED_WITHIN_MS } from '../../dev/testing/eventually';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DemoCredentials } from '../../dev/demo/seed';
 import { callerFor, rest, sessionCookie, useDemoDatabase } from '../../dev/testing/app';
@@ -288,7 +289,7 @@ describe('9, 13: sessions and keys are revoked at once, without waiting for repl
     });
     const bearer = { authorization: `Bearer ${created.body.key}` };
     const sfo1 = { host: 'sfo1.localhost:3000' }; // reads on sfo1's replica, as that gateway does
-    await new Promise((r) => setTimeout(r, 200));
+    await waitForReplay(topology().adminPrimary, topology().adminReplicas.sfo1!);
     expect((await rest('GET', '/v1/projects', { headers: bearer, ...sfo1 })).status).toBe(200); // now cached
     // Revoked by "another gateway": straight on the primary, with replication of sfo1 paused.
     await query(topology().adminReplicas.sfo1!, 'SELECT pg_wal_replay_pause()').catch(() => {});
@@ -302,7 +303,7 @@ describe('9, 13: sessions and keys are revoked at once, without waiting for repl
       const delay = performance.now() - t;
       console.log(`[revocation] refused ${delay.toFixed(0)} ms after the revoking commit (replica paused)`);
       expect(status).toBe(401);
-      expect(delay).toBeLessThan(1_000);
+      expect(delay).toBeLessThan(NOTICED_WITHIN_MS);
     } finally {
       await query(topology().adminReplicas.sfo1!, 'SELECT pg_wal_replay_resume()').catch(() => {});
     }
@@ -365,20 +366,29 @@ describe('9, 13: sessions and keys are revoked at once, without waiting for repl
 
 describe('11: bookmark waits share one poller per region, never the probes', () => {
   it('500 waiting reads use one connection and the replica stays healthy', async () => {
-    const far = 2n ** 40n; // a position the replica won't reach in 300 ms
-    const waits = Array.from({ length: 500 }, () => waitForReplayWatch('lax1', far, 300));
-    await new Promise((r) => setTimeout(r, 100));
-    const conns = await query<{ n: string }>(
-      topology().adminReplicas.lax1!,
-      `SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'meridian-replay-watch'`,
+    const far = 2n ** 40n; // a position the replica won't reach in 3 s
+    let settled = false;
+    const waits = Promise.all(Array.from({ length: 500 }, () => waitForReplayWatch('lax1', far, 3_000))).finally(
+      () => (settled = true),
     );
-    const t = performance.now();
+    const pollers = async () =>
+      Number(
+        (
+          await query<{ n: string }>(
+            topology().adminReplicas.lax1!,
+            `SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'meridian-replay-watch'`,
+          )
+        )[0]!.n,
+      );
+    // The poller's connection, once open (a connect may take a while on a loaded machine).
+    const deadline = Date.now() + 3_000;
+    while ((await pollers()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    // A probe meanwhile is not queued behind the 500 waiters: it ends while they still wait.
     await probeNow();
-    const probeMs = performance.now() - t;
-    expect(await Promise.all(waits)).toEqual(Array(500).fill(false));
-    expect(Number(conns[0]!.n)).toBe(1);
+    expect(settled).toBe(false);
+    expect(await pollers()).toBe(1);
+    expect(await waits).toEqual(Array(500).fill(false));
     expect(replicaHealth('lax1').status).toBe('healthy');
-    expect(probeMs).toBeLessThan(500);
   });
 });
 
@@ -395,7 +405,7 @@ describe('16: API key scopes and admin kubeconfigs', () => {
     const writer = await make(['write']);
     const admin = await make(['admin']);
     expect(reader.scopes).toEqual(['read']);
-    await new Promise((r) => setTimeout(r, 200));
+    for (const url of Object.values(topology().adminReplicas)) await waitForReplay(topology().adminPrimary, url);
     const auth = (k: { key: string }) => ({ authorization: `Bearer ${k.key}` });
     expect((await rest('GET', '/v1/projects', { headers: auth(reader) })).status).toBe(200);
     const refused = await rest<ErrorOut>('POST', '/v1/projects', {

@@ -447,7 +447,8 @@ describe('POST /v1/atlas/infrastructure/servers/{id}/provision', () => {
     // The run as operators follow it (the Location), while it goes.
     const location = res.headers.get('location')!;
     let sawRunning = false;
-    for (let i = 0; i < 300; i++) {
+    // Until the run ends (a deadline, not a count of polls: a loaded machine may start it late).
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
       const live = await get<Run>(location);
       expect(live.status).toBe(200);
       if (live.body.status === 'running') sawRunning = true;

@@ -85,7 +85,7 @@ describe.skipIf(!!missing)('the primary’s node is lost under load (Patroni, sy
         await new Promise((r) => p.once('exit', r));
       }
     }
-    await stack?.ha?.stop().catch(() => {});
+    await stack?.stop().catch(() => {});
     if (root) fs.rmSync(root, { recursive: true, force: true });
     for (const k of Object.keys(process.env)) if (!(k in savedEnv)) delete process.env[k];
     Object.assign(process.env, savedEnv);

@@ -3,6 +3,7 @@
 // browser sessions and sign-in hand-over answer 403 organization_suspended, and the directory
 // resolves its slug like an unknown one; reinstated, all of it works again. Also measured: how
 // long a key keeps working after a suspension written straight into the database elsewhere.
+import { NOTICED_WITHIN_MS } from '../../dev/testing/eventually';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -173,15 +174,15 @@ afterAll(async () => {
 });
 
 describe('a suspended organization', () => {
-  it('a suspension written into the database elsewhere stops its key within a second (measured)', async () => {
+  it('a suspension written into the database elsewhere stops its key within moments (measured)', async () => {
     expect((await withKey()).status).toBe(200); // cached now
     await setStatusInDatabase('suspended');
     const suspendedAfter = await msUntil(withKey, 403);
     await setStatusInDatabase('active');
     const reinstatedAfter = await msUntil(withKey, 200);
     console.log(`[suspension] key refused ${suspendedAfter} ms after the commit; accepted ${reinstatedAfter} ms after`);
-    expect(suspendedAfter).toBeLessThan(1_000);
-    expect(reinstatedAfter).toBeLessThan(1_000);
+    expect(suspendedAfter).toBeLessThan(NOTICED_WITHIN_MS);
+    expect(reinstatedAfter).toBeLessThan(NOTICED_WITHIN_MS);
   });
 
   it('answers 403 organization_suspended to its key, session and hand-over, and the directory forgets it', async () => {

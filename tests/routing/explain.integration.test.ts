@@ -182,10 +182,11 @@ describe('explain a request', () => {
     recordDecision(buffered); // not flushed
     expect((await explainAtlas(buffered.request_id)).status).toBe(200);
 
-    // Another gateway's record lands 400 ms after the question.
+    // Another gateway's record lands 250 ms after the question: after its first look, most likely,
+    // and with most of the second of looks left for the store's own connect and insert.
     const late = sampleDecision({ org_id: acmeOrg });
     const asking = explainOwn(late.request_id, { cookie: alice });
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, 250));
     await storeDecisions(primaryUrl, [{ ...late, gateway_region: 'lax1' }]);
     const res = await asking;
     expect([res.status, res.body.request_id]).toEqual([200, late.request_id]);

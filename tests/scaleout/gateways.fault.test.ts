@@ -296,7 +296,9 @@ describe('read-your-writes across gateways, sfo1 replica applying WAL 50 ms late
   it('the delay is real: a principal that did not write reads stale (the test can fail)', async () => {
     // bob (a session in acme) reads what acme's key just wrote: not his write, so no wait is owed.
     // The delay is 500 ms here: from a commit to bob's read (the writer's acknowledgement wait, two
-    // HTTP requests) may take over 50 ms on a loaded machine; 500 ms stays under the lag limit (2 s).
+    // HTTP requests) may take over 50 ms on a loaded machine; 500 ms stays under the policy's lag
+    // limit (1 s), though a slow moment may still take the replica past it (the primary serves):
+    // one stale read is the proof.
     await setApplyDelay('sfo1', '500ms');
     let stale = 0;
     try {
@@ -312,7 +314,7 @@ describe('read-your-writes across gateways, sfo1 replica applying WAL 50 ms late
       await setApplyDelay('sfo1', '50ms');
     }
     console.log(`[scaleout] another principal's immediate reads: ${stale}/20 stale`);
-    expect(stale).toBeGreaterThan(10);
+    expect(stale).toBeGreaterThan(0);
   });
 
   it(`${CYCLES} create→read cycles alternating gateways, bookmark never echoed: 0 stale reads`, async () => {
@@ -472,7 +474,11 @@ describe('process lifecycle', () => {
       while (ready)
         outcomes.push((await one('/v1/compute/clusters?limit=50', { authorization: `Bearer ${k}` })).outcome);
     });
-    await new Promise((r) => setTimeout(r, 1_500));
+    // Under load before the signal: more than 10 answered (a condition, not a fixed wait: four
+    // Next processes share two cores).
+    const deadline = Date.now() + 30_000;
+    while (outcomes.filter((o) => o === 'ok').length <= 10 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     const okBefore = outcomes.filter((o) => o === 'ok').length;
     const code = await stop('sfo1-b', 'SIGTERM');
     await Promise.all([probe, ...loops]);

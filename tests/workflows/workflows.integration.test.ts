@@ -102,7 +102,8 @@ describe('create-cluster', () => {
     const { run_id } = await createCluster(1);
     const run = await waitForRun(run_id, finished, 8_000);
     expect(run.status).toBe('succeeded');
-    expect(run.startedAt!.getTime() - run.createdAt.getTime()).toBeLessThan(2_000);
+    // Well inside one poll (30 s): the notification started it, with room for a loaded machine.
+    expect(run.startedAt!.getTime() - run.createdAt.getTime()).toBeLessThan(5_000);
   });
 
   it('runs several at once: every one allocates its own servers (no two share one)', async () => {
