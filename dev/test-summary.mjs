@@ -2,15 +2,16 @@
 // every failed stage without a report (its log's first findings), the ten slowest test files,
 // then the closing line "N passed, N failed, N skipped". Nothing is printed after that line.
 //
-//   node dev/test-summary.mjs <seconds> <stage>=<status>:<log>[:<report>] …
+//   node dev/test-summary.mjs <seconds> <stage>=<status>[,<seconds>]:<log>[:<report>] …
 //   status is `ok` or `failed`; a report is a vitest or Playwright JSON file.
 import fs from 'node:fs';
 
 const [seconds, ...stageArgs] = process.argv.slice(2);
 const stages = stageArgs.map((arg) => {
   const [name, rest] = arg.split('=');
-  const [status, log, report] = rest.split(':');
-  return { name, status, log, report };
+  const [outcome, log, report] = rest.split(':');
+  const [status, seconds] = outcome.split(',');
+  return { name, status, seconds, log, report };
 });
 
 const ERROR_LINES = 12;
@@ -152,7 +153,10 @@ if (slowest.length) {
   out.push('[test] the ten slowest test files:');
   for (const f of slowest) out.push(`    ${(f.ms / 1000).toFixed(1).padStart(7)} s  ${f.file}`);
 }
-out.push(`[test] stages: ${stages.map((s) => `${s.name} ${s.status}`).join(', ')}; the whole suite in ${seconds} s`);
+const took = (s) => (s.seconds === undefined ? '' : ` (${s.seconds} s)`);
+out.push(
+  `[test] stages: ${stages.map((s) => `${s.name} ${s.status}${took(s)}`).join(', ')}; the whole suite in ${seconds} s`,
+);
 out.push(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 console.log(out.join('\n'));
 process.exit(failed > 0 || stages.some((s) => s.status !== 'ok') ? 1 : 0);

@@ -55,6 +55,18 @@ describe('the test digest', () => {
     expect(out.trim().split('\n').at(-1)).toBe('2 passed, 1 failed, 0 skipped');
   });
 
+  it('states each stage’s time when the suite gives it', () => {
+    const logFile = path.join(dir, 'timed.log');
+    fs.writeFileSync(logFile, '');
+    const r = spawnSync(
+      process.execPath,
+      ['dev/test-summary.mjs', '95', `lint=ok,41:${logFile}`, `integration=failed,54:${logFile}`],
+      { encoding: 'utf8', env: { ...process.env, MERIDIAN_TEST_LOGS: path.join(dir, 'no-logs') } },
+    );
+    expect(r.stdout).toContain('[test] stages: lint ok (41 s), integration failed (54 s); the whole suite in 95 s');
+    expect(r.status).toBe(1);
+  });
+
   it('without such a section, quotes the lines that say error or fail, not passing tests', () => {
     const log = ['     ✓ writes fail fast  7ms', 'Error: the worker exited with code 1', 'done'].join('\n');
     const { out } = digest('faults', log, allPassed);

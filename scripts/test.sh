@@ -4,12 +4,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+mkdir -p test-results
+rm -rf test-results/*.log test-results/*.json test-results/logs
+mkdir -p test-results/logs
+
+# Debian's packages the suite needs: Chromium for the browser journeys; PostgreSQL 15, Patroni and
+# etcd for the HA topology's fault tests (dev/ha). As root they are installed (one apt
+# transaction) in the background while lint runs, and waited for before the first test. Without
+# root, a missing Chromium stops here and missing HA packages skip those tests (they say why).
 chromium_path="${CHROMIUM_PATH:-/usr/bin/chromium}"
+ha_packages="postgresql-15 patroni etcd-server"
+can_install=0
+if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then can_install=1; fi
+install=""
 if [ ! -x "$chromium_path" ]; then
-  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "[test] installing Debian's chromium for the browser tests…"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  if [ $can_install = 1 ]; then
+    install="chromium"
   else
     echo "[test] no Chromium at $chromium_path. Install one (Debian: sudo apt-get install chromium)" >&2
     echo "[test] or point CHROMIUM_PATH at a Chromium/Chrome binary, then run npm test again." >&2
@@ -17,62 +27,75 @@ if [ ! -x "$chromium_path" ]; then
   fi
 fi
 export CHROMIUM_PATH="$chromium_path"
-
-# The HA topology's fault test (dev/ha) needs Debian's PostgreSQL 15, Patroni and etcd.
-ha_packages="postgresql-15 patroni etcd-server"
 if [ ! -x /usr/lib/postgresql/15/bin/pg_rewind ] || ! command -v patroni >/dev/null || ! command -v etcd >/dev/null; then
-  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "[test] installing $ha_packages for the HA topology tests…"
-    # No service may start from the packages' scripts (PostgreSQL's `main` cluster on 5432, etcd
-    # on 2379): the tests start their own on free ports. policy-rc.d says so, for this install.
-    policy=""
-    if [ ! -e /usr/sbin/policy-rc.d ]; then
-      policy=/usr/sbin/policy-rc.d
-      trap 'rm -f "$policy"' EXIT
-      printf '#!/bin/sh\nexit 101\n' >"$policy"
-      chmod 755 "$policy"
-    fi
-    # A failed install skips the HA tests (they say why); it does not stop the suite.
-    # shellcheck disable=SC2086
-    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $ha_packages >/dev/null; }; then
-      echo "[test] WARNING: installing $ha_packages failed: the HA topology tests will be skipped." >&2
-    fi
-    if [ -n "$policy" ]; then
-      rm -f "$policy"
-      trap - EXIT
-    fi
-    if command -v pg_ctlcluster >/dev/null && pg_ctlcluster 15 main status >/dev/null 2>&1; then
-      pg_ctlcluster 15 main stop || true
-    fi
+  if [ $can_install = 1 ]; then
+    install="$install $ha_packages"
   else
     echo "[test] the HA topology tests will be skipped: they need $ha_packages." >&2
     echo "[test] Install them (Debian: sudo apt-get install -y $ha_packages) to run them." >&2
   fi
 fi
 
-mkdir -p test-results
-rm -rf test-results/*.log test-results/*.json test-results/logs
+installing=""
+policy=""
+if [ -n "$install" ]; then
+  echo "[test] installing Debian's ${install# } in the background (test-results/logs/apt.log)…"
+  # No service may start from the packages' scripts (PostgreSQL's `main` cluster on 5432, etcd
+  # on 2379): the tests start their own on free ports. policy-rc.d says so, for this install.
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    policy=/usr/sbin/policy-rc.d
+    trap 'rm -f "$policy"' EXIT
+    printf '#!/bin/sh\nexit 101\n' >"$policy"
+    chmod 755 "$policy"
+  fi
+  # shellcheck disable=SC2086
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $install; } \
+    >test-results/logs/apt.log 2>&1 &
+  installing=$!
+fi
+
+# Waits for the background install, if any; a failure is said (the browser stage then fails on the
+# missing Chromium, the HA tests skip and say why) and the suite goes on.
+packages_ready() {
+  [ -n "$installing" ] || return 0
+  if wait "$installing"; then
+    echo "[test] installed ${install# }"
+  else
+    echo "[test] WARNING: installing ${install# } failed (test-results/logs/apt.log)." >&2
+  fi
+  installing=""
+  if [ -n "$policy" ]; then
+    rm -f "$policy"
+    trap - EXIT
+  fi
+  if command -v pg_ctlcluster >/dev/null && pg_ctlcluster 15 main status >/dev/null 2>&1; then
+    pg_ctlcluster 15 main stop || true
+  fi
+}
+
 start=$(date +%s)
 # Every process the suite starts inherits this; the leftovers stage finds any that outlive it.
 export MERIDIAN_TEST_RUN="$$-$start"
 
 # Every stage runs, whatever the one before it did; the digest at the end says what failed.
 # stage <name> <report or -> <command…>: the stage's console output is kept in
-# test-results/<name>.log too, for the digest to quote.
+# test-results/<name>.log too, for the digest to quote; its time (seconds) goes with its status.
 stages=()
 stage() {
   local name=$1 report=$2
   shift 2
   echo "[test] ── $name ──"
-  local status=ok
+  local status=ok t0=$SECONDS
   "$@" 2>&1 | tee "test-results/$name.log" || status=failed
-  stages+=("$name=$status:test-results/$name.log${report:+:$report}")
-  echo "[test] $name: $status"
+  stages+=("$name=$status,$((SECONDS - t0)):test-results/$name.log${report:+:$report}")
+  echo "[test] $name: $status in $((SECONDS - t0)) s"
 }
 
 # lint, format and types; then the SDK build (sdk/ → sdk/dist: the meridian command the CLI tests run)
 stage lint '' npm run --silent lint
 stage sdk-build '' npm run --silent build -w sdk
+# The tests start now: never beside an install's unpacking.
+packages_ready
 
 # unit and integration tests (vitest, against a real primary + replicas)
 stage integration test-results/vitest.json \

@@ -6,6 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { memberCookie, rest, useDemoDatabase } from '../../dev/testing/app';
 import { query, topology, waitForReplay } from '../../dev/testing/db';
 import { storedDecisions } from '../../dev/testing/decisions';
+import { eventually } from '../../dev/testing/eventually';
+import { ensureListening, identityCacheState } from '../../server/auth/identity-cache';
 import { ensureWritePositions } from '../../server/db/write-notices';
 import { flushDecisions, resetDecisionLog } from '../../server/routing/decision-log';
 
@@ -36,12 +38,19 @@ beforeAll(async () => {
   // Listening begins with a floor, the primary's position then: for 30 s every read needs it on
   // the replica. The seed's replay must be done, or a loaded machine sends the read to the primary.
   for (const url of Object.values(topology().adminReplicas)) await waitForReplay(topology().adminPrimary, url);
-  await get('/v1/projects'); // warms the identity cache and the pools
+  // The identity cache keeps entries only once it hears changes: an entry made before its listener
+  // is up lives 1 s, and the listener's start empties the cache (identity-cache.ts).
+  ensureListening();
+  await eventually(async () => identityCacheState().connected, 10_000, 'the identity listener');
+  await get('/v1/projects'); // warms the pools
   for (const cookie of [alice, bob]) await rest('GET', '/v1/me', { headers: { cookie, 'x-region': 'sfo1' } });
 });
 
 describe('round trips per request', () => {
   it('a read on a warm cache by a principal that has not just written: the replica only', async () => {
+    // Warmed right before (entries live 5 s): a key's first look-up at the global address, whose
+    // region comes after the identity, is the primary's.
+    await get('/v1/projects');
     const res = await get('/v1/projects');
     expect(res.status).toBe(200);
     expect(res.headers.get('X-Meridian-Served-By')).toBe('replica:sfo1');
