@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mkdir -p test-results
-rm -rf test-results/*.log test-results/*.json test-results/logs
+rm -rf test-results/*.log test-results/*.json test-results/*.status test-results/logs
 mkdir -p test-results/logs
 
 # Debian's packages the suite needs: Chromium for the browser journeys; PostgreSQL 15, Patroni and
@@ -97,17 +97,49 @@ stage sdk-build '' npm run --silent build -w sdk
 # The tests start now: never beside an install's unpacking.
 packages_ready
 
-# unit and integration tests (vitest, against a real primary + replicas)
-stage integration test-results/vitest.json \
-  npx vitest run --project unit --project integration --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+# A stage that runs beside the next one: its output goes to its log only (printed once it ends,
+# so the console never interleaves two stages), its result into the digest like any other's.
+bg_stage() {
+  bg_name=$1 bg_report=$2
+  shift 2
+  echo "[test] ── $bg_name (beside the next stage: test-results/$bg_name.log) ──"
+  (
+    t0=$SECONDS status=ok
+    "$@" >"test-results/$bg_name.log" 2>&1 || status=failed
+    echo "$status,$((SECONDS - t0))" >"test-results/$bg_name.status"
+  ) &
+  bg_pid=$!
+}
+bg_wait() {
+  wait "$bg_pid" || true
+  local outcome
+  outcome=$(cat "test-results/$bg_name.status" 2>/dev/null || echo "failed,0")
+  stages+=("$bg_name=$outcome:test-results/$bg_name.log${bg_report:+:$bg_report}")
+  echo "[test] ── $bg_name (ended) ──"
+  cat "test-results/$bg_name.log"
+  echo "[test] $bg_name: ${outcome%,*} in ${outcome#*,} s"
+}
 
-# fault tests: replicas paused, delayed and stopped, the primary stopped, under the running app;
-# the HA topology's failovers
-stage faults test-results/faults.json \
-  npx vitest run --project faults --reporter=default --reporter=json --outputFile.json=test-results/faults.json
+# unit and integration tests (vitest, against a real primary + replicas); fault tests (replicas
+# paused, delayed and stopped, the primary stopped, under the running app; the HA topology's
+# failovers). Each stage brings up its own databases on free ports, so MERIDIAN_TEST_OVERLAP=1
+# runs them side by side (docs/architecture.md#tests); by default one after the other.
+integration=(npx vitest run --project unit --project integration --reporter=default --reporter=json --outputFile.json=test-results/vitest.json)
+faults=(npx vitest run --project faults --reporter=default --reporter=json --outputFile.json=test-results/faults.json)
+if [ "${MERIDIAN_TEST_OVERLAP:-0}" = 1 ]; then
+  bg_stage integration test-results/vitest.json "${integration[@]}"
+  stage faults test-results/faults.json "${faults[@]}"
+  bg_wait
+else
+  stage integration test-results/vitest.json "${integration[@]}"
+  stage faults test-results/faults.json "${faults[@]}"
+fi
 
 # browser journeys (Playwright, Chromium)
 rm -rf .data/e2e
+# On a port free now (never a fixed one another run or program may hold), unless one is given.
+E2E_PORT="${E2E_PORT:-$(node -e "const s = require('node:net').createServer(); s.listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })")}"
+export E2E_PORT
 stage browser test-results/e2e.json env CI=1 npx playwright test
 
 # The suite's own teardown check: nothing it started is still running.
