@@ -51,13 +51,29 @@ function readVitest(stage, v) {
     // A file that failed outside any test (an import, a hook) counts as one failure.
     if (f.status === 'failed' && failedTests.length === 0) {
       failed += 1;
+      const lines = firstLines(f.message, ERROR_LINES);
       failures.push({
         file,
         name: '(the file itself: a hook or an import)',
-        lines: firstLines(f.message, ERROR_LINES),
+        // A suite's hook that threw leaves the report's message empty: the runner's log has it.
+        lines: lines.length ? lines : failedSuiteLines(stage.log, file),
       });
     }
   }
+}
+
+/** The error vitest printed under "FAIL  <file> > <suite>" in a stage's log (code frames left out). */
+function failedSuiteLines(logFile, file) {
+  if (!logFile || !fs.existsSync(logFile)) return [];
+  const lines = plain(fs.readFileSync(logFile, 'utf8')).split('\n');
+  const at = lines.findIndex((l) => l.trim().startsWith('FAIL ') && l.includes(` ${file}`));
+  if (at < 0) return [];
+  const block = [];
+  for (const l of lines.slice(at + 1)) {
+    if (/^\s*(FAIL\s|⎯)/.test(l)) break;
+    if (!/^\s*\d*\s*\|/.test(l)) block.push(l);
+  }
+  return firstLines(block.join('\n'), ERROR_LINES);
 }
 
 function readPlaywright(e) {

@@ -96,4 +96,39 @@ describe('the test digest', () => {
     expect(out).toContain(`    logs: ${named.join(', ')}`);
     expect(out).not.toContain('members-gateway');
   });
+
+  it('quotes a suite’s failed hook from the log, the report’s message being empty', () => {
+    // What vitest 4 prints, and reports, when a describe's beforeAll throws.
+    const log = [
+      ' ❯ tests/dev/ha/ha-topology.fault.test.ts (6 tests | 6 skipped) 61002ms',
+      '⎯⎯⎯⎯⎯⎯ Failed Suites 1 ⎯⎯⎯⎯⎯⎯⎯',
+      '',
+      ' FAIL  tests/dev/ha/ha-topology.fault.test.ts > HA topology (Patroni, etcd, PostgreSQL 15)',
+      'Error: waited 60 s for sfo1-a to bootstrap; Patroni sees: []',
+      ' ❯ HaTopology.waitFor dev/ha/topology.ts:225:15',
+      '    223|       if (Date.now() > deadline) {',
+      '       |               ^',
+      '',
+      '⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/1]⎯',
+    ].join('\n');
+    const report = {
+      ...allPassed,
+      numPassedTests: 0,
+      numPendingTests: 2,
+      testResults: [
+        {
+          name: `${process.cwd()}/tests/dev/ha/ha-topology.fault.test.ts`,
+          status: 'failed',
+          message: '',
+          assertionResults: [{ status: 'skipped', fullName: 'HA a', failureMessages: [] }],
+        },
+      ],
+    };
+    const { out } = digest('faults', log, report);
+    expect(out).toContain('✗ tests/dev/ha/ha-topology.fault.test.ts › (the file itself: a hook or an import)');
+    expect(out).toContain('    Error: waited 60 s for sfo1-a to bootstrap; Patroni sees: []');
+    expect(out).toContain('HaTopology.waitFor dev/ha/topology.ts:225:15');
+    expect(out).not.toContain('223|');
+    expect(out.trim().split('\n').at(-1)).toBe('0 passed, 1 failed, 2 skipped');
+  });
 });
