@@ -13,3 +13,32 @@ export function processLog(name: string): number {
   fs.mkdirSync(LOG_DIR, { recursive: true });
   return fs.openSync(path.join(LOG_DIR, `${name.replace(/[^\w.-]/g, '_')}.log`), 'a');
 }
+
+/**
+ * Copies the logs a test's processes wrote in its own throw-away folder (files ending `.log` or
+ * `.out`, at any depth) to test-results/logs/<prefix>-<path with dashes>.log before it is removed:
+ * what a failure's digest names. Returns the files copied.
+ */
+export function keepLogs(prefix: string, from: string): string[] {
+  const kept: string[] = [];
+  const walk = (dir: string, rel: string[]) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // gone, or unreadable: nothing to keep
+    }
+    for (const e of entries) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) walk(full, [...rel, e.name]);
+      else if (e.isFile() && /\.(log|out)$/.test(e.name)) {
+        const name = [prefix, ...rel, e.name.replace(/\.(log|out)$/, '')].join('-').replace(/[^\w.-]/g, '_');
+        fs.mkdirSync(LOG_DIR, { recursive: true });
+        fs.copyFileSync(full, path.join(LOG_DIR, `${name}.log`));
+        kept.push(name);
+      }
+    }
+  };
+  walk(from, []);
+  return kept;
+}

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeMissing, haPrerequisites } from '../../../dev/ha/prerequisites';
 import { childrenOf, signal } from '../../../dev/ha/processes';
 import { HaTopology } from '../../../dev/ha/topology';
+import { keepLogs } from '../../../dev/testing/process-logs';
 import { parseProfile } from '../../../dev/wan/profile';
 import { haSites } from '../../../dev/wan/topology';
 import { Wan } from '../../../dev/wan/wan';
@@ -123,6 +124,8 @@ describe.skipIf(skip)(skip ? `${title}: skipped, ${describeMissing(pre)}` : titl
   afterAll(async () => {
     await t?.stop();
     await wan.close();
+    // Patroni's, etcd's and PostgreSQL's own logs outlive the folder: a failure's digest names them.
+    if (dir) keepLogs('ha-topology', dir);
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
