@@ -23,6 +23,7 @@ const project = file.endsWith('.fault.test.ts')
     ? 'integration'
     : 'unit';
 const dir = path.resolve('test-results/stress');
+const LOGS = path.resolve('test-results/logs');
 fs.rmSync(dir, { recursive: true, force: true });
 fs.mkdirSync(dir, { recursive: true });
 
@@ -95,9 +96,20 @@ for (let run = 1; run <= runs; run++) {
   const report = path.join(dir, `run-${run}.json`);
   const log = path.join(dir, `run-${run}.log`);
   const t0 = Date.now();
+  fs.rmSync(LOGS, { recursive: true, force: true }); // this run's process logs only
   const cmd = browser
     ? ['playwright', 'test', file, '--reporter=json']
-    : ['vitest', 'run', '--project', project, file, '--reporter=json', `--outputFile.json=${report}`];
+    : // The default reporter too: a suite's failed hook is only in its console output.
+      [
+        'vitest',
+        'run',
+        '--project',
+        project,
+        file,
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${report}`,
+      ];
   const out = fs.openSync(log, 'w');
   const result = spawnSync('npx', cmd, {
     stdio: ['ignore', out, out],
@@ -113,7 +125,11 @@ for (let run = 1; run <= runs; run++) {
   if (parsed === undefined) record('(no report: the run crashed)', 'failed', run);
   else if (browser) readPlaywright((parsed as { suites: PlaywrightSuite[] }).suites, run);
   else readVitest(parsed as VitestReport, run);
-  if (result.status !== 0) failedRuns++;
+  if (result.status !== 0) {
+    failedRuns++;
+    // The processes' logs of a failed run, kept from the next run's (test-results/logs/).
+    if (fs.existsSync(LOGS)) fs.cpSync(LOGS, path.join(dir, `run-${run}-logs`), { recursive: true });
+  }
   console.log(
     `[stress] run ${run}/${runs}: ${result.status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(0)} s (${log})`,
   );
