@@ -1,17 +1,52 @@
 // Loopback port helpers for the embedded topology, tests and benchmarks.
+import fs from 'node:fs';
 import net from 'node:net';
 
-/** A port that was free on 127.0.0.1 a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The lowest port `freePort` hands out. */
+export const LOWEST_PORT = 10_000;
+
+/** The ports the kernel gives outgoing connections (Linux), when it says. */
+export function ephemeralRange(): [number, number] | undefined {
+  try {
+    const [lo, hi] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    return Number.isInteger(lo) && Number.isInteger(hi) ? [lo!, hi!] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a server could listen on `port` (0: any) at 127.0.0.1 now; the port it got. */
+function tryListen(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const srv = net.createServer();
     srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
+    srv.once('error', () => resolve(undefined));
+    srv.listen(port, '127.0.0.1', () => {
+      const got = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(got));
     });
   });
+}
+
+/**
+ * A port that was free on 127.0.0.1 a moment ago, for a server started next. Chosen below the
+ * kernel's range for outgoing connections: a port from that range can be taken by any connection
+ * (a pool's, a relay's) between this answer and the server's bind, which then fails with
+ * EADDRINUSE: a rare failure of a busy machine that a test must not inherit.
+ */
+export async function freePort(): Promise<number> {
+  const range = ephemeralRange();
+  const highest = range ? Math.min(range[0], 65_536) - 1 : 0;
+  if (highest - LOWEST_PORT >= 1_000) {
+    for (let i = 0; i < 100; i++) {
+      const port = LOWEST_PORT + Math.floor(Math.random() * (highest - LOWEST_PORT + 1));
+      if ((await tryListen(port)) === port) return port;
+    }
+  }
+  // No such range known (not Linux) or it leaves none below it: the kernel's pick.
+  const port = await tryListen(0);
+  if (port === undefined) throw new Error('no free port on 127.0.0.1');
+  return port;
 }
 
 export function portInUse(port: number): Promise<boolean> {

@@ -138,7 +138,7 @@ fi
 # browser journeys (Playwright, Chromium)
 rm -rf .data/e2e
 # On a port free now (never a fixed one another run or program may hold), unless one is given.
-E2E_PORT="${E2E_PORT:-$(node -e "const s = require('node:net').createServer(); s.listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })")}"
+E2E_PORT="${E2E_PORT:-$(npx tsx -e "import('./dev/ports.ts').then(async (m) => console.log(await m.freePort()))")}"
 export E2E_PORT
 stage browser test-results/e2e.json env CI=1 npx playwright test
 

@@ -109,8 +109,14 @@ describe.skipIf(skip)(skip ? `${title}: skipped, ${describeMissing(pre)}` : titl
     const started = Date.now();
     t = await HaTopology.up({ dir, regions: REGIONS, durable: false, sites: haSites(wan) });
     console.log(`[ha] up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    const leader = (await t.leader())!;
-    await query(t.nodeUrl(leader, 'owner'), 'CREATE TABLE ha_probe (id serial PRIMARY KEY, v text NOT NULL)');
+    // Asked until answered: one slow answer of a loaded machine is not a failure of the topology.
+    let leader = '';
+    await t.waitFor('a leader', 30_000, async () => !!(leader = (await t.leader()) ?? ''));
+    await t.waitFor(`ha_probe created on ${leader}`, 30_000, async () =>
+      query(t.nodeUrl(leader, 'owner'), 'CREATE TABLE IF NOT EXISTS ha_probe (id serial PRIMARY KEY, v text NOT NULL)')
+        .then(() => true)
+        .catch(() => false),
+    );
     // The regions' replicas replay it a link's latency later: every node has the table before a test reads.
     for (const n of [...PAIR, ...REPLICAS].filter((x) => x !== leader)) {
       await t.waitFor(`ha_probe on ${n}`, 30_000, async () =>
