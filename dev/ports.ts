@@ -1,6 +1,8 @@
 // Loopback port helpers for the embedded topology, tests and benchmarks.
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 
 /** The lowest port `freePort` hands out. */
 export const LOWEST_PORT = 10_000;
@@ -28,6 +30,34 @@ function tryListen(port: number): Promise<number | undefined> {
   });
 }
 
+/** Ports handed out lately by any process on this machine (a file each), kept from the others
+ * for RESERVED_MS: two stages of the suite side by side never pick one port for two servers. */
+const RESERVATIONS = path.join(os.tmpdir(), 'meridian-ports');
+const RESERVED_MS = 60_000;
+
+/** Whether `port` was not handed out lately; if so, it is noted as handed out now. */
+function reserve(port: number): boolean {
+  const file = path.join(RESERVATIONS, String(port));
+  try {
+    if (!fs.existsSync(RESERVATIONS)) {
+      fs.mkdirSync(RESERVATIONS, { recursive: true });
+      fs.chmodSync(RESERVATIONS, 0o1777);
+    }
+    fs.writeFileSync(file, '', { flag: 'wx' });
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return true; // nowhere to note it: the bind check alone
+  }
+  try {
+    if (Date.now() - fs.statSync(file).mtimeMs < RESERVED_MS) return false;
+    fs.unlinkSync(file); // an old note: taken over, unless another process takes it first
+    fs.writeFileSync(file, '', { flag: 'wx' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A port that was free on 127.0.0.1 a moment ago, for a server started next. Chosen below the
  * kernel's range for outgoing connections: a port from that range can be taken by any connection
@@ -40,7 +70,7 @@ export async function freePort(): Promise<number> {
   if (highest - LOWEST_PORT >= 1_000) {
     for (let i = 0; i < 100; i++) {
       const port = LOWEST_PORT + Math.floor(Math.random() * (highest - LOWEST_PORT + 1));
-      if ((await tryListen(port)) === port) return port;
+      if (reserve(port) && (await tryListen(port)) === port) return port;
     }
   }
   // No such range known (not Linux) or it leaves none below it: the kernel's pick.
