@@ -122,11 +122,12 @@ bg_wait() {
 
 # unit and integration tests (vitest, against a real primary + replicas); fault tests (replicas
 # paused, delayed and stopped, the primary stopped, under the running app; the HA topology's
-# failovers). Each stage brings up its own databases on free ports, so MERIDIAN_TEST_OVERLAP=1
-# runs them side by side (docs/architecture.md#tests); by default one after the other.
+# failovers). Each stage brings up its own databases on free ports and mostly waits (replication,
+# restarts, leases), so they run side by side (docs/architecture.md#tests);
+# MERIDIAN_TEST_OVERLAP=0 runs them one after the other.
 integration=(npx vitest run --project unit --project integration --reporter=default --reporter=json --outputFile.json=test-results/vitest.json)
 faults=(npx vitest run --project faults --reporter=default --reporter=json --outputFile.json=test-results/faults.json)
-if [ "${MERIDIAN_TEST_OVERLAP:-0}" = 1 ]; then
+if [ "${MERIDIAN_TEST_OVERLAP:-1}" != 0 ]; then
   bg_stage integration test-results/vitest.json "${integration[@]}"
   stage faults test-results/faults.json "${faults[@]}"
   bg_wait
