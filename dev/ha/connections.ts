@@ -2,8 +2,9 @@
 // mothership's pair by target_session_attrs, one replica per region), and one node's.
 import { ADMIN_ROLE, APP_ROLE, connectionUrl, OWNER_ROLE } from '../embedded-pg/roles';
 import type { TopologyUrls } from '../embedded-pg/servers';
+import { apiUrl } from './agents';
 import { adminOn } from './leader-sql';
-import type { HaNode } from './patroni-config';
+import { REST_API_USER, type HaNode } from './patroni-config';
 import type { HaState } from './state';
 
 export type Role = 'app' | 'owner' | 'admin';
@@ -53,5 +54,14 @@ export function primaryAccess(state: HaState, port: number) {
       replicas: {},
     },
     admin: adminOn(port, state.adminPassword),
+  };
+}
+
+/** What the app needs to show the cluster and ask for switchovers (DATABASE_HA_API_*). */
+export function managerEnv(nodes: HaNode[], state: HaState): Record<string, string> {
+  return {
+    DATABASE_HA_API_URLS: nodes.map((n) => apiUrl(state, n.name)).join(','),
+    DATABASE_HA_API_USER: REST_API_USER,
+    DATABASE_HA_API_PASSWORD: state.restApiPassword,
   };
 }

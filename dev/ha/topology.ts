@@ -4,7 +4,6 @@
 // and reused (docs/operations.md#high-availability-patroni-and-etcd).
 import fs from 'node:fs';
 import path from 'node:path';
-import { freePort, portInUse } from '../ports';
 import { pgRunAs, reachableDataDir, type RunAs } from '../embedded-pg/os-user';
 import { ensureRolesAndDatabase } from '../embedded-pg/roles';
 import type { TopologyUrls } from '../embedded-pg/servers';
@@ -22,14 +21,14 @@ import {
   startAgent,
   stopAgent,
 } from './agents';
-import { nodeUrl, primaryAccess, type Role, topologyUrls } from './connections';
+import { managerEnv, nodeUrl, primaryAccess, type Role, topologyUrls } from './connections';
 import { ensureEtcd, etcdPid, stopEtcd } from './etcd';
 import { saveNodesFile, topologySignature, type NodesFile } from './nodes-file';
 import { callPatroni, fetchCluster, type ClusterView } from './patroni-api';
-import { dynamicSettings, planNodes, REST_API_USER, type HaNode } from './patroni-config';
+import { dynamicSettings, planNodes, type HaNode } from './patroni-config';
 import { describeMissing, haPrerequisites } from './prerequisites';
 import { waitCaughtUp, waitReady, type ReadinessProbe } from './readiness';
-import { readHaState, saveHaState, type HaState } from './state';
+import { assignPorts, readHaState, saveHaState, type HaState } from './state';
 
 export interface HaTopologyOptions {
   /** Folder that holds etcd's and every node's data (created if missing, reused if present). */
@@ -75,7 +74,11 @@ export class HaTopology {
     for (const d of ['logs', 'nodes']) fs.mkdirSync(t.path(d), { recursive: true, mode: 0o700 });
     t.own(t.path('logs'), t.path('nodes'));
     try {
-      await t.assignPorts();
+      await assignPorts(t.dir, t.nodes, t.state, {
+        etcd: etcdPid(dir) !== undefined,
+        postmaster: (name) => t.postmasterPid(name) !== undefined,
+        agent: (name) => t.agentPid(name) !== undefined,
+      });
       await ensureEtcd({ dir, runAs, ...state.etcd, log });
       const [first] = t.nodes;
       if (t.nodes.every((n) => !fs.existsSync(path.join(t.dataDir(n.name), 'PG_VERSION')))) {
@@ -197,11 +200,7 @@ export class HaTopology {
 
   /** What the app needs to show the cluster and ask for switchovers (DATABASE_HA_API_*). */
   managerEnv(): Record<string, string> {
-    return {
-      DATABASE_HA_API_URLS: this.nodes.map((n) => this.apiUrl(n.name)).join(','),
-      DATABASE_HA_API_USER: REST_API_USER,
-      DATABASE_HA_API_PASSWORD: this.state.restApiPassword,
-    };
+    return managerEnv(this.nodes, this.state);
   }
 
   apiUrl(name: string): string {
@@ -249,24 +248,6 @@ export class HaTopology {
     const leader = await this.leader();
     if (!leader) throw new Error('the HA cluster has no leader now');
     return leader;
-  }
-
-  /** Ports kept across restarts; a new one where the old is taken by something else. */
-  private async assignPorts(): Promise<void> {
-    const s = this.state;
-    const etcdUp = etcdPid(this.dir) !== undefined;
-    for (const k of ['clientPort', 'peerPort'] as const) {
-      if (!etcdUp && (!s.etcd[k] || (await portInUse(s.etcd[k])))) s.etcd[k] = await freePort();
-    }
-    for (const n of this.nodes) {
-      const entry = s.nodes[n.name] ?? { pgPort: 0, apiPort: 0 };
-      const pgUp = this.postmasterPid(n.name) !== undefined;
-      const agentUp = this.agentPid(n.name) !== undefined;
-      if (!pgUp && (!entry.pgPort || (await portInUse(entry.pgPort)))) entry.pgPort = await freePort();
-      if (!agentUp && (!entry.apiPort || (await portInUse(entry.apiPort)))) entry.apiPort = await freePort();
-      s.nodes[n.name] = entry;
-    }
-    this.saveState();
   }
 
   /** An unsafe REST call to the leader's agent (any agent when there is no leader). */
