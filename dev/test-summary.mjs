@@ -1,6 +1,7 @@
-// The digest `npm test` ends with: every failed test (file, name, the first lines of its error),
-// every failed stage without a report (its log's first findings), the ten slowest test files,
-// then the closing line "N passed, N failed, N skipped". Nothing is printed after that line.
+// The digest `npm test` ends with: every failed test (file, name, its error as the runner printed it,
+// diff of expected and actual included), every failed stage without a report (its log's first
+// findings), the ten slowest test files, then the closing line "N passed, N failed, N skipped".
+// Nothing is printed after that line.
 //
 //   node dev/test-summary.mjs <seconds> <stage>=<status>[,<seconds>]:<log>[:<report>] …
 //   status is `ok` or `failed`; a report is a vitest or Playwright JSON file.
@@ -46,8 +47,12 @@ function readVitest(stage, v) {
     const file = f.name.replace(`${process.cwd()}/`, '');
     files.push({ file, ms: (f.endTime ?? 0) - (f.startTime ?? 0) });
     const failedTests = (f.assertionResults ?? []).filter((t) => t.status === 'failed');
-    for (const t of failedTests)
-      failures.push({ file, name: t.fullName, lines: firstLines((t.failureMessages ?? []).join('\n'), ERROR_LINES) });
+    // The runner's own account first (it has the diff of expected and actual), else the report's.
+    for (const t of failedTests) {
+      const printed = failedBlock(stage.log, file, [...(t.ancestorTitles ?? []), t.title ?? '']);
+      const reported = firstLines((t.failureMessages ?? []).join('\n'), ERROR_LINES);
+      failures.push({ file, name: t.fullName, lines: printed.length ? printed : reported });
+    }
     // A file that failed outside any test (an import, a hook) counts as one failure.
     if (f.status === 'failed' && failedTests.length === 0) {
       failed += 1;
@@ -56,17 +61,21 @@ function readVitest(stage, v) {
         file,
         name: '(the file itself: a hook or an import)',
         // A suite's hook that threw leaves the report's message empty: the runner's log has it.
-        lines: lines.length ? lines : failedSuiteLines(stage.log, file),
+        lines: lines.length ? lines : failedBlock(stage.log, file),
       });
     }
   }
 }
 
-/** The error vitest printed under "FAIL  <file> > <suite>" in a stage's log (code frames left out). */
-function failedSuiteLines(logFile, file) {
+/** What vitest printed under "FAIL  <file> > <titles…>" in a stage's log: the error, the diff of
+ * expected and actual, where it was thrown (code frames left out). Without titles, the file's first. */
+function failedBlock(logFile, file, titles) {
   if (!logFile || !fs.existsSync(logFile)) return [];
   const lines = plain(fs.readFileSync(logFile, 'utf8')).split('\n');
-  const at = lines.findIndex((l) => l.trim().startsWith('FAIL ') && l.includes(` ${file}`));
+  const path = titles ? ` > ${titles.join(' > ')}` : '';
+  const at = lines.findIndex(
+    (l) => l.trim().startsWith('FAIL ') && l.includes(` ${file}`) && (!path || l.trimEnd().endsWith(path)),
+  );
   if (at < 0) return [];
   const block = [];
   for (const l of lines.slice(at + 1)) {

@@ -131,4 +131,62 @@ describe('the test digest', () => {
     expect(out).not.toContain('223|');
     expect(out.trim().split('\n').at(-1)).toBe('0 passed, 1 failed, 2 skipped');
   });
+
+  it('quotes a failed test as the runner printed it: expected and actual, as a diff', () => {
+    // vitest 4's console block for a failed test (its JSON report has the message only).
+    const log = [
+      ' FAIL   unit  dev/ports.test.ts > the digest demonstration > fails on purpose',
+      "AssertionError: expected { port: true, region: 'sfo1' } to deeply equal { port: true, region: 'lax1' }",
+      '',
+      '- Expected',
+      '+ Received',
+      '',
+      '  {',
+      '    "port": true,',
+      '-   "region": "lax1",',
+      '+   "region": "sfo1",',
+      '  }',
+      '',
+      ' ❯ dev/ports.test.ts:54:59',
+      '     54|     expect({ port: port >= LOWEST_PORT, region: 1 }).toEqual({ po…',
+      '       |                                                           ^',
+      '⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/1]⎯',
+    ].join('\n');
+    const report = {
+      ...allPassed,
+      numPassedTests: 1,
+      numFailedTests: 1,
+      testResults: [
+        {
+          name: `${process.cwd()}/dev/ports.test.ts`,
+          status: 'failed',
+          assertionResults: [
+            {
+              status: 'failed',
+              ancestorTitles: ['the digest demonstration'],
+              title: 'fails on purpose',
+              fullName: 'the digest demonstration fails on purpose',
+              failureMessages: ['AssertionError: expected { port: true, region: … } to deeply equal { … }'],
+            },
+          ],
+        },
+      ],
+    };
+    const { out } = digest('integration', log, report);
+    const lines = out.split('\n');
+    const at = lines.indexOf('✗ dev/ports.test.ts › the digest demonstration fails on purpose');
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(lines.slice(at + 1, at + 10)).toEqual([
+      "    AssertionError: expected { port: true, region: 'sfo1' } to deeply equal { port: true, region: 'lax1' }",
+      '    - Expected',
+      '    + Received',
+      '      {',
+      '        "port": true,',
+      '    -   "region": "lax1",',
+      '    +   "region": "sfo1",',
+      '      }',
+      '     ❯ dev/ports.test.ts:54:59',
+    ]);
+    expect(out).not.toContain('54|');
+  });
 });
