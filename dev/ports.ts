@@ -66,7 +66,7 @@ function reserve(port: number): boolean {
  */
 export async function freePort(): Promise<number> {
   const range = ephemeralRange();
-  const highest = range ? Math.min(range[0], 65_536) - 1 : 0;
+  const highest = range ? range[0] - 1 : 0;
   if (highest - LOWEST_PORT >= 1_000) {
     for (let i = 0; i < 100; i++) {
       const port = LOWEST_PORT + Math.floor(Math.random() * (highest - LOWEST_PORT + 1));

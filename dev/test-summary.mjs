@@ -69,9 +69,11 @@ function readVitest(stage, v) {
 
 /** What vitest printed under "FAIL  <file> > <titles…>" in a stage's log: the error, the diff of
  * expected and actual, where it was thrown (code frames left out). Without titles, the file's first. */
+const logLines = new Map(); // a stage log, read once however many of its tests failed
 function failedBlock(logFile, file, titles) {
   if (!logFile || !fs.existsSync(logFile)) return [];
-  const lines = plain(fs.readFileSync(logFile, 'utf8')).split('\n');
+  if (!logLines.has(logFile)) logLines.set(logFile, plain(fs.readFileSync(logFile, 'utf8')).split('\n'));
+  const lines = logLines.get(logFile);
   const path = titles ? ` > ${titles.join(' > ')}` : '';
   const at = lines.findIndex(
     (l) => l.trim().startsWith('FAIL ') && l.includes(` ${file}`) && (!path || l.trimEnd().endsWith(path)),

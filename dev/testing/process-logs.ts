@@ -17,10 +17,10 @@ export function processLog(name: string): number {
 /**
  * Copies the logs a test's processes wrote in its own throw-away folder (files ending `.log` or
  * `.out`, at any depth) to test-results/logs/<prefix>-<path with dashes>.log before it is removed:
- * what a failure's digest names. Returns the files copied.
+ * what a failure's digest names.
  */
-export function keepLogs(prefix: string, from: string): string[] {
-  const kept: string[] = [];
+export function keepLogs(prefix: string, from: string): void {
+  fs.mkdirSync(LOG_DIR, { recursive: true });
   const walk = (dir: string, rel: string[]) => {
     let entries: fs.Dirent[];
     try {
@@ -33,12 +33,9 @@ export function keepLogs(prefix: string, from: string): string[] {
       if (e.isDirectory()) walk(full, [...rel, e.name]);
       else if (e.isFile() && /\.(log|out)$/.test(e.name)) {
         const name = [prefix, ...rel, e.name.replace(/\.(log|out)$/, '')].join('-').replace(/[^\w.-]/g, '_');
-        fs.mkdirSync(LOG_DIR, { recursive: true });
         fs.copyFileSync(full, path.join(LOG_DIR, `${name}.log`));
-        kept.push(name);
       }
     }
   };
   walk(from, []);
-  return kept;
 }
