@@ -4,6 +4,7 @@
 // fault test and `npm run bench failover` run it; the figures are theirs to judge.
 import { connectAdmin, replicasFollow, sleep } from './failover-databases';
 import { startLoad, type Write } from './failover-load';
+import { settleMove, startMove, type MoveOutcome, type MoveToStart } from './failover-move';
 import { settleRuns, startRuns, type RunsOutcome, type RunsToStart } from './failover-runs';
 
 /** What the drill needs of an HA topology (dev/ha). */
@@ -40,6 +41,8 @@ export interface DrillOptions {
   clusters?: number;
   /** Free servers provisioned just before the action, by an operator (a worker must run `region`). */
   provisions?: RunsToStart['provisions'];
+  /** A workspace moved by an operator, the action while its export runs (a worker must run both regions). */
+  move?: MoveToStart;
   log?: (line: string) => void;
 }
 
@@ -78,6 +81,8 @@ export interface DrillResult {
   clusters: RunsOutcome;
   /** The servers whose provision ran through the action: how many are back in the pool, and their runs. */
   provisions: RunsOutcome;
+  /** The move in flight through the action, if one was asked for. */
+  move: MoveOutcome | undefined;
 }
 
 export async function runFailoverDrill(o: DrillOptions): Promise<DrillResult> {
@@ -110,7 +115,10 @@ export async function runFailoverDrill(o: DrillOptions): Promise<DrillResult> {
   const project = writes.find((w) => w.status === 201 && w.id)?.id;
   const want = { clusters: o.clusters ?? 0, provisions: o.provisions };
   const inFlight = await startRuns(call, o.writerKey, project, tag, want, violations);
+  // Then the move: the action comes while its export runs.
+  const moving = o.move ? await startMove(call, o.move, o.topology.urls().adminPrimary, violations) : undefined;
 
+  const actionWallClock = Date.now();
   const actionAt = performance.now();
   log(`${o.action} on ${before}`);
   if (o.action === 'kill-node') await o.topology.killNode(before);
@@ -167,6 +175,7 @@ export async function runFailoverDrill(o: DrillOptions): Promise<DrillResult> {
   }
 
   const { clusters, provisions } = await settleRuns(call, o.writerKey, want, inFlight);
+  const move = o.move && moving ? await settleMove(call, o.move, moving, actionWallClock) : undefined;
 
   let rejoinMs: number | undefined;
   let syncAgainMs: number | undefined;
@@ -223,5 +232,6 @@ export async function runFailoverDrill(o: DrillOptions): Promise<DrillResult> {
     timelines: { before: timelineBefore, after: timelineAfter },
     clusters,
     provisions,
+    move,
   };
 }

@@ -2,7 +2,12 @@
 // generate_series statement per table, IDs of the contract's shape (hex is a subset of base62).
 import type { Db } from '../../server/db/client';
 
-export async function growWorkspace(db: Db, orgId: string, n: number): Promise<number> {
+/** What growWorkspace needs of a database: Prisma's client, or a plain connection's adapter. */
+export interface RawExecutor {
+  $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<unknown>;
+}
+
+export async function growWorkspace(db: RawExecutor, orgId: string, n: number): Promise<number> {
   // Projects stay under the per-organization cap (1,000) and notifications under the sweep's
   // 1,000 newest kept per organization (docs/api.md): the rest are audit events, kept for good.
   const projects = Math.min(Math.round(n * 0.1), 500);

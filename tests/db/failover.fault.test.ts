@@ -1,6 +1,7 @@
 // Failover through the real app (docs/flows/failover.md): the primary's node is killed under
 // write and read load, as a lost machine. Writes come back on the synchronous standby with
-// nothing acknowledged lost; the replicas follow; the old primary rejoins as a replica.
+// nothing acknowledged lost; the replicas follow; the old primary rejoins as a replica; the
+// workflow runs in flight (cluster creates, server provisions, a workspace move) complete.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,6 +17,7 @@ import { sessionCookie } from '../../dev/testing/app';
 import { query } from '../../dev/testing/db';
 import { runFailoverDrill, type DrillTopology } from '../../dev/testing/failover-drill';
 import { FAULT_ENV } from '../../dev/testing/fault-setup';
+import { growWorkspace } from '../../dev/testing/workspace-rows';
 import { resetEnvCache } from '../../server/env';
 import { processLog } from '../../dev/testing/process-logs';
 import { contractFetch, ContractViolation } from '../../dev/testing/contract';
@@ -39,6 +41,27 @@ async function operatorCookie(): Promise<string> {
   return sessionCookie(ops!.id, null);
 }
 
+/** Adds a region to an organization's allowed ones through Atlas (a move's target must be allowed). */
+async function allowRegion(slug: string, region: string, cookie: string): Promise<void> {
+  const url = stack!.appEnv.DATABASE_URL!;
+  const [org] = await query<{ id: string }>(url, 'SELECT id FROM organizations WHERE slug = $1', [slug]);
+  const had = await query<{ region: string }>(url, 'SELECT region FROM organization_regions WHERE org_id = $1', [
+    org!.id,
+  ]);
+  const res = await contractFetch(`${baseUrl}/v1/atlas/organizations/${org!.id}`, {
+    method: 'PATCH',
+    headers: { cookie, 'Content-Type': 'application/json', Origin: baseUrl },
+    body: JSON.stringify({ allowed_regions: [...new Set([...had.map((r) => r.region), region])] }),
+  });
+  expect(res.status, await res.text()).toBe(200);
+  // The cells register every workspace with the directory at start; the move's offer needs it there.
+  const deadline = Date.now() + 30_000;
+  while ((await query(url, 'SELECT 1 FROM directory.workspaces WHERE slug = $1', [slug])).length === 0) {
+    if (Date.now() > deadline) throw new Error(`${slug} never reached the directory`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 describe.skipIf(!!missing)('the primary’s node is lost under load (Patroni, synchronous standby)', () => {
   beforeAll(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-failover-'));
@@ -59,9 +82,10 @@ describe.skipIf(!!missing)('the primary’s node is lost under load (Patroni, sy
       env: { ...process.env, ...stack.appEnv, ...FAULT_ENV, ...app.env },
       stdio: ['ignore', processLog('failover-app'), processLog('failover-app')],
     });
-    // lax1's workflow worker, on the same multi-host URL: its runs go on through the failover.
+    // sfo1's and lax1's workflow worker, on the same multi-host URL: its runs go on through the
+    // failover (a move's source steps run at sfo1, its target steps at lax1).
     worker = spawnWorker(
-      'lax1',
+      'sfo1,lax1',
       'failover',
       {
         ...process.env,
@@ -72,7 +96,7 @@ describe.skipIf(!!missing)('the primary’s node is lost under load (Patroni, sy
         WORKFLOW_MAINTENANCE_SECONDS: '1',
         WORKFLOW_POLL_SECONDS: '1',
       },
-      { stdio: processLog('failover-worker-lax1') },
+      { stdio: processLog('failover-worker') },
     );
     baseUrl = `http://127.0.0.1:${port}`;
     await waitForHttp(`${baseUrl}/api/livez`, 120_000);
@@ -92,11 +116,16 @@ describe.skipIf(!!missing)('the primary’s node is lost under load (Patroni, sy
     resetEnvCache();
   });
 
-  it('writes are back within 25 s, only 201 or 503 meanwhile, none acknowledged lost, cluster and server runs in flight complete; the old primary rejoins', async () => {
+  it('writes are back within 25 s, only 201 or 503 meanwhile, none acknowledged lost, cluster, server and move runs in flight complete; the old primary rejoins', async () => {
     const keyOf = (org: string, region: string) =>
       stack!.credentials.api_keys.find((k) => k.org === org && k.region === region)!.key;
-    // What Atlas' banner says meanwhile: the operator's open alerts, every 500 ms.
     const opsCookie = await operatorCookie();
+    await allowRegion('acme', 'lax1', opsCookie); // the move's target
+    // Big enough that the kill finds the move's export running (20,000 rows more).
+    const url = stack!.appEnv.DATABASE_URL!;
+    const [acme] = await query<{ id: string }>(url, `SELECT id FROM organizations WHERE slug = 'acme'`);
+    await growWorkspace({ $executeRawUnsafe: (sql, ...values) => query(url, sql, values) }, acme!.id, 20_000);
+    // What Atlas' banner says meanwhile: the operator's open alerts, every 500 ms.
     const alertsSeen = new Set<string>();
     let watching = true;
     const watcher = (async () => {
@@ -125,6 +154,7 @@ describe.skipIf(!!missing)('the primary’s node is lost under load (Patroni, sy
       action: 'kill-node',
       clusters: 3,
       provisions: { operator: { cookie: opsCookie }, region: 'lax1', count: 2 },
+      move: { operator: { cookie: opsCookie }, slug: 'acme', to: 'lax1' },
       log: (l) => console.log(`[failover] ${l}`),
     });
     watching = false;
@@ -156,6 +186,23 @@ describe.skipIf(!!missing)('the primary’s node is lost under load (Patroni, sy
     // Server provisions in flight through the kill too (an operator's, in Atlas): each server
     // back in the pool, its run succeeded.
     expect(r.provisions).toMatchObject({ created: 2, ready: 2, runsSucceeded: 2 });
+    // A workspace move in flight through the kill (read-only, its export running on the old
+    // primary): completed at the target, every table verified there, its steps after the export
+    // run on the new primary.
+    expect(r.move, JSON.stringify(r.move)).toMatchObject({
+      atAction: { workspace: 'moving', step: 'export' },
+      status: 'completed',
+      error: null,
+    });
+    expect(r.move!.tables).toBeGreaterThan(10);
+    expect(r.move!.matched).toBe(r.move!.tables);
+    expect(r.move!.steps.succeeded).toBe(r.move!.steps.of);
+    expect(r.move!.stepsAfterAction).toEqual(expect.arrayContaining(['verify', 'handover', 'purge']));
+    const [moved] = await query<{ home_region: string; region: string }>(
+      stack!.appEnv.DATABASE_URL!,
+      `SELECT o.home_region, w.region FROM organizations o JOIN directory.workspaces w ON w.slug = o.slug WHERE o.slug = 'acme'`,
+    );
+    expect(moved).toEqual({ home_region: 'lax1', region: 'lax1' });
 
     // The promotion, in the audit log once (the lag sampler's process writes it), with the
     // outage the gateway saw around it.
