@@ -1,4 +1,4 @@
-// What the SDK's sections (atlas.ts, team.ts, webhook-endpoints.ts) borrow from their MeridianClient.
+// What the SDK's sections (atlas, audit, notifications, team, webhook-endpoints) borrow from the client.
 import type { Client } from 'openapi-fetch';
 import type { paths } from './generated/openapi.js';
 import type { Page } from './views.js';

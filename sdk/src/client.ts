@@ -2,9 +2,11 @@
 // (generated/openapi.ts), requests through openapi-fetch and the Transport.
 import createClient, { type Client } from 'openapi-fetch';
 import { atlasApi } from './atlas.js';
+import { auditApi } from './audit.js';
 import type { ClientCalls } from './calls.js';
 import { errorFromResponse, MeridianError } from './errors.js';
 import type { paths } from './generated/openapi.js';
+import { notificationsApi } from './notifications.js';
 import { Run, type RunView, type WaitOptions } from './runs.js';
 import { invitationsApi, membersApi } from './team.js';
 import { addressForKey, baseDomainOf, DEFAULT_GLOBAL_URL, keyRegion, Transport, type RetryInfo } from './transport.js';
@@ -22,7 +24,6 @@ import type {
   Organization,
   Page,
   Project,
-  Query,
   RegionOption,
 } from './views.js';
 
@@ -62,6 +63,9 @@ export class MeridianClient {
   readonly webhooks: ReturnType<typeof webhookEndpointsApi>;
   /** Atlas: platform operators only (a customer's key gets 403 forbidden). */
   readonly atlas: ReturnType<typeof atlasApi>;
+  /** The organization's audit log, newest first; `export` pages of up to 1,000 (admins). */
+  readonly audit: ReturnType<typeof auditApi>;
+  readonly notifications: ReturnType<typeof notificationsApi>;
 
   constructor(opts: MeridianClientOptions) {
     if (!opts.apiKey && !opts.sessionToken) {
@@ -102,6 +106,8 @@ export class MeridianClient {
     this.invitations = invitationsApi(calls);
     this.webhooks = webhookEndpointsApi(calls);
     this.atlas = atlasApi(calls);
+    this.audit = auditApi(calls);
+    this.notifications = notificationsApi(calls);
   }
 
   /** The address requests go to now (after a followed 421, the one the API named). */
@@ -274,30 +280,6 @@ export class MeridianClient {
       this.unwrap(this.api.GET('/api-keys', { params: { query: params } })),
     /** Every key, page after page: `for await (const k of client.apiKeys.iterate())`. */
     iterate: (params: { limit?: number } = {}) => this.paginate((cursor) => this.apiKeys.list({ ...params, cursor })),
-  };
-
-  /** The organization's audit log, newest first; `export` pages of up to 1,000 (admins). */
-  readonly audit = {
-    list: (query: Query<paths['/audit']['get']> = {}) => this.unwrap(this.api.GET('/audit', { params: { query } })),
-    iterate: (query: Omit<Query<paths['/audit']['get']>, 'cursor'> = {}) =>
-      this.paginate((cursor) => this.audit.list({ ...query, cursor })),
-    export: (query: Omit<Query<paths['/audit/export']['get']>, 'cursor'> = {}) =>
-      this.paginate((cursor) =>
-        this.unwrap(this.api.GET('/audit/export', { params: { query: { ...query, cursor } } })),
-      ),
-  };
-
-  readonly notifications = {
-    list: (params: { unread?: boolean; cursor?: string; limit?: number } = {}) => {
-      const { unread, ...rest } = params;
-      const query = {
-        ...rest,
-        ...(unread === undefined ? {} : { unread: unread ? ('true' as const) : ('false' as const) }),
-      };
-      return this.unwrap(this.api.GET('/notifications', { params: { query } }));
-    },
-    read: (id: string) => this.unwrap(this.api.PATCH('/notifications/{id}/read', { params: { path: { id } } })),
-    readAll: () => this.unwrap(this.api.POST('/notifications/read-all', {})),
   };
 
   readonly runs = {

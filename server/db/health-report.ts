@@ -1,5 +1,6 @@
 // What GET /health/region answers: this gateway's view of the primary and every replica.
-import { allReplicaHealth, primaryHealth, uptimeSeconds, type ReplicaHealth, type ReplicaStatus } from './health';
+import { allReplicaHealth, primaryHealth, uptimeSeconds } from './health';
+import type { ReplicaHealth, ReplicaStatus } from './health-types';
 import { primaryLocation } from './primary-locator';
 import { primaryUrl } from './topology';
 

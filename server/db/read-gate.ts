@@ -1,6 +1,6 @@
 // The read and write gates: which database may serve a request under its policy's rules. Pure;
 // access.ts walks the answer. Modes and reasons: docs/flows/routing-policy.md#where-it-is-enforced
-import type { ReplicaStatus } from './health';
+import type { ReplicaStatus } from './health-types';
 
 /** `fixed` is seed 003's prefer-local; `local_only` never reads outside the request's region. */
 export type FailoverMode = 'fixed' | 'active_standby' | 'weighted_reads' | 'local_only';

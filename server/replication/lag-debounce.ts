@@ -1,7 +1,8 @@
 // Debounced replica lag, as Atlas names it: lagging only after ATLAS_LAG_SAMPLES probes in a row
 // over a limit (docs/atlas.md#alerts); reads leave a replica at the first one.
 import { env } from '../env';
-import { onReplicaProbe, type ReplicaHealth } from '../db/health';
+import { onReplicaProbe } from '../db/health';
+import type { ReplicaHealth } from '../db/health-types';
 import { processSingleton } from '../process-singletons';
 
 export interface LagRun {

@@ -16,26 +16,12 @@ import { useTRPC, type RouterOutputs } from '../../trpc-provider';
 import { CopyButton } from '../../ui/copy-button';
 import { DataTable, type Column } from '../../ui/data-table';
 import { ErrorAlert } from '../../ui/error-alert';
-import { btnDangerSm, btnPrimary, btnSecondarySm, card, fieldLabel, panel, sectionText } from '../../ui/styles';
-import { TextField } from '../../ui/text-field';
+import { btnDangerSm, btnSecondarySm, card, sectionText } from '../../ui/styles';
+import { WebhookForm } from './webhook-form';
 
 type Endpoint = RouterOutputs['webhooks']['list']['data'][number];
 type Delivery = RouterOutputs['webhooks']['deliveries']['data'][number];
 type ActionError = ErrorBody['error'];
-
-const EVENT_TYPES = [
-  'cluster.created',
-  'cluster.ready',
-  'cluster.failed',
-  'cluster.deleted',
-  'api_key.created',
-  'api_key.revoked',
-  'member.added',
-  'member.removed',
-  'project.created',
-  'project.deleted',
-] as const;
-type EventType = (typeof EVENT_TYPES)[number];
 
 const DELIVERY_STATUS: Record<Delivery['status'], string> = {
   succeeded: 'text-emerald-700 dark:text-emerald-400',
@@ -56,9 +42,6 @@ export function WebhooksManager() {
   const [secret, setSecret] = useState<{ value: string; what: string } | null>(null);
   const [error, setError] = useState<ActionError | null>(null);
   const [busy, setBusy] = useState(false);
-  const [url, setUrl] = useState('');
-  const [description, setDescription] = useState('');
-  const [types, setTypes] = useState<EventType[]>(['cluster.ready', 'cluster.failed']);
 
   const refresh = () => {
     void qc.invalidateQueries(trpc.webhooks.list.pathFilter());
@@ -212,57 +195,15 @@ export function WebhooksManager() {
 
   return (
     <div className="space-y-6">
-      <form
-        className={`${panel} space-y-4`}
-        onSubmit={(ev) => {
-          ev.preventDefault();
-          void act(() => createWebhook({ url, description, event_types: types })).then((made) => {
-            if (!made) return;
-            setSecret({ value: made.secret, what: `the signing secret of ${made.url}` });
-            setUrl('');
-            setDescription('');
-          });
-        }}
-      >
-        <div className="flex flex-wrap gap-3">
-          <TextField
-            label="Endpoint URL"
-            type="url"
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            required
-            maxLength={2000}
-            placeholder="https://hooks.example.com/meridian"
-            className="w-full sm:w-96"
-          />
-          <TextField
-            label="Description"
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-            maxLength={200}
-            placeholder="deploy bot"
-            className="w-full sm:w-64"
-          />
-        </div>
-        <fieldset>
-          <legend className={fieldLabel}>Events</legend>
-          <div className="mt-2 grid grid-cols-1 gap-1 sm:grid-cols-2 lg:grid-cols-3">
-            {EVENT_TYPES.map((t) => (
-              <label key={t} className="flex items-center gap-2 font-mono text-sm">
-                <input
-                  type="checkbox"
-                  checked={types.includes(t)}
-                  onChange={(e) => setTypes(e.target.checked ? [...types, t] : types.filter((x) => x !== t))}
-                />
-                {t}
-              </label>
-            ))}
-          </div>
-        </fieldset>
-        <button type="submit" disabled={busy || types.length === 0} className={btnPrimary}>
-          Add endpoint
-        </button>
-      </form>
+      <WebhookForm
+        busy={busy}
+        onAdd={(input) =>
+          act(() => createWebhook(input)).then((made) => {
+            if (made) setSecret({ value: made.secret, what: `the signing secret of ${made.url}` });
+            return Boolean(made);
+          })
+        }
+      />
       {secret && (
         <div
           role="status"
