@@ -1,17 +1,20 @@
-// The cost of decision records: the same hot route on a fresh gateway a round, recording or
-// MERIDIAN_DECISION_LOG=off, modes alternating; their bytes on disk; the primary's CPU at a fixed
-// 1,000 requests/s; and what an unauthenticated flood stores (docs/performance.md#decision-records).
+// The cost of decision records: two live gateways, one recording and one with
+// MERIDIAN_DECISION_LOG=off, loaded in turn in short slices (a fresh pair a round); their bytes on
+// disk; the primary's CPU at a fixed 1,000 requests/s; and what an unauthenticated flood stores
+// (docs/performance.md#decision-records).
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { appServerCommand } from '../dev/app-server';
 import { freePort, waitForHttp } from '../dev/ports';
 import type { Benchmark, BenchResult } from './lib';
+import { cpuSecondsBetween, primaryCpuTicks, processTicks, storage, storedRecords } from './decisions-measures';
 import { startBenchServer } from './server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+/** A round: a fresh pair of gateways, loaded in turn for SLICES pairs of slices of SLICE_SECONDS. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SLICES = Number(process.env.BENCH_SLICES ?? 12);
+const SLICE_SECONDS = Number(process.env.BENCH_SLICE_SECONDS ?? 2);
 const CONNECTIONS = 8;
 /** The fixed rate of the CPU measure (the seed's figure for one gateway). */
 const RATE = 1_000;
@@ -48,69 +51,6 @@ async function firstAnswer(url: string, headers: Record<string, string>): Promis
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-async function onPrimary<T>(databaseUrl: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: databaseUrl });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
-
-async function storedRecords(databaseUrl: string): Promise<number> {
-  return onPrimary(databaseUrl, async (c) =>
-    Number(
-      (await c.query<{ n: string }>('SELECT coalesce(sum(records), 0) AS n FROM request_decision_batches')).rows[0]!.n,
-    ),
-  );
-}
-
-/** Records, their payloads' bytes, and every byte of the partitions (heap, TOAST, indexes). */
-async function storage(databaseUrl: string): Promise<{ records: number; payload: number; disk: number }> {
-  return onPrimary(databaseUrl, async (c) => {
-    const { rows } = await c.query<{ records: string; payload: string; disk: string }>(
-      `SELECT (SELECT coalesce(sum(records), 0) FROM request_decision_batches) AS records,
-              (SELECT coalesce(sum(octet_length(payload)), 0) FROM request_decision_batches) AS payload,
-              (SELECT coalesce(sum(pg_total_relation_size(i.inhrelid)), 0) FROM pg_inherits i
-                WHERE i.inhparent = 'request_decision_batches'::regclass) AS disk`,
-    );
-    const r = rows[0]!;
-    return { records: Number(r.records), payload: Number(r.payload), disk: Number(r.disk) };
-  });
-}
-
-/** CPU ticks so far of every process of the primary's cluster that pg_stat_activity lists, by PID. */
-async function primaryCpuTicks(databaseUrl: string): Promise<Map<number, number>> {
-  const pids = await onPrimary(databaseUrl, async (c) =>
-    (await c.query<{ pid: number }>('SELECT pid FROM pg_stat_activity')).rows.map((r) => r.pid),
-  );
-  const out = new Map<number, number>();
-  for (const pid of pids) {
-    try {
-      // utime and stime: fields 14 and 15, after the parenthesised command name.
-      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      out.set(pid, Number(f[11]) + Number(f[12]));
-    } catch {
-      /* exited */
-    }
-  }
-  return out;
-}
-
-/** CPU ticks so far of one process (utime + stime). */
-function processTicks(pid: number): number {
-  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(f[11]) + Number(f[12]);
-}
-
-/** CPU seconds between two readings: a process in both by its difference, a new one by its total. */
-function cpuSecondsBetween(before: Map<number, number>, after: Map<number, number>): number {
-  let ticks = 0;
-  for (const [pid, t] of after) ticks += t - (before.get(pid) ?? 0);
-  return ticks / 100; // USER_HZ on Linux
-}
 
 /** A fresh gateway process on the stack's databases, recording decisions or not. */
 async function gateway(
@@ -151,40 +91,49 @@ async function gateway(
 const bench: Benchmark = {
   name: 'decisions',
   async run() {
-    // The stack's own server only owns the databases; every round starts a fresh gateway process
-    // with the switch on or off (alternating which goes first), so the two modes differ in
-    // nothing else: not the process, its port, its warm-up, nor what ran before it.
+    // The stack's own server only owns the databases. A round starts a fresh pair of gateway
+    // processes, one recording and one not, and loads them in turn, a slice each, the order
+    // alternating: both live through the same seconds of the machine's other load, so each
+    // slice's ON is judged against the OFF beside it (a fresh process a round: no one process's
+    // luck decides). Runs of separate processes a round (before 2026-12-07) swung ±10 %.
     const srv = await startBenchServer({ ATLAS_SAMPLER: 'off' });
     try {
       const { stack } = srv;
       const dbUrl = stack.appEnv.DATABASE_URL!;
       const key = stack.credentials.api_keys.find((k) => k.org === 'acme' && k.region === 'sfo1')!.key;
-      const rounds: Record<'on' | 'off', Round[]> = { on: [], off: [] };
+      const slices: Record<'on' | 'off', Round[]> = { on: [], off: [] };
       let recorded = 0;
       let requestsOn = 0;
       for (let i = 0; i < ROUNDS; i++) {
-        const order: ('on' | 'off')[] = i % 2 === 0 ? ['on', 'off'] : ['off', 'on'];
-        for (const which of order) {
-          const gw = await gateway(stack.appEnv, which);
-          try {
-            const url = `${gw.url}/v1/projects`;
-            const headers = { host: `sfo1.localhost:${new URL(gw.url).port}`, authorization: `Bearer ${key}` };
-            await firstAnswer(url, headers);
-            await fire(url, headers, 5); // warm-up (a fresh process: JIT, pools)
-            const before = await storedRecords(dbUrl);
-            const ticks = processTicks(gw.pid);
-            const round = await fire(url, headers, SECONDS);
-            const cpuSeconds = (processTicks(gw.pid) - ticks) / 100; // USER_HZ
-            round.cpuUsPerRequest = (cpuSeconds * 1e6) / Math.max(1, round.rps * SECONDS);
-            rounds[which].push(round);
-            if (which === 'on') {
-              await new Promise((r) => setTimeout(r, 1_000)); // the last batch lands
-              recorded += (await storedRecords(dbUrl)) - before;
-              requestsOn += round.rps * SECONDS;
-            }
-          } finally {
-            await gw.stop();
+        const gws = { on: await gateway(stack.appEnv, 'on'), off: await gateway(stack.appEnv, 'off') };
+        try {
+          const target = (which: 'on' | 'off') => ({
+            url: `${gws[which].url}/v1/projects`,
+            headers: { host: `sfo1.localhost:${new URL(gws[which].url).port}`, authorization: `Bearer ${key}` },
+          });
+          for (const which of ['on', 'off'] as const) {
+            const t = target(which);
+            await firstAnswer(t.url, t.headers);
+            await fire(t.url, t.headers, 5); // warm-up (a fresh process: JIT, pools)
           }
+          const before = await storedRecords(dbUrl);
+          for (let j = 0; j < SLICES; j++) {
+            const order: ('on' | 'off')[] = j % 2 === 0 ? ['on', 'off'] : ['off', 'on'];
+            for (const which of order) {
+              const t = target(which);
+              const ticks = processTicks(gws[which].pid);
+              const slice = await fire(t.url, t.headers, SLICE_SECONDS);
+              const cpuSeconds = (processTicks(gws[which].pid) - ticks) / 100; // USER_HZ
+              slice.cpuUsPerRequest = (cpuSeconds * 1e6) / Math.max(1, slice.rps * SLICE_SECONDS);
+              slices[which].push(slice);
+              if (which === 'on') requestsOn += slice.rps * SLICE_SECONDS;
+            }
+          }
+          await new Promise((r) => setTimeout(r, 1_000)); // the last batch lands
+          recorded += (await storedRecords(dbUrl)) - before;
+        } finally {
+          await gws.on.stop();
+          await gws.off.stop();
         }
       }
       const summary = (rs: Round[]) => ({
@@ -194,38 +143,47 @@ const bench: Benchmark = {
         gateway_cpu_us_per_request: Math.round(median(rs.map((r) => r.cpuUsPerRequest!))),
         errors: rs.reduce((a, r) => a + r.errors, 0),
       });
-      const fOn = summary(rounds.on);
-      const fOff = summary(rounds.off);
-      // Each round's ON beside its OFF, run back to back: the machine's other load moves both.
-      const paired = (f: (r: Round) => number) => median(rounds.on.map((r, i) => f(r) / f(rounds.off[i]!)));
-      const pairedThroughput = paired((r) => r.rps);
-      const pairedCpu = paired((r) => r.cpuUsPerRequest!);
+      const fOn = summary(slices.on);
+      const fOff = summary(slices.off);
+      // Each slice's ON over the OFF beside it: their median, and the middle half's spread.
+      const ratios = (f: (r: Round) => number) =>
+        slices.on.map((r, i) => f(r) / f(slices.off[i]!)).sort((a, b) => a - b);
+      const quartiles = (xs: number[]) => [xs[Math.floor(xs.length / 4)]!, xs[Math.floor((3 * xs.length) / 4)]!];
+      const pct = (x: number) => Math.round((x - 1) * 1000) / 10;
+      const rps = ratios((r) => r.rps);
+      const cpu = ratios((r) => r.cpuUsPerRequest!);
+      const range = (xs: number[], sign: 1 | -1) =>
+        quartiles(xs)
+          .map((q) => sign * pct(q))
+          .sort((a, b) => a - b)
+          .map((x) => `${x} %`)
+          .join(' to ');
+      const how = `${CONNECTIONS} connections, ${ROUNDS} rounds × ${SLICES} slices of ${SLICE_SECONDS} s`;
       const results: BenchResult[] = [
         {
-          name: `recording ON: GET /v1/projects, API key (${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} rounds, a fresh gateway each, medians)`,
+          name: `recording ON: GET /v1/projects, API key (${how}, medians of slices)`,
           figures: {
             ...fOn,
             records_stored: recorded,
             records_per_request: Math.round((recorded / requestsOn) * 100) / 100,
           },
-          note: `req/s of each round: ${rounds.on.map((r) => Math.round(r.rps)).join(', ')}`,
         },
         {
-          name: `recording OFF (MERIDIAN_DECISION_LOG=off): same route, same stack`,
+          name: `recording OFF (MERIDIAN_DECISION_LOG=off): same route, same stack, the same seconds`,
           figures: fOff,
-          note: `req/s of each round: ${rounds.off.map((r) => Math.round(r.rps)).join(', ')}`,
         },
         {
           name: 'cost of decision records',
           figures: {
-            throughput_on_over_off: Math.round(pairedThroughput * 1000) / 1000,
-            throughput_cost_percent: Math.round((1 - pairedThroughput) * 1000) / 10,
-            gateway_cpu_on_over_off: Math.round(pairedCpu * 1000) / 1000,
-            gateway_cpu_cost_percent: Math.round((pairedCpu - 1) * 1000) / 10,
+            throughput_on_over_off: Math.round(median(rps) * 1000) / 1000,
+            throughput_cost_percent: -pct(median(rps)),
+            gateway_cpu_on_over_off: Math.round(median(cpu) * 1000) / 1000,
+            gateway_cpu_cost_percent: pct(median(cpu)),
           },
           note:
-            "medians of each round's ON over its OFF, run back to back; goal: cost under 3% " +
-            '(a negative cost is noise in the favour of recording; CPU a request is the steadier figure on a busy machine)',
+            `medians of each slice's ON over the OFF beside it; the middle half of slices: throughput cost ` +
+            `${range(rps, -1)}, CPU cost ${range(cpu, 1)}; goal: cost under 3% (a negative cost is noise ` +
+            'in the favour of recording)',
         },
       ];
 
