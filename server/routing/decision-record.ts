@@ -34,14 +34,39 @@ export function identityForRecord(identity: Identity): DecisionRecord['identity'
   }
 }
 
+/**
+ * Built for every request a gateway answers while it records (request.ts): fields named one by
+ * one, not spread, since copying a 25-field object twice a request was most of its cost.
+ */
 export function requestDecisionRecord(f: RequestFacts): DecisionRecord {
-  const { traceparent, spanTraceId, identity, policy, hints, ...rest } = f;
+  const traceId = traceIdOf(f.traceparent) ?? (ZERO_TRACE.test(f.spanTraceId) ? undefined : f.spanTraceId);
   return buildDecisionRecord({
-    ...rest,
-    traceId: traceIdOf(traceparent) ?? (/^0+$/.test(spanTraceId) ? undefined : spanTraceId),
+    requestId: f.requestId,
+    traceId,
+    at: f.at,
+    door: f.door,
+    method: f.method,
+    route: f.route,
+    gatewayRegion: f.gatewayRegion,
     gatewayId: gatewayId(),
-    identity: identityForRecord(identity),
-    policy: policy ? { version: formatVersion(policy.version), scope: policy.orgId ?? 'default' } : null,
-    hintRegions: hints.regions,
+    identity: identityForRecord(f.identity),
+    orgId: f.orgId,
+    routeClass: f.routeClass,
+    policy: f.policy ? { version: formatVersion(f.policy.version), scope: f.policy.orgId ?? 'default' } : null,
+    hintRegions: f.hints.regions,
+    cascade: f.cascade,
+    region: f.region,
+    gatewayRoute: f.gatewayRoute,
+    decisions: f.decisions,
+    servedBy: f.servedBy,
+    degraded: f.degraded,
+    status: f.status,
+    errorCode: f.errorCode,
+    hintRefused: f.hintRefused,
+    latencyMs: f.latencyMs,
+    roundTrips: f.roundTrips,
   });
 }
+
+/** A span's trace ID when tracing is off. */
+const ZERO_TRACE = /^0+$/;

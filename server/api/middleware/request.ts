@@ -1,7 +1,7 @@
 // THE request middleware, for every procedure whichever door it came in by: the stages of
 // pipeline.ts inside the request's span, then the procedure, then what every answer gets.
 import { countRoundTrips, type RoundTrips } from '../../db/round-trips';
-import { recordDecision } from '../../routing/decision-log';
+import { decisionLogEnabled, recordDecision } from '../../routing/decision-log';
 import { requestDecisionRecord } from '../../routing/decision-record';
 import { withRequestSpan } from '../../telemetry/tracing';
 import type { AppError } from '../../errors';
@@ -59,34 +59,36 @@ async function handle<R extends { ok: boolean }>(
     } finally {
       const latencyMs = performance.now() - s.started;
       recordRequest(ctx, span, { route: s.route, status, error, latencyMs, resolutionSeconds: s.resolutionSeconds });
-      recordDecision(
-        requestDecisionRecord({
-          requestId: ctx.requestId,
-          traceparent: ctx.req.headers.get('traceparent'),
-          spanTraceId: span.spanContext().traceId,
-          at: s.at,
-          door: ctx.req.transport,
-          method: ctx.req.method,
-          route: s.route,
-          gatewayRegion: ctx.gatewayRegion,
-          identity: ctx.identity,
-          orgId: ctx.org?.id ?? null,
-          routeClass: s.routeClass,
-          policy: s.policy,
-          hints: s.hints,
-          cascade: s.cascade,
-          region: ctx.region,
-          gatewayRoute: meta?.region === 'gateway',
-          decisions: ctx.routing?.decisions.slice(s.routedAt) ?? [],
-          servedBy: ctx.consistency.servedBy,
-          degraded: ctx.consistency.degraded,
-          status,
-          errorCode: error?.code,
-          hintRefused: s.hintRefused,
-          latencyMs,
-          roundTrips: trips,
-        }),
-      );
+      // Built only where records are kept (MERIDIAN_DECISION_LOG): the bench's OFF pays nothing for them.
+      if (decisionLogEnabled())
+        recordDecision(
+          requestDecisionRecord({
+            requestId: ctx.requestId,
+            traceparent: ctx.req.headers.get('traceparent'),
+            spanTraceId: span.spanContext().traceId,
+            at: s.at,
+            door: ctx.req.transport,
+            method: ctx.req.method,
+            route: s.route,
+            gatewayRegion: ctx.gatewayRegion,
+            identity: ctx.identity,
+            orgId: ctx.org?.id ?? null,
+            routeClass: s.routeClass,
+            policy: s.policy,
+            hints: s.hints,
+            cascade: s.cascade,
+            region: ctx.region,
+            gatewayRoute: meta?.region === 'gateway',
+            decisions: ctx.routing?.decisions.slice(s.routedAt) ?? [],
+            servedBy: ctx.consistency.servedBy,
+            degraded: ctx.consistency.degraded,
+            status,
+            errorCode: error?.code,
+            hintRefused: s.hintRefused,
+            latencyMs,
+            roundTrips: trips,
+          }),
+        );
     }
   });
 }
