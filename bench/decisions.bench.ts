@@ -15,6 +15,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SLICES = Number(process.env.BENCH_SLICES ?? 12);
 const SLICE_SECONDS = Number(process.env.BENCH_SLICE_SECONDS ?? 2);
+const AA_CONTROL = process.env.BENCH_DECISIONS_AA === '1';
 const CONNECTIONS = 8;
 /** The fixed rate of the CPU measure (the seed's figure for one gateway). */
 const RATE = 1_000;
@@ -59,10 +60,12 @@ async function gateway(
 ): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const port = await freePort();
   const app = appServerCommand(port);
-  // BENCH_CPU_PROFILE=<dir>: each gateway writes a V8 CPU profile there when it stops, named by its mode.
+  // BENCH_CPU_PROFILE=<dir>: each gateway writes its V8 CPU profiles when it stops, in a folder named by its mode.
   const dir = process.env.BENCH_CPU_PROFILE;
   const profile = dir
-    ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=decisions-${log}-${port}.cpuprofile`]
+    ? // A folder each: every thread (tsx's loader too) writes its own profile, and one name would
+      // keep only the last thread's.
+      ['--cpu-prof', `--cpu-prof-dir=${dir}/decisions-${log}-${port}`]
     : [];
   const child: ChildProcess = spawn(process.execPath, [...profile, ...app.args], {
     env: {
@@ -105,7 +108,12 @@ const bench: Benchmark = {
       let recorded = 0;
       let requestsOn = 0;
       for (let i = 0; i < ROUNDS; i++) {
-        const gws = { on: await gateway(stack.appEnv, 'on'), off: await gateway(stack.appEnv, 'off') };
+        // BENCH_DECISIONS_AA=1: the "ON" gateway records nothing either, so the cost it reports
+        // is the method's own bias and noise (an A/A control).
+        const gws = {
+          on: await gateway(stack.appEnv, AA_CONTROL ? 'off' : 'on'),
+          off: await gateway(stack.appEnv, 'off'),
+        };
         try {
           const target = (which: 'on' | 'off') => ({
             url: `${gws[which].url}/v1/projects`,
