@@ -41,7 +41,7 @@ export interface DrillOptions {
   clusters?: number;
   /** Free servers provisioned just before the action, by an operator (a worker must run `region`). */
   provisions?: RunsToStart['provisions'];
-  /** A workspace moved by an operator, the action while its export runs (a worker must run both regions). */
+  /** A workspace moved by an operator, the action once its export is done (a worker must run both regions). */
   move?: MoveToStart;
   log?: (line: string) => void;
 }
@@ -115,7 +115,7 @@ export async function runFailoverDrill(o: DrillOptions): Promise<DrillResult> {
   const project = writes.find((w) => w.status === 201 && w.id)?.id;
   const want = { clusters: o.clusters ?? 0, provisions: o.provisions };
   const inFlight = await startRuns(call, o.writerKey, project, tag, want, violations);
-  // Then the move: the action comes while its export runs.
+  // Then the move: the action comes as soon as its export is done.
   const moving = o.move ? await startMove(call, o.move, o.topology.urls().adminPrimary, violations) : undefined;
 
   const actionWallClock = Date.now();
